@@ -1,0 +1,301 @@
+// Package memory is the in-memory adapter: plain Go maps and sorted slices behind a mutex. It is
+// the reference behaviour of the contract suite and the fast store of unit tests.
+package memory
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"twissandra/domain"
+)
+
+// Store implements ports.UserStore, ports.TweetStore and ports.LineStore.
+type Store struct {
+	mu        sync.RWMutex
+	users     map[string]domain.User
+	friends   map[string]*followSet
+	followers map[string]*followSet
+	tweets    map[uuid.UUID]domain.Tweet
+	lines     map[domain.LineKey][]domain.LineEntry // ascending by Time
+}
+
+// New returns an empty store.
+func New() *Store {
+	return &Store{
+		users:     map[string]domain.User{},
+		friends:   map[string]*followSet{},
+		followers: map[string]*followSet{},
+		tweets:    map[uuid.UUID]domain.Tweet{},
+		lines:     map[domain.LineKey][]domain.LineEntry{},
+	}
+}
+
+func done(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("memory: %w", err)
+	}
+	return nil
+}
+
+// CreateUser stores u unless the name is taken; the check and the write happen under one lock.
+func (s *Store) CreateUser(ctx context.Context, u domain.User) error {
+	if err := done(ctx); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.users[u.Username]; ok {
+		return fmt.Errorf("memory: user %q: %w", u.Username, domain.ErrAlreadyExists)
+	}
+	u.PasswordHash = append([]byte(nil), u.PasswordHash...)
+	s.users[u.Username] = u
+	return nil
+}
+
+// GetUser returns one user.
+func (s *Store) GetUser(ctx context.Context, username string) (domain.User, error) {
+	if err := done(ctx); err != nil {
+		return domain.User{}, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	u, ok := s.users[username]
+	if !ok {
+		return domain.User{}, fmt.Errorf("memory: user %q: %w", username, domain.ErrNotFound)
+	}
+	return u, nil
+}
+
+// GetUsers returns the users found, in the order asked.
+func (s *Store) GetUsers(ctx context.Context, usernames []string) ([]domain.User, error) {
+	if err := done(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]domain.User, 0, len(usernames))
+	for _, n := range usernames {
+		if u, ok := s.users[n]; ok {
+			out = append(out, u)
+		}
+	}
+	return out, nil
+}
+
+// Follow records both sides.
+func (s *Store) Follow(ctx context.Context, username, friend string, since time.Time) error {
+	if err := done(ctx); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	setOf(s.friends, username).put(friend, since)
+	setOf(s.followers, friend).put(username, since)
+	return nil
+}
+
+// Unfollow removes both sides.
+func (s *Store) Unfollow(ctx context.Context, username, friend string) error {
+	if err := done(ctx); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	setOf(s.friends, username).remove(friend)
+	setOf(s.followers, friend).remove(username)
+	return nil
+}
+
+// Friends lists whom username follows, by username.
+func (s *Store) Friends(ctx context.Context, username, after string, limit int) ([]domain.Follow, error) {
+	return s.list(ctx, s.friends, username, after, limit)
+}
+
+// Followers lists who follows username, by username.
+func (s *Store) Followers(ctx context.Context, username, after string, limit int) ([]domain.Follow, error) {
+	return s.list(ctx, s.followers, username, after, limit)
+}
+
+func (s *Store) list(ctx context.Context, sets map[string]*followSet, username, after string, limit int) ([]domain.Follow, error) {
+	if err := done(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	set := sets[username]
+	if set == nil {
+		return nil, nil
+	}
+	return set.after(after, limit), nil
+}
+
+func setOf(sets map[string]*followSet, username string) *followSet {
+	set := sets[username]
+	if set == nil {
+		set = &followSet{}
+		sets[username] = set
+	}
+	return set
+}
+
+// followSet is a slice of follows sorted by username; the Cursor of each is its username.
+type followSet struct{ items []domain.Follow }
+
+func (f *followSet) find(name string) (int, bool) {
+	i := sort.Search(len(f.items), func(i int) bool { return f.items[i].Username >= name })
+	return i, i < len(f.items) && f.items[i].Username == name
+}
+
+func (f *followSet) put(name string, since time.Time) {
+	i, ok := f.find(name)
+	if ok {
+		f.items[i].Since = since
+		return
+	}
+	f.items = append(f.items, domain.Follow{})
+	copy(f.items[i+1:], f.items[i:])
+	f.items[i] = domain.Follow{Username: name, Since: since, Cursor: name}
+}
+
+func (f *followSet) remove(name string) {
+	if i, ok := f.find(name); ok {
+		f.items = append(f.items[:i], f.items[i+1:]...)
+	}
+}
+
+func (f *followSet) after(cursor string, limit int) []domain.Follow {
+	i := 0
+	if cursor != "" {
+		i = sort.Search(len(f.items), func(i int) bool { return f.items[i].Username > cursor })
+	}
+	end := min(i+limit, len(f.items))
+	return append([]domain.Follow(nil), f.items[i:end]...)
+}
+
+// SaveTweet stores t.
+func (s *Store) SaveTweet(ctx context.Context, t domain.Tweet) error {
+	if err := done(ctx); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tweets[t.ID] = t
+	return nil
+}
+
+// GetTweet returns one tweet.
+func (s *Store) GetTweet(ctx context.Context, id uuid.UUID) (domain.Tweet, error) {
+	if err := done(ctx); err != nil {
+		return domain.Tweet{}, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	t, ok := s.tweets[id]
+	if !ok {
+		return domain.Tweet{}, fmt.Errorf("memory: tweet %s: %w", id, domain.ErrNotFound)
+	}
+	return t, nil
+}
+
+// GetTweets returns the tweets found, in the order asked.
+func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet, error) {
+	if err := done(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]domain.Tweet, 0, len(ids))
+	for _, id := range ids {
+		if t, ok := s.tweets[id]; ok {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// Append adds e to every line named.
+func (s *Store) Append(ctx context.Context, e domain.LineEntry, lines ...domain.LineKey) error {
+	if err := done(ctx); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, l := range lines {
+		s.lines[l] = insertEntry(s.lines[l], e)
+	}
+	return nil
+}
+
+// AppendEntries adds entries to one line.
+func (s *Store) AppendEntries(ctx context.Context, line domain.LineKey, entries []domain.LineEntry) error {
+	if err := done(ctx); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.lines[line]
+	for _, e := range entries {
+		l = insertEntry(l, e)
+	}
+	s.lines[line] = l
+	return nil
+}
+
+// insertEntry keeps l ascending by Time; an entry of an existing time replaces it, as a column
+// of the same name would. Posting appends at the end, so the common case costs O(1).
+func insertEntry(l []domain.LineEntry, e domain.LineEntry) []domain.LineEntry {
+	if n := len(l); n == 0 || l[n-1].Time < e.Time {
+		return append(l, e)
+	}
+	i := sort.Search(len(l), func(i int) bool { return l[i].Time >= e.Time })
+	if i < len(l) && l[i].Time == e.Time {
+		l[i] = e
+		return l
+	}
+	l = append(l, domain.LineEntry{})
+	copy(l[i+1:], l[i:])
+	l[i] = e
+	return l
+}
+
+// Slice returns up to limit entries older than before, newest first.
+func (s *Store) Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error) {
+	if err := done(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	l := s.lines[line]
+	end := len(l)
+	if before > 0 {
+		end = sort.Search(len(l), func(i int) bool { return l[i].Time >= before })
+	}
+	out := make([]domain.LineEntry, 0, min(limit, end))
+	for i := end - 1; i >= 0 && len(out) < limit; i-- {
+		out = append(out, l[i])
+	}
+	return out, nil
+}
+
+// Remove deletes the entries with these times.
+func (s *Store) Remove(ctx context.Context, line domain.LineKey, times ...int64) error {
+	if err := done(ctx); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.lines[line]
+	for _, t := range times {
+		i := sort.Search(len(l), func(i int) bool { return l[i].Time >= t })
+		if i < len(l) && l[i].Time == t {
+			l = append(l[:i], l[i+1:]...)
+		}
+	}
+	s.lines[line] = l
+	return nil
+}

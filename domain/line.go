@@ -1,0 +1,169 @@
+package domain
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// LineKind names the three kinds of line. Every line is newest first.
+type LineKind uint8
+
+const (
+	// Userline holds the tweets a user posted.
+	Userline LineKind = iota + 1
+	// Timeline holds the tweets of the user and of everyone the user follows (the home timeline).
+	Timeline
+	// Public holds every tweet (the public line).
+	Public
+)
+
+func (k LineKind) String() string {
+	switch k {
+	case Userline:
+		return "userline"
+	case Timeline:
+		return "timeline"
+	case Public:
+		return "public"
+	}
+	return "unknown"
+}
+
+// LineKey names one line: a kind and the owning username ("" for the public line).
+type LineKey struct {
+	Kind  LineKind
+	Owner string
+}
+
+// UserlineOf, TimelineOf and PublicLine build LineKeys.
+func UserlineOf(username string) LineKey { return LineKey{Kind: Userline, Owner: username} }
+
+// TimelineOf is the home timeline of username.
+func TimelineOf(username string) LineKey { return LineKey{Kind: Timeline, Owner: username} }
+
+// PublicLine is the line of every tweet.
+func PublicLine() LineKey { return LineKey{Kind: Public} }
+
+func (k LineKey) String() string {
+	if k.Kind == Public {
+		return "public"
+	}
+	return k.Kind.String() + ":" + k.Owner
+}
+
+// LineEntry is one tweet's place in a line. Time (Unix microseconds) is the entry's name in the
+// line; the same tweet has the same Time in every line it is in, which is what makes unfollow
+// cleanup exact: the unfollowed user's userline names the timeline entries to delete.
+type LineEntry struct {
+	Time    int64
+	TweetID uuid.UUID
+}
+
+// Paging limits of the lines and lists.
+const (
+	DefaultPageSize = 40
+	MaxPageSize     = 200
+	// MaxFollowPage bounds one read of friends or followers, as the original's 5000.
+	MaxFollowPage = 5000
+)
+
+// ValidateLimit checks a page size; 0 means the default.
+func ValidateLimit(limit int) (int, error) {
+	if limit == 0 {
+		return DefaultPageSize, nil
+	}
+	if limit < 1 || limit > MaxPageSize {
+		return 0, Invalid("limit", "must be between 1 and %d", MaxPageSize)
+	}
+	return limit, nil
+}
+
+// lineCursorLen is the decoded length of a line cursor: a version byte and the 8-byte time.
+const lineCursorLen = 9
+
+const lineCursorVersion = 1
+
+// EncodeLineCursor makes the opaque "next" cursor of a line page: the page continues with the
+// entries strictly older than the time given.
+func EncodeLineCursor(before int64) string {
+	var b [lineCursorLen]byte
+	b[0] = lineCursorVersion
+	binary.BigEndian.PutUint64(b[1:], uint64(before))
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// ParseLineCursor reads a cursor made by EncodeLineCursor. "" means the newest entry.
+func ParseLineCursor(s string) (before int64, err error) {
+	if s == "" {
+		return 0, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(b) != lineCursorLen || b[0] != lineCursorVersion {
+		return 0, Invalid("start", "is not a cursor this server made")
+	}
+	before = int64(binary.BigEndian.Uint64(b[1:]))
+	if before <= 0 {
+		return 0, Invalid("start", "is not a cursor this server made")
+	}
+	return before, nil
+}
+
+// EncodeFollowCursor wraps an adapter's follow cursor so that clients see one opaque format.
+func EncodeFollowCursor(c string) string {
+	if c == "" {
+		return ""
+	}
+	return base64.RawURLEncoding.EncodeToString([]byte(c))
+}
+
+// ParseFollowCursor unwraps EncodeFollowCursor.
+func ParseFollowCursor(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(b) == 0 || len(b) > 256 {
+		return "", Invalid("start", "is not a cursor this server made")
+	}
+	return string(b), nil
+}
+
+// Clock tells the time; tests substitute a fixed or stepping one.
+type Clock interface{ Now() time.Time }
+
+// SystemClock is the wall clock.
+type SystemClock struct{}
+
+// Now returns time.Now().
+func (SystemClock) Now() time.Time { return time.Now() }
+
+// Stamper hands out line times: the clock's microseconds, but strictly increasing, so two tweets
+// posted in the same microsecond still get different names in every line (the original stored
+// both under one column name and lost one). Within one process this makes every line time unique.
+type Stamper struct {
+	clock Clock
+	mu    sync.Mutex
+	last  int64
+}
+
+// NewStamper returns a Stamper reading clock.
+func NewStamper(clock Clock) *Stamper { return &Stamper{clock: clock} }
+
+// Next returns a time in microseconds greater than every time it returned before.
+func (s *Stamper) Next() int64 {
+	now := s.clock.Now().UnixMicro()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now <= s.last {
+		now = s.last + 1
+	}
+	s.last = now
+	return now
+}
+
+// TimeFromMicros converts a line time to a UTC time.Time.
+func TimeFromMicros(micros int64) time.Time { return time.UnixMicro(micros).UTC() }

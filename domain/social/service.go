@@ -1,0 +1,345 @@
+// Package social holds Twissandra's use cases: the actions of the Cassandra 0.7 documentation's
+// list (get users, friends and followers, lines, tweets; create users and tweets; add and remove
+// friends) plus log in, the home timeline, follow backfill, unfollow cleanup and fan-out.
+package social
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"twissandra/domain"
+	"twissandra/ports"
+)
+
+// BackfillSize is how many of the followed user's newest tweets a follow copies into the
+// follower's timeline.
+const BackfillSize = 200
+
+// cleanupChunk is how many userline entries an unfollow reads per slice while it removes the
+// unfollowed user's tweets from the timeline.
+const cleanupChunk = 1000
+
+// Service runs the use cases over the three stores.
+type Service struct {
+	users   ports.UserStore
+	tweets  ports.TweetStore
+	lines   ports.LineStore
+	clock   domain.Clock
+	stamper *domain.Stamper
+	hasher  *domain.PasswordHasher
+}
+
+// New wires a Service. clock may be nil (the wall clock); hasher may be nil (bcrypt's default cost).
+func New(users ports.UserStore, tweets ports.TweetStore, lines ports.LineStore, clock domain.Clock, hasher *domain.PasswordHasher) *Service {
+	if clock == nil {
+		clock = domain.SystemClock{}
+	}
+	if hasher == nil {
+		hasher = domain.NewPasswordHasher(0)
+	}
+	return &Service{users: users, tweets: tweets, lines: lines, clock: clock, stamper: domain.NewStamper(clock), hasher: hasher}
+}
+
+// SignUp creates a user. A taken name is domain.ErrAlreadyExists, decided by the store
+// atomically (never read-then-write).
+func (s *Service) SignUp(ctx context.Context, username, password string) (domain.User, error) {
+	if err := domain.ValidateUsername(username); err != nil {
+		return domain.User{}, err
+	}
+	hash, err := s.hasher.Hash(password)
+	if err != nil {
+		return domain.User{}, err
+	}
+	u := domain.User{ID: uuid.New(), Username: username, PasswordHash: hash, CreatedAt: s.clock.Now().UTC().Truncate(1000)}
+	if err := s.users.CreateUser(ctx, u); err != nil {
+		return domain.User{}, err
+	}
+	return u, nil
+}
+
+// LogIn checks a username and password; any mismatch is domain.ErrUnauthenticated, and the
+// check costs the same whether or not the user exists.
+func (s *Service) LogIn(ctx context.Context, username, password string) (domain.User, error) {
+	var hash []byte
+	u, err := s.users.GetUser(ctx, username)
+	switch {
+	case err == nil:
+		hash = u.PasswordHash
+	case errors.Is(err, domain.ErrNotFound) || errors.Is(err, domain.ErrInvalid):
+	default:
+		return domain.User{}, err
+	}
+	if !s.hasher.Verify(hash, password) {
+		return domain.User{}, fmt.Errorf("%w: wrong username or password", domain.ErrUnauthenticated)
+	}
+	return u, nil
+}
+
+// GetUser returns one user by username.
+func (s *Service) GetUser(ctx context.Context, username string) (domain.User, error) {
+	if err := domain.ValidateUsername(username); err != nil {
+		return domain.User{}, err
+	}
+	return s.users.GetUser(ctx, username)
+}
+
+// MaxMultiget bounds how many users one GetUsers call may ask for.
+const MaxMultiget = 200
+
+// GetUsers returns the users that exist among usernames, in the order asked.
+func (s *Service) GetUsers(ctx context.Context, usernames []string) ([]domain.User, error) {
+	if len(usernames) == 0 {
+		return nil, domain.Invalid("names", "must name at least one user")
+	}
+	if len(usernames) > MaxMultiget {
+		return nil, domain.Invalid("names", "must name at most %d users", MaxMultiget)
+	}
+	for _, n := range usernames {
+		if err := domain.ValidateUsername(n); err != nil {
+			return nil, err
+		}
+	}
+	return s.users.GetUsers(ctx, dedupe(usernames))
+}
+
+func dedupe(names []string) []string {
+	seen := make(map[string]struct{}, len(names))
+	out := names[:0:0]
+	for _, n := range names {
+		if _, ok := seen[n]; !ok {
+			seen[n] = struct{}{}
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// FollowPage is one page of friends or followers.
+type FollowPage struct {
+	Follows []domain.Follow
+	Next    string // opaque; "" when there is no more
+}
+
+// Usernames returns just the names of the page.
+func (p FollowPage) Usernames() []string {
+	out := make([]string, len(p.Follows))
+	for i, f := range p.Follows {
+		out[i] = f.Username
+	}
+	return out
+}
+
+// Friends lists whom username follows. start is a Next from an earlier page, or "".
+func (s *Service) Friends(ctx context.Context, username, start string, limit int) (FollowPage, error) {
+	return s.followPage(ctx, s.users.Friends, username, start, limit)
+}
+
+// Followers lists who follows username.
+func (s *Service) Followers(ctx context.Context, username, start string, limit int) (FollowPage, error) {
+	return s.followPage(ctx, s.users.Followers, username, start, limit)
+}
+
+type followLister func(ctx context.Context, username, after string, limit int) ([]domain.Follow, error)
+
+func (s *Service) followPage(ctx context.Context, list followLister, username, start string, limit int) (FollowPage, error) {
+	limit, err := domain.ValidateLimit(limit)
+	if err != nil {
+		return FollowPage{}, err
+	}
+	after, err := domain.ParseFollowCursor(start)
+	if err != nil {
+		return FollowPage{}, err
+	}
+	if _, err := s.GetUser(ctx, username); err != nil {
+		return FollowPage{}, err
+	}
+	follows, err := list(ctx, username, after, limit+1)
+	if err != nil {
+		return FollowPage{}, err
+	}
+	page := FollowPage{Follows: follows}
+	if len(follows) > limit {
+		page.Follows = follows[:limit]
+		page.Next = domain.EncodeFollowCursor(follows[limit-1].Cursor)
+	}
+	return page, nil
+}
+
+// Follow makes username follow friend and backfills the friend's newest tweets into username's
+// timeline, so a new follow shows something at once.
+func (s *Service) Follow(ctx context.Context, username, friend string) error {
+	if err := s.checkPair(ctx, username, friend); err != nil {
+		return err
+	}
+	if err := s.users.Follow(ctx, username, friend, s.clock.Now().UTC().Truncate(1000)); err != nil {
+		return err
+	}
+	recent, err := s.lines.Slice(ctx, domain.UserlineOf(friend), 0, BackfillSize)
+	if err != nil {
+		return fmt.Errorf("backfill slice: %w", err)
+	}
+	if len(recent) == 0 {
+		return nil
+	}
+	return s.lines.AppendEntries(ctx, domain.TimelineOf(username), recent)
+}
+
+// Unfollow ends the follow and removes the friend's tweets from username's timeline. The
+// friend's userline names exactly the timeline entries to delete, because a tweet has the same
+// time in every line. Unfollowing someone not followed succeeds.
+func (s *Service) Unfollow(ctx context.Context, username, friend string) error {
+	if err := s.checkPair(ctx, username, friend); err != nil {
+		return err
+	}
+	if err := s.users.Unfollow(ctx, username, friend); err != nil {
+		return err
+	}
+	timeline := domain.TimelineOf(username)
+	before := int64(0)
+	for {
+		entries, err := s.lines.Slice(ctx, domain.UserlineOf(friend), before, cleanupChunk)
+		if err != nil {
+			return fmt.Errorf("cleanup slice: %w", err)
+		}
+		if len(entries) == 0 {
+			return nil
+		}
+		times := make([]int64, len(entries))
+		for i, e := range entries {
+			times[i] = e.Time
+		}
+		if err := s.lines.Remove(ctx, timeline, times...); err != nil {
+			return fmt.Errorf("cleanup remove: %w", err)
+		}
+		if len(entries) < cleanupChunk {
+			return nil
+		}
+		before = entries[len(entries)-1].Time
+	}
+}
+
+func (s *Service) checkPair(ctx context.Context, username, friend string) error {
+	if err := domain.ValidateUsername(username); err != nil {
+		return err
+	}
+	if err := domain.ValidateUsername(friend); err != nil {
+		return domain.Invalid("friend", "must be 1 to %d ASCII letters, digits or underscores", domain.MaxUsernameLen)
+	}
+	if username == friend {
+		return domain.Invalid("friend", "you cannot follow yourself")
+	}
+	users, err := s.users.GetUsers(ctx, []string{username, friend})
+	if err != nil {
+		return err
+	}
+	if len(users) != 2 {
+		missing := friend
+		if len(users) == 0 || users[0].Username != username {
+			missing = username
+		}
+		return fmt.Errorf("%w: user %q", domain.ErrNotFound, missing)
+	}
+	return nil
+}
+
+// Post creates a tweet and fans it out: the author's userline, the public line, the author's
+// timeline and the timeline of every follower (paged through, however many).
+func (s *Service) Post(ctx context.Context, username, body string) (domain.Tweet, error) {
+	body, err := domain.NormalizeBody(body)
+	if err != nil {
+		return domain.Tweet{}, err
+	}
+	now := s.stamper.Next()
+	t := domain.Tweet{ID: domain.NewTimeUUID(now), Username: username, Body: body, CreatedAt: domain.TimeFromMicros(now)}
+	lines := []domain.LineKey{domain.UserlineOf(username), domain.PublicLine(), domain.TimelineOf(username)}
+	after := ""
+	for {
+		page, err := s.users.Followers(ctx, username, after, domain.MaxFollowPage)
+		if err != nil {
+			return domain.Tweet{}, fmt.Errorf("fan-out followers: %w", err)
+		}
+		for _, f := range page {
+			lines = append(lines, domain.TimelineOf(f.Username))
+		}
+		if len(page) < domain.MaxFollowPage {
+			break
+		}
+		after = page[len(page)-1].Cursor
+	}
+	// The tweet is stored before any line names it, so a reader never meets a dangling ID for
+	// long; lines that do name a missing tweet are skipped when read.
+	if err := s.tweets.SaveTweet(ctx, t); err != nil {
+		return domain.Tweet{}, err
+	}
+	if err := s.lines.Append(ctx, domain.LineEntry{Time: now, TweetID: t.ID}, lines...); err != nil {
+		return domain.Tweet{}, err
+	}
+	return t, nil
+}
+
+// GetTweet returns one tweet.
+func (s *Service) GetTweet(ctx context.Context, id uuid.UUID) (domain.Tweet, error) {
+	return s.tweets.GetTweet(ctx, id)
+}
+
+// TweetPage is one page of a line.
+type TweetPage struct {
+	Tweets []domain.Tweet
+	Next   string // opaque; "" when there is no more
+}
+
+// Userline is the page of username's own tweets.
+func (s *Service) Userline(ctx context.Context, username, start string, limit int) (TweetPage, error) {
+	if _, err := s.GetUser(ctx, username); err != nil {
+		return TweetPage{}, err
+	}
+	return s.linePage(ctx, domain.UserlineOf(username), start, limit)
+}
+
+// Timeline is username's home timeline. The caller has authenticated username.
+func (s *Service) Timeline(ctx context.Context, username, start string, limit int) (TweetPage, error) {
+	return s.linePage(ctx, domain.TimelineOf(username), start, limit)
+}
+
+// PublicLine is the page of everyone's tweets.
+func (s *Service) PublicLine(ctx context.Context, start string, limit int) (TweetPage, error) {
+	return s.linePage(ctx, domain.PublicLine(), start, limit)
+}
+
+// linePage is one slice of limit+1 entries and one multiget of the tweets: "next" exists only
+// when the extra entry does, so a full last page never leads to an empty one.
+func (s *Service) linePage(ctx context.Context, line domain.LineKey, start string, limit int) (TweetPage, error) {
+	limit, err := domain.ValidateLimit(limit)
+	if err != nil {
+		return TweetPage{}, err
+	}
+	before, err := domain.ParseLineCursor(start)
+	if err != nil {
+		return TweetPage{}, err
+	}
+	entries, err := s.lines.Slice(ctx, line, before, limit+1)
+	if err != nil {
+		return TweetPage{}, err
+	}
+	var page TweetPage
+	if len(entries) > limit {
+		entries = entries[:limit]
+		page.Next = domain.EncodeLineCursor(entries[limit-1].Time)
+	}
+	if len(entries) == 0 {
+		return page, nil
+	}
+	ids := make([]uuid.UUID, len(entries))
+	for i, e := range entries {
+		ids[i] = e.TweetID
+	}
+	// A tweet missing from the store (a write cut short) is left out, never a crash.
+	page.Tweets, err = s.tweets.GetTweets(ctx, ids)
+	if err != nil {
+		return TweetPage{}, err
+	}
+	return page, nil
+}

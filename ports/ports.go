@@ -1,0 +1,71 @@
+// Package ports declares the storage interfaces the domain's use cases need. Every adapter
+// (memory, widerow, cql3) implements them, and ports/porttest checks that they all behave alike.
+//
+// Rules every implementation follows:
+//   - every method takes a context and stops when it is done;
+//   - errors wrap the storage's own error with %w and match the domain's sentinels
+//     (domain.ErrNotFound, domain.ErrAlreadyExists, domain.ErrUnavailable, domain.ErrInvalid);
+//   - paging logic (limit+1, the next cursor) lives in the use cases: a store only answers
+//     "up to n records after this position".
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+
+	"twissandra/domain"
+)
+
+// UserStore keeps users and the follow graph.
+type UserStore interface {
+	// CreateUser stores a new user. Exactly one of any number of concurrent creates of one
+	// username succeeds; the others get domain.ErrAlreadyExists.
+	CreateUser(ctx context.Context, u domain.User) error
+	// GetUser returns the user or domain.ErrNotFound.
+	GetUser(ctx context.Context, username string) (domain.User, error)
+	// GetUsers returns the users that exist, in the order asked, in one round trip (or a bounded
+	// set of concurrent ones); missing names are dropped.
+	GetUsers(ctx context.Context, usernames []string) ([]domain.User, error)
+	// Follow records that username follows friend, on both sides (friends and followers).
+	// Following again just updates since.
+	Follow(ctx context.Context, username, friend string, since time.Time) error
+	// Unfollow removes both sides. Unfollowing someone not followed is not an error.
+	Unfollow(ctx context.Context, username, friend string) error
+	// Friends lists whom username follows, and Followers who follows username: at most limit
+	// records, in the store's own stable order, starting after the record whose Cursor is after
+	// ("" = from the start). A cursor the store cannot read is domain.ErrInvalid.
+	Friends(ctx context.Context, username, after string, limit int) ([]domain.Follow, error)
+	Followers(ctx context.Context, username, after string, limit int) ([]domain.Follow, error)
+}
+
+// TweetStore keeps tweets by ID.
+type TweetStore interface {
+	// SaveTweet stores the tweet (an upsert by ID).
+	SaveTweet(ctx context.Context, t domain.Tweet) error
+	// GetTweet returns the tweet or domain.ErrNotFound.
+	GetTweet(ctx context.Context, id uuid.UUID) (domain.Tweet, error)
+	// GetTweets returns the tweets that exist, in the order asked, in one round trip (or a
+	// bounded set of concurrent ones); missing IDs are dropped.
+	GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet, error)
+}
+
+// LineStore keeps the userlines, timelines and the public line.
+type LineStore interface {
+	// Append adds one entry to many lines at once; the store chooses how to fan out (one batch,
+	// bounded concurrent inserts). Appending an entry already present is harmless.
+	Append(ctx context.Context, e domain.LineEntry, lines ...domain.LineKey) error
+	// AppendEntries adds many entries to one line (the backfill of a follow).
+	AppendEntries(ctx context.Context, line domain.LineKey, entries []domain.LineEntry) error
+	// Slice returns at most limit entries of line, newest first, strictly older than before
+	// (before <= 0: from the newest). An unknown line is empty, not an error.
+	Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error)
+	// Remove deletes the entries with these times from line; absent ones are ignored.
+	Remove(ctx context.Context, line domain.LineKey, times ...int64) error
+}
+
+// Pinger is implemented by stores that can lose their connection; /readyz asks it.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
