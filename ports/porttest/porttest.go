@@ -196,14 +196,6 @@ func usernames(us []domain.User) []string {
 	return out
 }
 
-func followNames(fs []domain.Follow) []string {
-	out := make([]string, len(fs))
-	for i, f := range fs {
-		out[i] = f.Username
-	}
-	return out
-}
-
 func testFollowBothSides(t *testing.T, s Stores) {
 	c := ctx(t)
 	a, b := mustUser(t, s, name("a")), mustUser(t, s, name("b"))
