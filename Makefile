@@ -1,0 +1,37 @@
+# Twissandra in Go. `make run` serves on http://127.0.0.1:8080 (widerow backend, ./data);
+# `make test` runs every test with the race detector, starting a real Cassandra node for the
+# cql3 adapter when TWISSANDRA_CQL_HOSTS is not set and Java and Maven are installed.
+GO ?= go
+STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $(HOME)/go/bin/staticcheck)
+
+.PHONY: run build test test-short lint bench fuzz cassandra-up cassandra-down
+
+run:
+	$(GO) run ./cmd/twissandra serve
+
+build:
+	$(GO) build -o bin/twissandra ./cmd/twissandra
+
+test:
+	scripts/test.sh
+
+# The tests that need neither Cassandra nor a browser.
+test-short:
+	$(GO) test -race -count=1 -short ./...
+
+lint:
+	test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet ./...
+	$(STATICCHECK) ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fuzz:
+	scripts/fuzz.sh 20s
+
+cassandra-up:
+	scripts/cassandra.sh up
+
+cassandra-down:
+	scripts/cassandra.sh down
