@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"go.uber.org/fx"
+	"go.uber.org/fx/fxevent"
+
+	"twissandra/adapters/memory"
+	"twissandra/domain"
+	"twissandra/domain/social"
+	"twissandra/ports"
+	"twissandra/web"
+)
+
+// backendModule chooses the storage adapter before fx.New: fx cannot pick modules from values
+// inside its own graph, so the choice is a plain switch on the configuration.
+func backendModule(cfg *Config) (fx.Option, error) {
+	switch cfg.Backend {
+	case "memory":
+		return memory.Module, nil
+	}
+	return nil, fmt.Errorf("backend %q is not available in this build", cfg.Backend)
+}
+
+func newLogger(cfg *Config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
+		level = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogJSON {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// coreOptions wires everything but the HTTP listener: config, logger, the chosen backend and the
+// use cases. Tools that need the stores without a server use it too.
+func coreOptions(cfg *Config, logger *slog.Logger) ([]fx.Option, error) {
+	backend, err := backendModule(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return []fx.Option{
+		fx.Supply(cfg, logger),
+		fx.WithLogger(func() fxevent.Logger {
+			l := &fxevent.SlogLogger{Logger: logger}
+			l.UseLogLevel(slog.LevelDebug)
+			return l
+		}),
+		backend,
+		fx.Provide(
+			func() domain.Clock { return domain.SystemClock{} },
+			func(c *Config) *domain.PasswordHasher { return domain.NewPasswordHasher(c.BcryptCost) },
+			social.New,
+		),
+	}, nil
+}
+
+// readyDeps collects the stores that can lose their connection, for /readyz.
+type readyDeps struct {
+	fx.In
+	Pingers []ports.Pinger `group:"pingers"`
+}
+
+func serverOptions(cfg *Config) []fx.Option {
+	return []fx.Option{
+		fx.Provide(newEngine),
+		fx.Invoke(startHTTP),
+	}
+}
+
+func newEngine(cfg *Config, logger *slog.Logger, svc *social.Service, clock domain.Clock, ready readyDeps) (*gin.Engine, error) {
+	secret, err := tokenSecret(cfg, logger)
+	if err != nil {
+		return nil, err
+	}
+	return web.NewEngine(web.Config{
+		TokenSecret:    secret,
+		TokenTTL:       cfg.TokenTTL,
+		MaxBodyBytes:   cfg.MaxBodyBytes,
+		TrustedProxies: splitList(cfg.TrustedProxies),
+	}, web.Deps{Social: svc, Ready: ready.Pingers, Logger: logger, Clock: clock})
+}
+
+// startHTTP binds the listener in OnStart, so a taken port fails start-up, and shuts the server
+// down gracefully in OnStop.
+func startHTTP(lc fx.Lifecycle, cfg *Config, logger *slog.Logger, h *gin.Engine, sd fx.Shutdowner) {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	lc.Append(fx.Hook{
+		OnStart: func(ctx context.Context) error {
+			ln, err := net.Listen("tcp", cfg.Addr)
+			if err != nil {
+				return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+			}
+			logger.Info("serving", "addr", ln.Addr().String(), "backend", cfg.Backend, "version", versionString())
+			go func() {
+				if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+					logger.Error("http server stopped", "err", err)
+					_ = sd.Shutdown(fx.ExitCode(1))
+				}
+			}()
+			return nil
+		},
+		OnStop: func(ctx context.Context) error {
+			return srv.Shutdown(ctx)
+		},
+	})
+}
+
+const tokenSecretFile = "token-secret"
+
+// tokenSecret returns the secret that signs tokens: the configured one, else one kept in the
+// data dir (made on first start), else one made for this process only.
+func tokenSecret(cfg *Config, logger *slog.Logger) ([]byte, error) {
+	if cfg.TokenSecret != "" {
+		return []byte(cfg.TokenSecret), nil
+	}
+	if cfg.Backend == "widerow" && cfg.DataDir != "" {
+		path := filepath.Join(cfg.DataDir, tokenSecretFile)
+		b, err := os.ReadFile(path)
+		if err == nil {
+			secret, derr := hex.DecodeString(strings.TrimSpace(string(b)))
+			if derr != nil || len(secret) < 32 {
+				return nil, fmt.Errorf("token secret %s is damaged: remove it to make a new one (every token will be invalid)", path)
+			}
+			return secret, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("read token secret: %w", err)
+		}
+		secret := randomSecret()
+		if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+			return nil, fmt.Errorf("make data dir: %w", err)
+		}
+		if err := os.WriteFile(path, []byte(hex.EncodeToString(secret)+"\n"), 0o600); err != nil {
+			return nil, fmt.Errorf("write token secret: %w", err)
+		}
+		logger.Info("made a new token secret", "path", path)
+		return secret, nil
+	}
+	logger.Warn("no --token-secret and no data dir: tokens are signed with a per-process secret and die with the process")
+	return randomSecret(), nil
+}
+
+func randomSecret() []byte {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return b
+}
+
+// serve runs the server until ctx is cancelled (SIGINT, SIGTERM).
+func serve(ctx context.Context, args []string, stderr io.Writer) error {
+	cfg := &Config{}
+	fs := newFlagSet("serve", stderr)
+	bindFlags(fs, cfg)
+	bindServeFlags(fs, cfg)
+	if err := loadConfig(fs, args, cfg); err != nil {
+		return err
+	}
+	logger := newLogger(cfg, stderr)
+	opts, err := coreOptions(cfg, logger)
+	if err != nil {
+		return err
+	}
+	app := fx.New(append(opts, serverOptions(cfg)...)...)
+	if err := app.Err(); err != nil {
+		return err
+	}
+	startCtx, cancel := context.WithTimeout(ctx, startTimeout(cfg))
+	defer cancel()
+	if err := app.Start(startCtx); err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
+	var failed error
+	select {
+	case <-ctx.Done():
+	case sig := <-app.Wait():
+		if sig.ExitCode != 0 {
+			failed = errors.New("the server stopped after an error (see the log)")
+		}
+	}
+	stopCtx, cancelStop := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancelStop()
+	logger.Info("shutting down")
+	return errors.Join(failed, app.Stop(stopCtx))
+}
+
+func startTimeout(cfg *Config) time.Duration {
+	if cfg.Backend == "cql3" {
+		return cfg.CQL.StartTimeout + 10*time.Second
+	}
+	return 30 * time.Second
+}

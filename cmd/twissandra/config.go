@@ -1,0 +1,168 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// envPrefix prefixes every environment variable that can stand in for a flag:
+// --data-dir is TWISSANDRA_DATA_DIR.
+const envPrefix = "TWISSANDRA_"
+
+// Config is everything serve (and the other subcommands) can be told. It is loaded from flags,
+// then from TWISSANDRA_* environment variables for the flags not given; flags win.
+type Config struct {
+	Backend  string
+	DataDir  string
+	Addr     string
+	LogLevel string
+	LogJSON  bool
+
+	CommitLogSync       string
+	CommitLogSyncPeriod time.Duration
+
+	TokenSecret    string
+	TokenTTL       time.Duration
+	BcryptCost     int
+	MaxBodyBytes   int64
+	TrustedProxies string
+
+	CQL CQLConfig
+}
+
+// CQLConfig are the cql3 backend's settings.
+type CQLConfig struct {
+	Hosts             string
+	Port              int
+	Keyspace          string
+	Replication       string
+	Consistency       string
+	SerialConsistency string
+	Timeout           time.Duration
+	ConnectTimeout    time.Duration
+	StartTimeout      time.Duration
+	Retries           int
+	LocalDC           string
+	Username          string
+	Password          string
+	TLS               bool
+	TLSCAFile         string
+	TLSCertFile       string
+	TLSKeyFile        string
+	TLSSkipVerify     bool
+	FanoutConcurrency int
+}
+
+// Backends are the storage adapters serve can run on.
+var Backends = []string{"widerow", "cql3", "memory"}
+
+// bindFlags declares the flags of the subcommands that open a backend.
+func bindFlags(fs *flag.FlagSet, c *Config) {
+	fs.StringVar(&c.Backend, "backend", "widerow", "storage backend: widerow (embedded Cassandra 0.6 model), cql3 (a real Cassandra cluster) or memory")
+	fs.StringVar(&c.DataDir, "data-dir", "./data", "widerow: directory of the store and the token secret; empty keeps everything in memory")
+	fs.StringVar(&c.CommitLogSync, "commitlog-sync", "batch", "widerow: batch (sync the log on every write) or periodic")
+	fs.DurationVar(&c.CommitLogSyncPeriod, "commitlog-sync-period", 10*time.Second, "widerow: how often the log is synced in periodic mode")
+	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
+	fs.BoolVar(&c.LogJSON, "log-json", false, "log JSON lines instead of text")
+	fs.IntVar(&c.BcryptCost, "bcrypt-cost", 10, "bcrypt cost of password hashes (4 to 31)")
+
+	fs.StringVar(&c.CQL.Hosts, "cql-hosts", "127.0.0.1", "cql3: comma-separated contact points")
+	fs.IntVar(&c.CQL.Port, "cql-port", 9042, "cql3: native protocol port")
+	fs.StringVar(&c.CQL.Keyspace, "cql-keyspace", "twissandra", "cql3: keyspace (created if missing)")
+	fs.StringVar(&c.CQL.Replication, "cql-replication", "SimpleStrategy:1", "cql3: SimpleStrategy:RF or NetworkTopologyStrategy:dc1=3,dc2=3")
+	fs.StringVar(&c.CQL.Consistency, "cql-consistency", "LOCAL_QUORUM", "cql3: consistency of reads and writes")
+	fs.StringVar(&c.CQL.SerialConsistency, "cql-serial-consistency", "LOCAL_SERIAL", "cql3: consistency of lightweight transactions (SERIAL or LOCAL_SERIAL)")
+	fs.DurationVar(&c.CQL.Timeout, "cql-timeout", 5*time.Second, "cql3: per-query timeout")
+	fs.DurationVar(&c.CQL.ConnectTimeout, "cql-connect-timeout", 5*time.Second, "cql3: connection timeout")
+	fs.DurationVar(&c.CQL.StartTimeout, "cql-start-timeout", 2*time.Minute, "cql3: how long start-up may wait for a cold cluster")
+	fs.IntVar(&c.CQL.Retries, "cql-retries", 3, "cql3: retries of an idempotent query")
+	fs.StringVar(&c.CQL.LocalDC, "cql-local-dc", "", "cql3: local datacenter for DC-aware, token-aware host selection")
+	fs.StringVar(&c.CQL.Username, "cql-username", "", "cql3: username (password authenticator)")
+	fs.StringVar(&c.CQL.Password, "cql-password", "", "cql3: password")
+	fs.BoolVar(&c.CQL.TLS, "cql-tls", false, "cql3: connect with TLS")
+	fs.StringVar(&c.CQL.TLSCAFile, "cql-tls-ca", "", "cql3: CA certificate file")
+	fs.StringVar(&c.CQL.TLSCertFile, "cql-tls-cert", "", "cql3: client certificate file")
+	fs.StringVar(&c.CQL.TLSKeyFile, "cql-tls-key", "", "cql3: client key file")
+	fs.BoolVar(&c.CQL.TLSSkipVerify, "cql-tls-skip-verify", false, "cql3: do not verify the server certificate (testing only)")
+	fs.IntVar(&c.CQL.FanoutConcurrency, "cql-fanout-concurrency", 32, "cql3: concurrent inserts while fanning a tweet out")
+}
+
+// bindServeFlags adds the HTTP server's flags.
+func bindServeFlags(fs *flag.FlagSet, c *Config) {
+	fs.StringVar(&c.Addr, "addr", "127.0.0.1:8080", "address the HTTP server listens on")
+	fs.StringVar(&c.TokenSecret, "token-secret", "", "secret that signs API tokens and cookies (at least 32 bytes); default: kept in the data dir, else made per process")
+	fs.DurationVar(&c.TokenTTL, "token-ttl", 24*time.Hour, "lifetime of API tokens")
+	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", 64<<10, "largest request body accepted")
+	fs.StringVar(&c.TrustedProxies, "trusted-proxies", "", "comma-separated proxy addresses or CIDRs whose X-Forwarded-For is believed")
+}
+
+// parseConfig parses args, then fills each flag not given from its environment variable.
+func parseConfig(fs *flag.FlagSet, args []string, getenv func(string) string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	var errs []error
+	fs.VisitAll(func(f *flag.Flag) {
+		if given[f.Name] {
+			return
+		}
+		env := envPrefix + strings.ToUpper(strings.ReplaceAll(f.Name, "-", "_"))
+		if v, ok := lookup(getenv, env); ok {
+			if err := f.Value.Set(v); err != nil {
+				errs = append(errs, fmt.Errorf("%s=%q: %v", env, v, err))
+			}
+		}
+	})
+	return errors.Join(errs...)
+}
+
+func lookup(getenv func(string) string, key string) (string, bool) {
+	if getenv == nil {
+		return os.LookupEnv(key)
+	}
+	v := getenv(key)
+	return v, v != ""
+}
+
+// validate checks the values that flag parsing cannot.
+func (c *Config) validate() error {
+	switch c.Backend {
+	case "widerow", "cql3", "memory":
+	default:
+		return fmt.Errorf("--backend %q: want one of %s", c.Backend, strings.Join(Backends, ", "))
+	}
+	switch c.CommitLogSync {
+	case "batch", "periodic":
+	default:
+		return fmt.Errorf("--commitlog-sync %q: want batch or periodic", c.CommitLogSync)
+	}
+	if c.CommitLogSyncPeriod <= 0 {
+		return fmt.Errorf("--commitlog-sync-period must be positive")
+	}
+	if c.BcryptCost < 4 || c.BcryptCost > 31 {
+		return fmt.Errorf("--bcrypt-cost %d: want 4 to 31", c.BcryptCost)
+	}
+	if c.TokenSecret != "" && len(c.TokenSecret) < 32 {
+		return fmt.Errorf("--token-secret must be at least 32 bytes")
+	}
+	if c.Addr != "" && !strings.Contains(c.Addr, ":") {
+		return fmt.Errorf("--addr %q: want host:port", c.Addr)
+	}
+	return nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
