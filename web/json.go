@@ -1,0 +1,174 @@
+package web
+
+import (
+	"encoding/hex"
+	"net/http"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"twissandra/domain"
+	"twissandra/domain/social"
+)
+
+// Lines are the API's hottest responses, so tweets are written by hand into pooled buffers
+// rather than through reflection. The output is byte for byte what encoding/json would write
+// for tweetJSON (the tests check this).
+
+const jsonContentType = "application/json; charset=utf-8"
+
+// TimeFormat is the API's timestamp format: RFC 3339 in UTC with exactly six fractional digits.
+const TimeFormat = "2006-01-02T15:04:05.000000Z07:00"
+
+// tweetJSON documents the tweet's JSON shape; appendTweet writes the same bytes.
+type tweetJSON struct {
+	ID        string `json:"id"`
+	Username  string `json:"username"`
+	Body      string `json:"body"`
+	CreatedAt string `json:"created_at"`
+}
+
+func formatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }
+
+// maxPooledBuf keeps one odd, huge response from pinning its buffer in the pool.
+const maxPooledBuf = 64 << 10
+
+var bufPool = sync.Pool{New: func() any {
+	b := make([]byte, 0, 16<<10)
+	return &b
+}}
+
+// writeJSONBytes builds a body with fill in a pooled buffer and writes it.
+func writeJSONBytes(c *gin.Context, status int, fill func([]byte) []byte) {
+	bp := bufPool.Get().(*[]byte)
+	b := fill((*bp)[:0])
+	c.Data(status, jsonContentType, b)
+	if cap(b) <= maxPooledBuf {
+		*bp = b
+		bufPool.Put(bp)
+	}
+}
+
+func writeTweet(c *gin.Context, status int, t domain.Tweet) {
+	writeJSONBytes(c, status, func(b []byte) []byte { return appendTweet(b, t) })
+}
+
+func writeTweetPage(c *gin.Context, page social.TweetPage) {
+	writeJSONBytes(c, http.StatusOK, func(b []byte) []byte { return appendTweetPage(b, page) })
+}
+
+// appendTweetPage writes {"tweets":[...],"next":"..."|null}.
+func appendTweetPage(b []byte, page social.TweetPage) []byte {
+	b = append(b, `{"tweets":[`...)
+	for i := range page.Tweets {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendTweet(b, page.Tweets[i])
+	}
+	b = append(b, `],"next":`...)
+	if page.Next == "" {
+		b = append(b, "null"...)
+	} else {
+		b = appendJSONString(b, page.Next)
+	}
+	return append(b, '}')
+}
+
+func appendTweet(b []byte, t domain.Tweet) []byte {
+	b = append(b, `{"id":"`...)
+	b = appendUUID(b, t.ID)
+	b = append(b, `","username":`...)
+	b = appendJSONString(b, t.Username)
+	b = append(b, `,"body":`...)
+	b = appendJSONString(b, t.Body)
+	b = append(b, `,"created_at":"`...)
+	b = t.CreatedAt.UTC().AppendFormat(b, TimeFormat)
+	return append(b, `"}`...)
+}
+
+// appendUUID writes the canonical 8-4-4-4-12 form without uuid.String's allocation.
+func appendUUID(b []byte, u uuid.UUID) []byte {
+	var s [36]byte
+	hex.Encode(s[0:8], u[0:4])
+	s[8] = '-'
+	hex.Encode(s[9:13], u[4:6])
+	s[13] = '-'
+	hex.Encode(s[14:18], u[6:8])
+	s[18] = '-'
+	hex.Encode(s[19:23], u[8:10])
+	s[23] = '-'
+	hex.Encode(s[24:], u[10:])
+	return append(b, s[:]...)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// jsonSafe marks the ASCII bytes encoding/json writes as they are (with HTML escaping on).
+var jsonSafe = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		switch c {
+		case '"', '\\', '<', '>', '&':
+		default:
+			t[c] = true
+		}
+	}
+	return t
+}()
+
+// appendJSONString quotes s as encoding/json does: HTML-sensitive characters, control
+// characters, U+2028 and U+2029 escaped, invalid UTF-8 replaced by U+FFFD.
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if jsonSafe[c] {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

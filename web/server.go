@@ -1,0 +1,146 @@
+// Package web is Twissandra's HTTP layer on gin: the JSON API v1 under /api/v1, health
+// endpoints, middleware and the one error mapping (MapError).
+//
+// # Adding routes
+//
+// NewServer builds the engine, its middleware and every route group; other parts of the package
+// (the blog API, HTML pages) add their routes the same way the JSON API does:
+//
+//  1. write a file (api_blog.go, pages.go, ...) with a method such as
+//     func (s *Server) blogRoutes() { g := s.API.Group("/blog"); g.GET("/entries", s.listEntries) ... }
+//  2. call it from (*Server).routes in server.go;
+//  3. put new dependencies in Deps.
+//
+// Handlers answer errors with s.WriteError(c, err) (JSON) or use MapError for other formats;
+// s.RequireAuth is the bearer-token middleware and ClaimsFrom reads its result.
+package web
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"twissandra/domain"
+	"twissandra/domain/social"
+	"twissandra/ports"
+)
+
+// DefaultMaxBodyBytes is the request body limit when Config.MaxBodyBytes is 0.
+const DefaultMaxBodyBytes = 64 << 10
+
+// Config holds the web layer's settings.
+type Config struct {
+	// TokenSecret signs bearer tokens; at least MinTokenSecretLen bytes. Empty means a random
+	// secret for this process: tokens then die with it and work on no other process.
+	TokenSecret []byte
+	// TokenTTL is how long a token lives; 0 means DefaultTokenTTL (24h).
+	TokenTTL time.Duration
+	// MaxBodyBytes limits request bodies; 0 means DefaultMaxBodyBytes (64 KiB).
+	MaxBodyBytes int64
+	// TrustedProxies are the addresses or CIDRs whose X-Forwarded-For is believed; none by default.
+	TrustedProxies []string
+}
+
+// Deps are the web layer's collaborators.
+type Deps struct {
+	Social *social.Service
+	// Ready are asked by /readyz; may be empty.
+	Ready []ports.Pinger
+	// Logger receives request and error logs; nil discards them.
+	Logger *slog.Logger
+	// Clock drives token issue and expiry; nil means the wall clock.
+	Clock domain.Clock
+}
+
+// Server is the assembled HTTP layer. Its fields are what later route files build on.
+type Server struct {
+	// Engine is the gin engine: an http.Handler with the middleware installed.
+	Engine *gin.Engine
+	// API is the /api/v1 route group.
+	API *gin.RouterGroup
+	// Tokens issues and checks the bearer tokens of the API.
+	Tokens *Tokens
+
+	cfg  Config
+	deps Deps
+	log  *slog.Logger
+}
+
+// NewEngine builds the server and returns its gin engine (see NewServer).
+func NewEngine(cfg Config, deps Deps) (*gin.Engine, error) {
+	s, err := NewServer(cfg, deps)
+	if err != nil {
+		return nil, err
+	}
+	return s.Engine, nil
+}
+
+// NewServer builds the engine: release mode, explicit trusted proxies, request logging,
+// recovery, the body size limit, the JSON 404/405 handlers and every route.
+func NewServer(cfg Config, deps Deps) (*Server, error) {
+	if deps.Social == nil {
+		return nil, errors.New("web: Deps.Social is required")
+	}
+	if deps.Logger == nil {
+		deps.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.MaxBodyBytes < 0 {
+		return nil, fmt.Errorf("web: MaxBodyBytes must not be negative, got %d", cfg.MaxBodyBytes)
+	}
+	if cfg.MaxBodyBytes == 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	secret := cfg.TokenSecret
+	if len(secret) == 0 {
+		secret = make([]byte, MinTokenSecretLen)
+		if _, err := rand.Read(secret); err != nil {
+			return nil, fmt.Errorf("web: random token secret: %w", err)
+		}
+		deps.Logger.Warn("no token secret configured: using a random one, so tokens end with this process")
+	}
+	tokens, err := NewTokens(secret, cfg.TokenTTL, deps.Clock)
+	if err != nil {
+		return nil, err
+	}
+
+	gin.SetMode(gin.ReleaseMode)
+	engine := gin.New()
+	if err := engine.SetTrustedProxies(cfg.TrustedProxies); err != nil {
+		return nil, fmt.Errorf("web: trusted proxies: %w", err)
+	}
+	engine.HandleMethodNotAllowed = true
+
+	s := &Server{Engine: engine, Tokens: tokens, cfg: cfg, deps: deps, log: deps.Logger}
+	engine.Use(requestLogger(s.log), s.recovery, bodyLimit(s, cfg.MaxBodyBytes))
+	engine.NoRoute(s.noRoute)
+	engine.NoMethod(s.noMethod)
+	s.API = engine.Group("/api/v1")
+	s.routes()
+	return s, nil
+}
+
+// routes registers every route group. Later route files add one call each here.
+func (s *Server) routes() {
+	s.healthRoutes()
+	s.userRoutes()
+	s.tweetRoutes()
+}
+
+// Handler returns the server as an http.Handler.
+func (s *Server) Handler() http.Handler { return s.Engine }
+
+func (s *Server) noRoute(c *gin.Context) {
+	s.WriteError(c, clientError(domain.ErrNotFound, "no route for %s %s", c.Request.Method, c.Request.URL.Path))
+}
+
+func (s *Server) noMethod(c *gin.Context) {
+	c.AbortWithStatusJSON(http.StatusMethodNotAllowed, ErrorBody{
+		Error:   SlugMethodNotAllow,
+		Message: fmt.Sprintf("method %s is not allowed on %s", c.Request.Method, c.Request.URL.Path),
+	})
+}
