@@ -1,0 +1,102 @@
+package engine
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"testing"
+
+	"github.com/google/uuid"
+)
+
+// stores runs f against an in-memory node and an on-disk node.
+func stores(t *testing.T, f func(t *testing.T, n *Node)) {
+	t.Helper()
+	storesWith(t, nil, f)
+}
+
+func storesWith(t *testing.T, schema *Schema, f func(t *testing.T, n *Node)) {
+	t.Helper()
+	for _, kind := range []string{"memory", "disk"} {
+		t.Run(kind, func(t *testing.T) {
+			opts := Options{Schema: schema}
+			if kind == "disk" {
+				opts.Dir = t.TempDir()
+				opts.CommitLogSync = SyncPeriodic
+			}
+			n, err := Open(opts)
+			if err != nil {
+				t.Fatalf("Open: %v", err)
+			}
+			t.Cleanup(func() {
+				if err := n.Close(); err != nil {
+					t.Errorf("Close: %v", err)
+				}
+			})
+			f(t, n)
+		})
+	}
+}
+
+var bg = context.Background()
+
+func long(v int64) []byte { return binary.BigEndian.AppendUint64(nil, uint64(v)) }
+
+func mustUUID(s string) []byte {
+	u := uuid.MustParse(s)
+	return u[:]
+}
+
+func insert(t *testing.T, n *Node, ks, cf, key string, sc, name []byte, value string, ts int64) {
+	t.Helper()
+	if err := n.Insert(bg, ks, key, ColumnPath{ColumnFamily: cf, SuperColumn: sc, Column: name}, []byte(value), ts, ONE); err != nil {
+		t.Fatalf("Insert %s/%s/%q/%q: %v", cf, key, sc, name, err)
+	}
+}
+
+func sliceNames(t *testing.T, n *Node, ks, cf, key string, sc []byte, sr SliceRange) []string {
+	t.Helper()
+	res, err := n.GetSlice(bg, ks, key, ColumnParent{ColumnFamily: cf, SuperColumn: sc}, SlicePredicate{SliceRange: &sr}, ONE)
+	if err != nil {
+		t.Fatalf("GetSlice: %v", err)
+	}
+	return names(res)
+}
+
+func names(res []ColumnOrSuperColumn) []string {
+	out := []string{}
+	for _, c := range res {
+		if c.Column != nil {
+			out = append(out, string(c.Column.Name))
+		} else {
+			out = append(out, string(c.SuperColumn.Name))
+		}
+	}
+	return out
+}
+
+func wantInvalid(t *testing.T, err error, why string) {
+	t.Helper()
+	var ire *InvalidRequestError
+	if !errors.As(err, &ire) {
+		t.Fatalf("got %v, want InvalidRequest %q", err, why)
+	}
+	if ire.Why != why {
+		t.Fatalf("got InvalidRequest %q, want %q", ire.Why, why)
+	}
+	if !errors.Is(err, ErrInvalidRequest) {
+		t.Fatalf("errors.Is(ErrInvalidRequest) false for %v", err)
+	}
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

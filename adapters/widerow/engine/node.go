@@ -1,0 +1,492 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/cockroachdb/pebble"
+	"github.com/cockroachdb/pebble/vfs"
+)
+
+// Options configure Open. The zero value opens an in-memory node with the
+// embedded schema.
+type Options struct {
+	// Dir is the data directory. Empty means in memory (nothing survives Close).
+	Dir string
+	// Schema overrides the embedded storage-conf.xml (DefaultSchemaXML).
+	Schema *Schema
+	// CommitLogSync overrides the schema's CommitLogSync ("batch" by default):
+	// SyncBatch syncs the write-ahead log before each write returns;
+	// SyncPeriodic returns at once and syncs every CommitLogSyncPeriod, so
+	// a crash may lose up to one period of acknowledged writes.
+	CommitLogSync SyncMode
+	// CommitLogSyncPeriod overrides the schema's CommitLogSyncPeriodInMS (10s by default).
+	CommitLogSyncPeriod time.Duration
+	// CacheSize is Pebble's block cache size in bytes (default 64 MiB).
+	CacheSize int64
+	// MemTableSize is Pebble's memtable size in bytes (default 64 MiB).
+	MemTableSize uint64
+	// Logger receives Pebble's error messages (informational ones are dropped).
+	// Nil discards them.
+	Logger interface {
+		Errorf(format string, args ...any)
+	}
+}
+
+// Node is one emulated Cassandra 0.6 node: every keyspace of its schema,
+// stored in one Pebble database. A Node is safe for concurrent use.
+type Node struct {
+	db          *pebble.DB
+	schema      *Schema
+	partitioner Partitioner
+	cfs         map[string]map[string]*cfInfo
+	writeOpts   *pebble.WriteOptions
+	fileLock    io.Closer
+	dir         string
+
+	rowLocks [rowLockStripes]sync.Mutex
+	seed     maphash.Seed
+
+	closeOnce sync.Once
+	closeErr  error
+	stopSync  chan struct{}
+	syncDone  chan struct{}
+	syncErr   error
+	syncMu    sync.Mutex
+}
+
+const rowLockStripes = 256
+
+// cfInfo is the resolved definition of one column family.
+type cfInfo struct {
+	keyspace string
+	def      *ColumnFamilyDef
+	name     string
+	super    bool
+	cmp      Comparator // CompareWith
+	sub      Comparator // CompareSubcolumnsWith (super CFs)
+	prefix   []byte     // 'd' | esc(keyspace) | esc(cf)
+}
+
+const (
+	markerFile = "WIDEROW-FORMAT"
+	lockFile   = "WIDEROW-LOCK"
+)
+
+// Open opens (creating it when needed) the store described by opts.
+//
+// An on-disk directory must be missing, empty, or a store this engine
+// wrote: a non-empty directory without the engine's marker file is
+// refused with ErrForeignDir; a directory another Node has open (in this
+// process or another) with ErrLocked; a store that cannot be read with
+// ErrCorrupt; one written with another format, partitioner or comparators
+// with ErrIncompatible. Open never resets existing data.
+func Open(opts Options) (*Node, error) {
+	schema := opts.Schema
+	if schema == nil {
+		schema = DefaultSchema()
+	}
+	mode := schema.CommitLogSync
+	if opts.CommitLogSync != "" {
+		mode = opts.CommitLogSync
+	}
+	if mode != SyncBatch && mode != SyncPeriodic {
+		return nil, fmt.Errorf("widerow: CommitLogSync %q: want batch or periodic", mode)
+	}
+	period := schema.CommitLogSyncPeriod
+	if opts.CommitLogSyncPeriod > 0 {
+		period = opts.CommitLogSyncPeriod
+	}
+	if period <= 0 {
+		period = 10 * time.Second
+	}
+
+	n := &Node{
+		schema:      schema,
+		partitioner: schema.Partitioner,
+		cfs:         map[string]map[string]*cfInfo{},
+		seed:        maphash.MakeSeed(),
+		dir:         opts.Dir,
+	}
+	for ki := range schema.Keyspaces {
+		ks := &schema.Keyspaces[ki]
+		m := map[string]*cfInfo{}
+		for ci := range ks.ColumnFamilies {
+			def := &ks.ColumnFamilies[ci]
+			p := []byte{dataPrefix}
+			p = appendEscapedString(p, ks.Name)
+			p = appendEscapedString(p, def.Name)
+			m[def.Name] = &cfInfo{keyspace: ks.Name, def: def, name: def.Name, super: def.Super,
+				cmp: def.CompareWith, sub: def.CompareSubcolumnsWith, prefix: p}
+		}
+		n.cfs[ks.Name] = m
+	}
+
+	cacheSize := opts.CacheSize
+	if cacheSize <= 0 {
+		cacheSize = 64 << 20
+	}
+	memTable := opts.MemTableSize
+	if memTable == 0 {
+		memTable = 64 << 20
+	}
+	cache := pebble.NewCache(cacheSize)
+	defer cache.Unref()
+	popts := &pebble.Options{
+		Cache:        cache,
+		MemTableSize: memTable,
+		Merger:       lwwMerger,
+		Logger:       pebbleLogger{opts.Logger},
+	}
+
+	fresh := true
+	if opts.Dir == "" {
+		popts.FS = vfs.NewMem()
+		n.writeOpts = pebble.NoSync
+	} else {
+		var err error
+		fresh, err = checkDataDir(opts.Dir)
+		if err != nil {
+			return nil, err
+		}
+		l, err := vfs.Default.Lock(filepath.Join(opts.Dir, lockFile))
+		if err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrLocked, opts.Dir, err)
+		}
+		n.fileLock = l
+		if fresh {
+			if err := writeMarkerFile(opts.Dir); err != nil {
+				l.Close()
+				return nil, err
+			}
+		} else {
+			popts.ErrorIfNotExists = true
+		}
+		n.writeOpts = pebble.Sync
+		if mode == SyncPeriodic {
+			n.writeOpts = pebble.NoSync
+		}
+	}
+
+	dirName := opts.Dir
+	if dirName == "" {
+		dirName = "mem"
+	}
+	db, err := pebble.Open(dirName, popts)
+	if err != nil {
+		n.releaseLock()
+		return nil, fmt.Errorf("%w: %s: %v", ErrCorrupt, opts.Dir, err)
+	}
+	n.db = db
+	if err := n.checkMeta(fresh); err != nil {
+		db.Close()
+		n.releaseLock()
+		return nil, err
+	}
+	if opts.Dir != "" && mode == SyncPeriodic {
+		n.stopSync = make(chan struct{})
+		n.syncDone = make(chan struct{})
+		go n.syncLoop(period)
+	}
+	return n, nil
+}
+
+// checkDataDir reports whether dir is new (missing or empty, apart from
+// our own marker and lock files) and refuses directories that are not ours.
+func checkDataDir(dir string) (fresh bool, err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return false, fmt.Errorf("widerow: create data dir: %w", err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false, fmt.Errorf("widerow: read data dir: %w", err)
+	}
+	hasMarker, others := false, 0
+	for _, e := range entries {
+		switch e.Name() {
+		case markerFile:
+			hasMarker = true
+		case lockFile:
+		default:
+			others++
+		}
+	}
+	if others == 0 {
+		return true, nil
+	}
+	if !hasMarker {
+		return false, fmt.Errorf("%w: %s is not empty and has no %s file; refusing to use it", ErrForeignDir, dir, markerFile)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, markerFile))
+	if err != nil {
+		return false, fmt.Errorf("%w: %s: %v", ErrCorrupt, dir, err)
+	}
+	if got := string(bytes.TrimSpace(b)); got != formatVersion {
+		return false, fmt.Errorf("%w: %s holds %q, this engine writes %q", ErrIncompatible, dir, got, formatVersion)
+	}
+	return false, nil
+}
+
+func writeMarkerFile(dir string) error {
+	p := filepath.Join(dir, markerFile)
+	f, err := os.Create(p)
+	if err != nil {
+		return fmt.Errorf("widerow: write marker: %w", err)
+	}
+	if _, err := f.WriteString(formatVersion + "\n"); err != nil {
+		f.Close()
+		return fmt.Errorf("widerow: write marker: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("widerow: write marker: %w", err)
+	}
+	return f.Close()
+}
+
+type storeMeta struct {
+	Format      string `json:"format"`
+	Partitioner string `json:"partitioner"`
+}
+
+// checkMeta writes (fresh store) or verifies the in-store marker and the
+// definition of every column family the schema shares with the store:
+// the key encoding depends on the comparators, so changing one would
+// silently misread data.
+func (n *Node) checkMeta(fresh bool) error {
+	want := storeMeta{Format: formatVersion, Partitioner: n.partitioner.String()}
+	wantB, _ := json.Marshal(want)
+	b := n.db.NewBatch()
+	defer b.Close()
+	got, closer, err := n.db.Get([]byte(metaFormatKey))
+	switch {
+	case errors.Is(err, pebble.ErrNotFound):
+		if !fresh {
+			return fmt.Errorf("%w: %s: the store has no format marker", ErrCorrupt, n.dir)
+		}
+		if err := b.Set([]byte(metaFormatKey), wantB, nil); err != nil {
+			return err
+		}
+	case err != nil:
+		return fmt.Errorf("%w: %s: %v", ErrCorrupt, n.dir, err)
+	default:
+		var m storeMeta
+		uerr := json.Unmarshal(got, &m)
+		closer.Close()
+		if uerr != nil {
+			return fmt.Errorf("%w: %s: bad format marker: %v", ErrCorrupt, n.dir, uerr)
+		}
+		if m.Format != want.Format {
+			return fmt.Errorf("%w: store format %q, engine format %q", ErrIncompatible, m.Format, want.Format)
+		}
+		if m.Partitioner != want.Partitioner {
+			return fmt.Errorf("%w: the store was written with %s but the configuration says %s (changing partitioner is not supported)",
+				ErrIncompatible, m.Partitioner, want.Partitioner)
+		}
+	}
+	for _, ks := range n.sortedKeyspaces() {
+		for _, cf := range ks.ColumnFamilies {
+			key := []byte(metaCFPrefix + ks.Name + "/" + cf.Name)
+			desc := []byte(cf.ColumnType() + " " + cf.CompareWith.String())
+			if cf.Super {
+				desc = append(desc, " "+cf.CompareSubcolumnsWith.String()...)
+			}
+			v, c, err := n.db.Get(key)
+			switch {
+			case errors.Is(err, pebble.ErrNotFound):
+				if err := b.Set(key, desc, nil); err != nil {
+					return err
+				}
+			case err != nil:
+				return fmt.Errorf("%w: %v", ErrCorrupt, err)
+			default:
+				same := bytes.Equal(v, desc)
+				old := string(v)
+				c.Close()
+				if !same {
+					return fmt.Errorf("%w: column family %s.%s was created as %q and is now configured as %q; comparators cannot change",
+						ErrIncompatible, ks.Name, cf.Name, old, desc)
+				}
+			}
+		}
+	}
+	if b.Empty() {
+		return nil
+	}
+	return n.db.Apply(b, pebble.Sync)
+}
+
+func (n *Node) sortedKeyspaces() []KeyspaceDef {
+	kss := append([]KeyspaceDef(nil), n.schema.Keyspaces...)
+	sort.Slice(kss, func(i, j int) bool { return kss[i].Name < kss[j].Name })
+	return kss
+}
+
+// syncLoop implements CommitLogSync periodic: writes go to the WAL without
+// fsync and this loop makes them durable every period.
+func (n *Node) syncLoop(period time.Duration) {
+	defer close(n.syncDone)
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-n.stopSync:
+			return
+		case <-t.C:
+			if err := n.db.LogData(nil, pebble.Sync); err != nil {
+				n.syncMu.Lock()
+				n.syncErr = err
+				n.syncMu.Unlock()
+			}
+		}
+	}
+}
+
+// Sync makes every acknowledged write durable now (useful in periodic mode).
+func (n *Node) Sync() error {
+	if n.dir == "" {
+		return nil
+	}
+	return n.db.LogData(nil, pebble.Sync)
+}
+
+// Flush writes the memtable to an SSTable (nodetool flush).
+func (n *Node) Flush() error { return n.db.Flush() }
+
+// Compact compacts the whole store (nodetool compact): versions of a cell
+// are merged into one. Tombstones are kept (there is no GCGraceSeconds).
+func (n *Node) Compact(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := n.db.Flush(); err != nil {
+		return err
+	}
+	return n.db.Compact([]byte{metaPrefix}, []byte{0xFF}, true)
+}
+
+// Close syncs, stops the periodic sync loop, and closes the store. It is
+// safe to call more than once.
+func (n *Node) Close() error {
+	n.closeOnce.Do(func() {
+		if n.stopSync != nil {
+			close(n.stopSync)
+			<-n.syncDone
+		}
+		var errs []error
+		if n.dir != "" {
+			errs = append(errs, n.db.LogData(nil, pebble.Sync))
+		}
+		n.syncMu.Lock()
+		errs = append(errs, n.syncErr)
+		n.syncMu.Unlock()
+		errs = append(errs, n.db.Close())
+		errs = append(errs, n.releaseLock())
+		n.closeErr = errors.Join(errs...)
+	})
+	return n.closeErr
+}
+
+func (n *Node) releaseLock() error {
+	if n.fileLock == nil {
+		return nil
+	}
+	err := n.fileLock.Close()
+	n.fileLock = nil
+	return err
+}
+
+// Schema returns the parsed schema (do not modify it).
+func (n *Node) Schema() *Schema { return n.schema }
+
+// Partitioner returns the configured partitioner.
+func (n *Node) Partitioner() Partitioner { return n.partitioner }
+
+// DescribeKeyspaces lists the keyspace names, sorted (describe_keyspaces).
+func (n *Node) DescribeKeyspaces(ctx context.Context) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(n.schema.Keyspaces))
+	for _, ks := range n.schema.Keyspaces {
+		names = append(names, ks.Name)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// DescribeKeyspace returns, as 0.6's describe_keyspace did, a map from
+// column family name to its properties: "Type" (Standard or Super),
+// "CompareWith" and, for super CFs, "CompareSubcolumnsWith" (Java class
+// names), and "Desc" (the comment).
+func (n *Node) DescribeKeyspace(ctx context.Context, keyspace string) (map[string]map[string]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ks, ok := n.schema.Keyspace(keyspace)
+	if !ok {
+		return nil, &NotFoundError{}
+	}
+	out := make(map[string]map[string]string, len(ks.ColumnFamilies))
+	for _, cf := range ks.ColumnFamilies {
+		m := map[string]string{
+			"Type":        cf.ColumnType(),
+			"CompareWith": cf.CompareWith.ClassName(),
+			"Desc":        cf.Comment,
+		}
+		if cf.Super {
+			m["CompareSubcolumnsWith"] = cf.CompareSubcolumnsWith.ClassName()
+		}
+		out[cf.Name] = m
+	}
+	return out, nil
+}
+
+// columnFamily resolves a keyspace and column family or returns
+// Cassandra's InvalidRequest.
+func (n *Node) columnFamily(keyspace, cf string) (*cfInfo, error) {
+	m, ok := n.cfs[keyspace]
+	if !ok {
+		return nil, invalidf("Keyspace %s does not exist in this schema.", keyspace)
+	}
+	info, ok := m[cf]
+	if !ok {
+		return nil, invalidf("unconfigured columnfamily %s", cf)
+	}
+	return info, nil
+}
+
+// rowLock returns the stripe guarding one row of one column family.
+func (n *Node) rowLock(cf *cfInfo, key string) *sync.Mutex {
+	var h maphash.Hash
+	h.SetSeed(n.seed)
+	h.Write(cf.prefix)
+	h.WriteString(key)
+	return &n.rowLocks[h.Sum64()%rowLockStripes]
+}
+
+// pebbleLogger drops Pebble's informational messages.
+type pebbleLogger struct {
+	l interface{ Errorf(string, ...any) }
+}
+
+func (p pebbleLogger) Infof(string, ...any) {}
+func (p pebbleLogger) Errorf(format string, args ...any) {
+	if p.l != nil {
+		p.l.Errorf(format, args...)
+	}
+}
+func (p pebbleLogger) Fatalf(format string, args ...any) {
+	p.Errorf(format, args...)
+	panic(fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,600 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/cockroachdb/pebble"
+)
+
+// noDeletion is Cassandra's "markedForDeleteAt = Long.MIN_VALUE".
+const noDeletion = math.MinInt64
+
+// collector accumulates a read result. Names and values are copied into
+// one growing arena and columns into one slice, so a slice of k columns
+// costs O(log k) allocations, not O(k). (Growing the arena never moves
+// bytes already handed out: append copies them to a new array and the old
+// one stays valid for the slices that reference it.)
+type collector struct {
+	countOnly bool
+	count     int
+	arena     []byte
+	cols      []Column
+	supers    []superRef
+}
+
+type superRef struct {
+	name       []byte
+	start, end int // range in cols
+}
+
+func (c *collector) bytes(b []byte) []byte {
+	start := len(c.arena)
+	c.arena = append(c.arena, b...)
+	return c.arena[start:len(c.arena):len(c.arena)]
+}
+
+// name decodes an encoded column name into the arena.
+func (c *collector) name(cmp Comparator, enc []byte, terminated bool) ([]byte, error) {
+	start := len(c.arena)
+	var err error
+	c.arena, _, err = DecodeName(c.arena, cmp, enc, terminated)
+	return c.arena[start:len(c.arena):len(c.arena)], err
+}
+
+func (c *collector) addColumn(cmp Comparator, encName []byte, cell cellView) error {
+	if c.countOnly {
+		c.count++
+		return nil
+	}
+	name, err := c.name(cmp, encName, false)
+	if err != nil {
+		return err
+	}
+	c.cols = append(c.cols, Column{Name: name, Value: c.bytes(cell.value), Timestamp: cell.ts})
+	return nil
+}
+
+// standard returns the standard columns collected, as ColumnOrSuperColumns.
+func (c *collector) standard() []ColumnOrSuperColumn {
+	out := make([]ColumnOrSuperColumn, len(c.cols))
+	for i := range c.cols {
+		out[i].Column = &c.cols[i]
+	}
+	return out
+}
+
+func (c *collector) superColumns() []ColumnOrSuperColumn {
+	out := make([]ColumnOrSuperColumn, len(c.supers))
+	scs := make([]SuperColumn, len(c.supers))
+	for i, s := range c.supers {
+		scs[i] = SuperColumn{Name: s.name, Columns: c.cols[s.start:s.end:s.end]}
+		out[i].SuperColumn = &scs[i]
+	}
+	return out
+}
+
+// reader holds the scratch buffers of one read; it is pooled.
+type reader struct {
+	n   *Node
+	it  *pebble.Iterator
+	k   []byte // seek key
+	k2  []byte // encoded bound
+	row []byte // row prefix
+	grp []byte // super column group prefix
+	p   []byte // column prefix
+}
+
+var readerPool = sync.Pool{New: func() any { return new(reader) }}
+
+func (n *Node) newReader() (*reader, error) {
+	it, err := n.db.NewIter(nil)
+	if err != nil {
+		return nil, err
+	}
+	r := readerPool.Get().(*reader)
+	r.n, r.it = n, it
+	return r, nil
+}
+
+func (r *reader) close() error {
+	err := r.it.Close()
+	r.it, r.n = nil, nil
+	if cap(r.k)+cap(r.k2)+cap(r.row)+cap(r.grp)+cap(r.p) < 1<<20 {
+		readerPool.Put(r)
+	}
+	return err
+}
+
+// cellAt reads the cell stored exactly at key, if any.
+func (r *reader) cellAt(key []byte) (cellView, bool, error) {
+	if !r.it.SeekGE(key) || !bytes.Equal(r.it.Key(), key) {
+		return cellView{}, false, r.it.Error()
+	}
+	c, ok := parseCell(r.it.Value())
+	if !ok {
+		return cellView{}, false, fmt.Errorf("%w: short cell at %q", ErrCorrupt, key)
+	}
+	return c, true, nil
+}
+
+// deletionAt returns the timestamp of the deletion marker at key, or noDeletion.
+func (r *reader) deletionAt(key []byte) (int64, error) {
+	c, ok, err := r.cellAt(key)
+	if err != nil || !ok {
+		return noDeletion, err
+	}
+	return c.ts, nil
+}
+
+// rowDeletion loads the row prefix of (cf, key) into r.row and returns the
+// row tombstone timestamp.
+func (r *reader) rowDeletion(cf *cfInfo, key string) (int64, error) {
+	r.row = r.n.appendRowPrefix(r.row[:0], cf, key)
+	r.k = append(append(r.k[:0], r.row...), kindRowTombstone)
+	return r.deletionAt(r.k)
+}
+
+// superPrefix sets r.grp to rowPrefix|0x01|enc(sc) and returns the super
+// column's own deletion time combined with the row's.
+func (r *reader) superPrefix(cf *cfInfo, sc []byte, rowDel int64) (int64, error) {
+	r.grp = append(append(r.grp[:0], r.row...), kindColumns)
+	r.grp = AppendName(r.grp, cf.cmp, sc, true)
+	r.k = append(append(r.k[:0], r.grp...), kindSuperTombstone)
+	d, err := r.deletionAt(r.k)
+	return max(d, rowDel), err
+}
+
+func live(c cellView, del int64) bool { return !c.tombstone && c.ts > del }
+
+// sliceColumns walks the cells directly under prefix P (P|enc(name) for
+// each cell; names unterminated), honouring a SliceRange. It costs one seek
+// plus one step per cell visited; dead cells (tombstones, or shadowed by
+// del) are stepped over and not counted, so a run of dead cells inside the
+// range is the only thing that lengthens the walk.
+func (r *reader) sliceColumns(P []byte, cmp Comparator, sr *SliceRange, del int64, out *collector) error {
+	it := r.it
+	want := int(sr.Count)
+	if want == 0 {
+		return nil
+	}
+	var finish []byte
+	if len(sr.Finish) > 0 {
+		finish = AppendName(r.k2[:0], cmp, sr.Finish, false)
+		r.k2 = finish
+	}
+	got := 0
+	seek := append(r.k[:0], P...)
+	var valid bool
+	if !sr.Reversed {
+		if len(sr.Start) > 0 {
+			seek = AppendName(seek, cmp, sr.Start, false)
+		}
+		r.k = seek
+		valid = it.SeekGE(seek)
+	} else {
+		if len(sr.Start) > 0 {
+			seek = append(AppendName(seek, cmp, sr.Start, false), 0x00)
+		} else {
+			seek = prefixSuccessor(seek[:0], P)
+		}
+		r.k = seek
+		valid = it.SeekLT(seek)
+	}
+	for ; valid && got < want; valid = r.step(sr.Reversed) {
+		k := it.Key()
+		if !bytes.HasPrefix(k, P) {
+			break
+		}
+		name := k[len(P):]
+		if finish != nil {
+			c := bytes.Compare(name, finish)
+			if (!sr.Reversed && c > 0) || (sr.Reversed && c < 0) {
+				break
+			}
+		}
+		cell, ok := parseCell(it.Value())
+		if !ok {
+			return fmt.Errorf("%w: short cell", ErrCorrupt)
+		}
+		if !live(cell, del) {
+			continue
+		}
+		if err := out.addColumn(cmp, name, cell); err != nil {
+			return err
+		}
+		got++
+	}
+	return it.Error()
+}
+
+func (r *reader) step(reversed bool) bool {
+	if reversed {
+		return r.it.Prev()
+	}
+	return r.it.Next()
+}
+
+// columnsByName looks up each (sorted, validated) name under prefix P.
+func (r *reader) columnsByName(P []byte, cmp Comparator, names [][]byte, del int64, out *collector) error {
+	for _, name := range names {
+		r.k = AppendName(append(r.k[:0], P...), cmp, name, false)
+		cell, ok, err := r.cellAt(r.k)
+		if err != nil {
+			return err
+		}
+		if ok && live(cell, del) {
+			if err := out.addColumn(cmp, r.k[len(P):], cell); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sliceSupers walks the super columns of the row in r.row. A super column
+// is a group of keys rowPrefix|0x01|enc(sc)|...: first its deletion marker
+// (0x00), then its subcolumns (0x01|enc(sub)). Count limits super columns
+// with at least one live subcolumn; the others are skipped. Reversed
+// reverses the order of super columns only: subcolumns stay ascending.
+func (r *reader) sliceSupers(cf *cfInfo, sr *SliceRange, rowDel int64, out *collector) error {
+	it := r.it
+	want := int(sr.Count)
+	if want == 0 {
+		return nil
+	}
+	P := append(append(r.p[:0], r.row...), kindColumns)
+	r.p = P
+	var finish []byte
+	if len(sr.Finish) > 0 {
+		finish = AppendName(r.k2[:0], cf.cmp, sr.Finish, true)
+		r.k2 = finish
+	}
+	seek := append(r.k[:0], P...)
+	var valid bool
+	if !sr.Reversed {
+		if len(sr.Start) > 0 {
+			seek = AppendName(seek, cf.cmp, sr.Start, true)
+		}
+		r.k = seek
+		valid = it.SeekGE(seek)
+	} else {
+		if len(sr.Start) > 0 {
+			seek = append(AppendName(seek, cf.cmp, sr.Start, true), kindSubcolumn+1)
+		} else {
+			seek = prefixSuccessor(seek[:0], P)
+		}
+		r.k = seek
+		valid = it.SeekLT(seek)
+	}
+	got := 0
+	for valid && got < want {
+		k := it.Key()
+		if !bytes.HasPrefix(k, P) {
+			break
+		}
+		l, err := encodedNameLen(cf.cmp, k[len(P):], true)
+		if err != nil {
+			return err
+		}
+		scEnc := k[len(P) : len(P)+l]
+		if finish != nil {
+			c := bytes.Compare(scEnc, finish)
+			if (!sr.Reversed && c > 0) || (sr.Reversed && c < 0) {
+				break
+			}
+		}
+		r.grp = append(r.grp[:0], k[:len(P)+l]...)
+		g := len(r.grp)
+		arenaMark, colMark := len(out.arena), len(out.cols)
+		countMark := out.count
+		scDel := rowDel
+		var name []byte
+		if !out.countOnly {
+			if name, err = out.name(cf.cmp, scEnc, true); err != nil {
+				return err
+			}
+		}
+		// In a forward walk the deletion marker comes first; in a reversed
+		// one it comes last, so candidates are filtered once the group ends.
+		var tsBuf [16]int64
+		tss := tsBuf[:0]
+		for ; valid; valid = r.step(sr.Reversed) {
+			k = it.Key()
+			if len(k) <= g || !bytes.HasPrefix(k, r.grp) {
+				break
+			}
+			cell, ok := parseCell(it.Value())
+			if !ok {
+				return fmt.Errorf("%w: short cell", ErrCorrupt)
+			}
+			if k[g] == kindSuperTombstone {
+				scDel = max(scDel, cell.ts)
+				continue
+			}
+			if !live(cell, scDel) {
+				continue
+			}
+			if out.countOnly {
+				tss = append(tss, cell.ts)
+				continue
+			}
+			if err := out.addColumn(cf.sub, k[g+1:], cell); err != nil {
+				return err
+			}
+		}
+		if err := it.Error(); err != nil {
+			return err
+		}
+		live := 0
+		if out.countOnly {
+			for _, ts := range tss {
+				if ts > scDel {
+					live++
+				}
+			}
+			out.count = countMark
+		} else {
+			cols := out.cols[colMark:]
+			cols = slices.DeleteFunc(cols, func(c Column) bool { return c.Timestamp <= scDel })
+			if sr.Reversed {
+				slices.Reverse(cols)
+			}
+			out.cols = out.cols[:colMark+len(cols)]
+			live = len(cols)
+		}
+		if live == 0 {
+			out.arena, out.cols = out.arena[:arenaMark], out.cols[:colMark]
+			continue
+		}
+		got++
+		if out.countOnly {
+			out.count++
+		} else {
+			out.supers = append(out.supers, superRef{name: name, start: colMark, end: len(out.cols)})
+		}
+	}
+	return it.Error()
+}
+
+// readParent reads the columns selected by pred under parent in one row.
+func (r *reader) readParent(cf *cfInfo, key string, parent *ColumnParent, names [][]byte, sr *SliceRange, out *collector) error {
+	rowDel, err := r.rowDeletion(cf, key)
+	if err != nil {
+		return err
+	}
+	return r.readRow(cf, parent, names, sr, rowDel, out)
+}
+
+// readRow is readParent for the row already loaded in r.row.
+func (r *reader) readRow(cf *cfInfo, parent *ColumnParent, names [][]byte, sr *SliceRange, rowDel int64, out *collector) error {
+	switch {
+	case !cf.super:
+		P := append(append(r.p[:0], r.row...), kindColumns)
+		r.p = P
+		if sr != nil {
+			return r.sliceColumns(P, cf.cmp, sr, rowDel, out)
+		}
+		return r.columnsByName(P, cf.cmp, names, rowDel, out)
+	case len(parent.SuperColumn) > 0:
+		del, err := r.superPrefix(cf, parent.SuperColumn, rowDel)
+		if err != nil {
+			return err
+		}
+		P := append(append(r.p[:0], r.grp...), kindSubcolumn)
+		r.p = P
+		if sr != nil {
+			return r.sliceColumns(P, cf.sub, sr, del, out)
+		}
+		return r.columnsByName(P, cf.sub, names, del, out)
+	default:
+		if sr != nil {
+			return r.sliceSupers(cf, sr, rowDel, out)
+		}
+		for _, name := range names {
+			one := SliceRange{Start: name, Finish: name, Count: 1}
+			if err := r.sliceSupers(cf, &one, rowDel, out); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+func (out *collector) result(cf *cfInfo, parent *ColumnParent) []ColumnOrSuperColumn {
+	if cf.super && len(parent.SuperColumn) == 0 {
+		return out.superColumns()
+	}
+	return out.standard()
+}
+
+// prepareRead validates what every read shares.
+func (n *Node) prepareRead(ctx context.Context, keyspace string, parent *ColumnParent, pred *SlicePredicate, cl ConsistencyLevel) (*cfInfo, [][]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	if err := validateConsistency(cl, true); err != nil {
+		return nil, nil, err
+	}
+	cf, err := n.columnFamily(keyspace, parent.ColumnFamily)
+	if err != nil {
+		return nil, nil, err
+	}
+	cmp, err := validateParent(cf, parent)
+	if err != nil {
+		return nil, nil, err
+	}
+	if pred == nil {
+		return cf, nil, nil
+	}
+	names, err := validatePredicate(cmp, pred)
+	return cf, names, err
+}
+
+func sizeHint(pred *SlicePredicate) int {
+	if pred.SliceRange != nil {
+		return min(int(pred.SliceRange.Count), 1024)
+	}
+	return len(pred.ColumnNames)
+}
+
+// GetSlice returns the live columns of one row selected by pred, in
+// comparator order (reversed for a reversed SliceRange). For a super CF
+// without parent.SuperColumn the result holds super columns, each with its
+// live subcolumns. A missing row gives an empty result, not an error.
+func (n *Node) GetSlice(ctx context.Context, keyspace, key string, parent ColumnParent, pred SlicePredicate, cl ConsistencyLevel) ([]ColumnOrSuperColumn, error) {
+	cf, names, err := n.prepareRead(ctx, keyspace, &parent, &pred, cl)
+	if err != nil {
+		return nil, err
+	}
+	if err := validateKey(key); err != nil {
+		return nil, err
+	}
+	r, err := n.newReader()
+	if err != nil {
+		return nil, err
+	}
+	out := collector{cols: make([]Column, 0, sizeHint(&pred))}
+	err = r.readParent(cf, key, &parent, names, pred.SliceRange, &out)
+	err = errors.Join(err, r.close())
+	if err != nil {
+		return nil, err
+	}
+	return out.result(cf, &parent), nil
+}
+
+// MultigetSlice is GetSlice for many keys; the map has an entry for every
+// key asked (an empty list when the row has nothing live).
+func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string, parent ColumnParent, pred SlicePredicate, cl ConsistencyLevel) (map[string][]ColumnOrSuperColumn, error) {
+	cf, names, err := n.prepareRead(ctx, keyspace, &parent, &pred, cl)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range keys {
+		if err := validateKey(k); err != nil {
+			return nil, err
+		}
+	}
+	r, err := n.newReader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.close()
+	res := make(map[string][]ColumnOrSuperColumn, len(keys))
+	for i, key := range keys {
+		if i%64 == 63 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if _, dup := res[key]; dup {
+			continue
+		}
+		out := collector{}
+		if err := r.readParent(cf, key, &parent, names, pred.SliceRange, &out); err != nil {
+			return nil, err
+		}
+		res[key] = out.result(cf, &parent)
+	}
+	return res, nil
+}
+
+// GetCount counts the live columns under parent (for a super CF without
+// parent.SuperColumn: the super columns with at least one live subcolumn).
+// It walks the whole row.
+func (n *Node) GetCount(ctx context.Context, keyspace, key string, parent ColumnParent, cl ConsistencyLevel) (int, error) {
+	cf, _, err := n.prepareRead(ctx, keyspace, &parent, nil, cl)
+	if err != nil {
+		return 0, err
+	}
+	if err := validateKey(key); err != nil {
+		return 0, err
+	}
+	r, err := n.newReader()
+	if err != nil {
+		return 0, err
+	}
+	out := collector{countOnly: true}
+	all := SliceRange{Count: math.MaxInt32}
+	err = r.readParent(cf, key, &parent, nil, &all, &out)
+	if err = errors.Join(err, r.close()); err != nil {
+		return 0, err
+	}
+	return out.count, nil
+}
+
+// Get returns one column (path.Column set) or one whole super column
+// (super CF, only path.SuperColumn set). It returns ErrNotFound (a
+// *NotFoundError) when nothing live is there.
+func (n *Node) Get(ctx context.Context, keyspace, key string, path ColumnPath, cl ConsistencyLevel) (ColumnOrSuperColumn, error) {
+	var zero ColumnOrSuperColumn
+	if err := ctx.Err(); err != nil {
+		return zero, err
+	}
+	if err := validateConsistency(cl, true); err != nil {
+		return zero, err
+	}
+	cf, err := n.columnFamily(keyspace, path.ColumnFamily)
+	if err != nil {
+		return zero, err
+	}
+	if err := validateKey(key); err != nil {
+		return zero, err
+	}
+	if err := validateGetPath(cf, &path); err != nil {
+		return zero, err
+	}
+	parent := ColumnParent{ColumnFamily: path.ColumnFamily, SuperColumn: path.SuperColumn}
+	r, err := n.newReader()
+	if err != nil {
+		return zero, err
+	}
+	out := collector{}
+	if len(path.Column) > 0 {
+		err = r.readParent(cf, key, &parent, [][]byte{path.Column}, nil, &out)
+	} else {
+		// A whole super column: all its live subcolumns.
+		parent.SuperColumn = nil
+		err = r.readParent(cf, key, &parent, [][]byte{path.SuperColumn}, nil, &out)
+	}
+	if err = errors.Join(err, r.close()); err != nil {
+		return zero, err
+	}
+	if len(path.Column) > 0 {
+		if len(out.cols) == 0 {
+			return zero, &NotFoundError{}
+		}
+		return ColumnOrSuperColumn{Column: &out.cols[0]}, nil
+	}
+	if len(out.supers) == 0 {
+		return zero, &NotFoundError{}
+	}
+	return out.superColumns()[0], nil
+}
+
+func validateGetPath(cf *cfInfo, p *ColumnPath) error {
+	if !cf.super {
+		if len(p.SuperColumn) > 0 {
+			return invalidf("supercolumn parameter is invalid for standard CF %s", cf.name)
+		}
+		if len(p.Column) == 0 {
+			return invalidf("column parameter is not optional for standard CF %s", cf.name)
+		}
+		return validateName(cf.cmp, p.Column)
+	}
+	if len(p.SuperColumn) == 0 {
+		return invalidf("column parameter is not optional for super CF %s", cf.name)
+	}
+	if err := validateName(cf.cmp, p.SuperColumn); err != nil {
+		return err
+	}
+	if len(p.Column) > 0 {
+		return validateName(cf.sub, p.Column)
+	}
+	return nil
+}
