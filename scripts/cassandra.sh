@@ -11,7 +11,8 @@
 #   down     SIGTERM, then SIGKILL after TWISSANDRA_CASSANDRA_STOP_TIMEOUT s;
 #            removes the data dir unless TWISSANDRA_CASSANDRA_KEEP_DATA=1.
 #   status   prints whether the node runs and answers CQL (exit 0 only if so).
-#   cql STMTS  runs ';'-separated CQL statements against the node, prints rows.
+#   cql STMTS  runs ';'-separated CQL statements against the node, prints rows
+#            (without STMTS: reads the statements from stdin).
 #   logs     prints the tail of the node's logs.
 #
 # Requirements: java 17 (or 11), mvn, go (builds scripts/cassandra/cqlping,
@@ -33,6 +34,7 @@
 #                                      [/tmp/twissandra-cassandra/$LISTEN-$PORT]
 #   TWISSANDRA_CASSANDRA_RUN          dir for pid/state files               [/tmp/twissandra-cassandra/run]
 #   TWISSANDRA_CASSANDRA_HEAP         -Xms/-Xmx                             [512M]
+#   TWISSANDRA_CASSANDRA_JVM_OPTS     extra JVM flags, appended             []
 #   TWISSANDRA_CASSANDRA_LOG_LEVEL    root level of the node's system.log   [WARN]
 #   TWISSANDRA_CASSANDRA_START_TIMEOUT seconds `up` waits for CQL           [180]
 #   TWISSANDRA_CASSANDRA_STOP_TIMEOUT  seconds `down` waits before SIGKILL  [20]
@@ -158,7 +160,10 @@ java_args() {
 	local -a a=(
 		-Xms"$HEAP" -Xmx"$HEAP" -Xss256k
 		-XX:+UseG1GC -XX:+ExitOnOutOfMemoryError -XX:+PerfDisableSharedMem
-		-XX:CICompilerCount=2 -XX:ReservedCodeCacheSize=128m
+		# C1 only: starts in about half the time on two cores and leaves the
+		# CPU to the tests; plenty fast for test workloads. Override with
+		# TWISSANDRA_CASSANDRA_JVM_OPTS=-XX:TieredStopAtLevel=4.
+		-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=64m
 		-Djava.net.preferIPv4Stack=true
 		-javaagent:"$jamm" -Djdk.attach.allowAttachSelf=true
 		-Dio.netty.tryReflectionSetAccessible=true
@@ -187,6 +192,8 @@ java_args() {
 		jdk.management/com.sun.management.internal jdk.compiler/com.sun.tools.javac; do
 		a+=(--add-opens "$m=ALL-UNNAMED")
 	done
+	# shellcheck disable=SC2206 # word splitting of the extra flags is wanted
+	a+=(${TWISSANDRA_CASSANDRA_JVM_OPTS:-})
 	a+=(-cp "$LIB/*" org.apache.cassandra.service.CassandraDaemon)
 	printf '%s\n' "${a[@]}"
 }
@@ -264,7 +271,8 @@ cmd_up() {
 	# setsid: the node outlives this shell and is not hit by the caller's ^C.
 	# The inner shell writes its own pid and then becomes the JVM. The lock fds
 	# are closed so that the JVM does not hold the locks for its whole life.
-	setsid bash -c 'echo $$ >"$1"; shift; exec "$@"' _ "$PIDFILE" "$JAVA" "${args[@]}" \
+	# Few malloc arenas: glibc's default (8 per core) costs RSS for nothing here.
+	MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2} setsid bash -c 'echo $$ >"$1"; shift; exec "$@"' _ "$PIDFILE" "$JAVA" "${args[@]}" \
 		>"$DATA/logs/output.log" 2>&1 </dev/null 8>&- 9>&- &
 	local i
 	for ((i = 0; i < 50; i++)); do
@@ -333,7 +341,11 @@ cmd_status() {
 
 cmd_cql() {
 	[[ -x "$CQLPING" ]] || build_cqlping
-	"$CQLPING" -host "$LISTEN" -port "$PORT" -timeout 20s -e "$*"
+	if (($#)); then
+		"$CQLPING" -host "$LISTEN" -port "$PORT" -timeout 20s -e "$*"
+	else
+		"$CQLPING" -host "$LISTEN" -port "$PORT" -timeout 20s -e -
+	fi
 }
 
 case "${1:-}" in

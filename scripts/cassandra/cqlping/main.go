@@ -7,6 +7,7 @@
 //
 //	go run ./scripts/cassandra/cqlping -host 127.0.0.1 -port 9042
 //	go run ./scripts/cassandra/cqlping -e "CREATE KEYSPACE ...; SELECT ..."
+//	go run ./scripts/cassandra/cqlping -e - <schema.cql
 package main
 
 import (
@@ -25,7 +26,7 @@ func main() {
 	host := flag.String("host", "127.0.0.1", "node address")
 	port := flag.Int("port", 9042, "native transport port")
 	timeout := flag.Duration("timeout", 5*time.Second, "connect and per-query timeout")
-	exec := flag.String("e", "", "statements to run, separated by ';' (default: release_version query)")
+	exec := flag.String("e", "", "statements to run, separated by ';', or - to read them from stdin (default: release_version query)")
 	quiet := flag.Bool("q", false, "print nothing, only set the exit status")
 	flag.Parse()
 
@@ -55,6 +56,14 @@ func main() {
 	}
 	defer session.Close()
 
+	if *exec == "-" {
+		b, err := io.ReadAll(os.Stdin)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "cqlping: reading stdin: %v\n", err)
+			os.Exit(1)
+		}
+		*exec = string(b)
+	}
 	stmts := []string{"SELECT release_version FROM system.local"}
 	if strings.TrimSpace(*exec) != "" {
 		stmts = stmts[:0]
