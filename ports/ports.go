@@ -6,7 +6,9 @@
 //   - errors wrap the storage's own error with %w and match the domain's sentinels
 //     (domain.ErrNotFound, domain.ErrAlreadyExists, domain.ErrUnavailable, domain.ErrInvalid);
 //   - paging logic (limit+1, the next cursor) lives in the use cases: a store only answers
-//     "up to n records after this position".
+//     "up to n records after this position";
+//   - follows and lines name users that exist (the use cases check): a store may key them by
+//     something it keeps per user, as the Thrift-era model keys them by the user's UUID.
 package ports
 
 import (

@@ -35,6 +35,8 @@ type Stores struct {
 
 // Factory returns stores for one subtest. They must be empty, or at least hold nothing in the
 // public line and no user of the names the subtest makes (each subtest makes its own names).
+// The suite only follows, posts as and reads the lines of users it has created, as the
+// application does: a store may key lines and follows by something it keeps per user.
 type Factory func(t *testing.T) Stores
 
 // Run runs the whole Twissandra contract.
@@ -276,9 +278,10 @@ func testFollowPaging(t *testing.T, s Stores) {
 func testTweets(t *testing.T, s Stores) {
 	c := ctx(t)
 	now := time.Now().UnixMicro()
+	author := mustUser(t, s, name("u")).Username
 	var tweets []domain.Tweet
 	for i := 0; i < 3; i++ {
-		tw := domain.Tweet{ID: domain.NewTimeUUID(now + int64(i)), Username: name("u"), Body: fmt.Sprintf("tweet %d ✓", i), CreatedAt: domain.TimeFromMicros(now + int64(i))}
+		tw := domain.Tweet{ID: domain.NewTimeUUID(now + int64(i)), Username: author, Body: fmt.Sprintf("tweet %d ✓", i), CreatedAt: domain.TimeFromMicros(now + int64(i))}
 		if err := s.Tweets.SaveTweet(c, tw); err != nil {
 			t.Fatal(err)
 		}
@@ -315,7 +318,7 @@ func times(es []domain.LineEntry) []int64 {
 
 func testLineSlice(t *testing.T, s Stores) {
 	c := ctx(t)
-	line := domain.UserlineOf(name("u"))
+	line := domain.UserlineOf(mustUser(t, s, name("u")).Username)
 	base := time.Now().UnixMicro()
 	// Out of order on purpose: a line is ordered by time, not by arrival.
 	for _, d := range []int64{3, 1, 5, 2, 4} {
@@ -369,7 +372,7 @@ func mustSlice(t *testing.T, s Stores, line domain.LineKey, before int64, limit 
 
 func testLineAppendRemove(t *testing.T, s Stores) {
 	c := ctx(t)
-	a, b := domain.TimelineOf(name("a")), domain.TimelineOf(name("b"))
+	a, b := domain.TimelineOf(mustUser(t, s, name("a")).Username), domain.TimelineOf(mustUser(t, s, name("b")).Username)
 	base := time.Now().UnixMicro()
 	e1, e2, e3 := entry(base+1), entry(base+2), entry(base+3)
 	if err := s.Lines.Append(c, e1, a, b); err != nil {
@@ -566,7 +569,9 @@ func testFanOutLarge(t *testing.T, s Stores) {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				if err := s.Users.Follow(c, fans[i], author, time.Now().UTC()); err != nil {
+				if err := s.Users.CreateUser(c, domain.User{ID: uuid.New(), Username: fans[i], PasswordHash: []byte("h"), CreatedAt: time.Now().UTC()}); err != nil {
+					failed.Store(err)
+				} else if err := s.Users.Follow(c, fans[i], author, time.Now().UTC()); err != nil {
 					failed.Store(err)
 				}
 			}
