@@ -21,6 +21,7 @@ import (
 	"go.uber.org/fx/fxevent"
 
 	"twissandra/adapters/memory"
+	"twissandra/adapters/widerow"
 	"twissandra/domain"
 	"twissandra/domain/social"
 	"twissandra/ports"
@@ -33,6 +34,11 @@ func backendModule(cfg *Config) (fx.Option, error) {
 	switch cfg.Backend {
 	case "memory":
 		return memory.Module, nil
+	case "widerow":
+		return fx.Options(
+			fx.Supply(widerow.Config{DataDir: cfg.DataDir, CommitLogSync: cfg.CommitLogSync, CommitLogSyncPeriod: cfg.CommitLogSyncPeriod}),
+			widerow.Module,
+		), nil
 	}
 	return nil, fmt.Errorf("backend %q is not available in this build", cfg.Backend)
 }

@@ -1,0 +1,564 @@
+// Package widerow runs Twissandra and the blog on an emulation of Cassandra 0.6's data model
+// (package engine), laid out exactly as the seed articles lay them out:
+//
+//	Keyspace Twissandra
+//	  User      UTF8Type   [user uuid]  id, username, password (a bcrypt hash), created_at
+//	  Username  BytesType  [username]   id -> user uuid          (the inverted index)
+//	  Friends   BytesType  [user uuid]  friend uuid -> follow time
+//	  Followers BytesType  [user uuid]  follower uuid -> follow time
+//	  Tweet     UTF8Type   [tweet uuid] id, user_id, body, _ts
+//	  Userline  LongType   [user uuid]  8-byte big-endian microseconds -> tweet uuid
+//	                       ['!PUBLIC!'] the public line
+//	  Timeline  LongType   [user uuid]  8-byte big-endian microseconds -> tweet uuid
+//
+// Times and counts are written as decimal text, as pycassa wrote Python numbers. Column names of
+// the lines are longs, never the doubles the 2010 code packed by mistake.
+package widerow
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"twissandra/adapters/widerow/engine"
+	"twissandra/domain"
+)
+
+// Keyspace and column family names of seed 001.
+const (
+	KeyspaceTwissandra = "Twissandra"
+	cfUser             = "User"
+	cfUsername         = "Username"
+	cfFriends          = "Friends"
+	cfFollowers        = "Followers"
+	cfTweet            = "Tweet"
+	cfUserline         = "Userline"
+	cfTimeline         = "Timeline"
+	// PublicKey is the Userline row of the public line; no username can contain '!'.
+	PublicKey = "!PUBLIC!"
+)
+
+const cl = engine.QUORUM
+
+// Store implements ports.UserStore, ports.TweetStore and ports.LineStore on a Node.
+type Store struct {
+	node  *engine.Node
+	stamp *domain.Stamper
+
+	// ids caches username <-> user uuid. The pair never changes once the username is claimed
+	// (users are neither renamed nor deleted), so the cache needs no invalidation; it spares a
+	// fan-out to 10,000 followers 10,000 Username lookups.
+	ids   sync.Map // username -> string (uuid)
+	names sync.Map // uuid string -> username
+}
+
+// NewStore runs Twissandra on node.
+func NewStore(node *engine.Node) *Store {
+	return &Store{node: node, stamp: domain.NewStamper(domain.SystemClock{})}
+}
+
+// ts returns a write timestamp: microseconds, strictly increasing, so a write that follows a
+// delete in this process (a re-follow after an unfollow) is never hidden by a tombstone of the
+// same microsecond (a tombstone wins a tie).
+func (s *Store) ts() int64 { return s.stamp.Next() }
+
+func wrap(op string, err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, engine.ErrNotFound):
+		return fmt.Errorf("widerow %s: %w: %w", op, domain.ErrNotFound, err)
+	case errors.Is(err, engine.ErrInvalidRequest):
+		return fmt.Errorf("widerow %s: %w: %w", op, domain.ErrInvalid, err)
+	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+		return fmt.Errorf("widerow %s: %w: %w", op, domain.ErrUnavailable, err)
+	}
+	return fmt.Errorf("widerow %s: %w", op, err)
+}
+
+func col(name string, value []byte, ts int64) engine.Mutation {
+	return engine.Mutation{ColumnOrSuperColumn: &engine.ColumnOrSuperColumn{Column: &engine.Column{Name: []byte(name), Value: value, Timestamp: ts}}}
+}
+
+func all(count int) engine.SlicePredicate {
+	return engine.SlicePredicate{SliceRange: &engine.SliceRange{Count: int32(count)}}
+}
+
+func micros(t time.Time) []byte { return []byte(strconv.FormatInt(t.UnixMicro(), 10)) }
+
+func parseMicros(b []byte) time.Time {
+	n, _ := strconv.ParseInt(string(b), 10, 64)
+	return domain.TimeFromMicros(n)
+}
+
+// LongName encodes a line time as a LongType column name: 8 bytes, big-endian.
+func LongName(t int64) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], uint64(t))
+	return b[:]
+}
+
+// CreateUser writes the User row under a fresh UUID, then claims the name in the Username index
+// with InsertIfAbsent: the engine's documented extension, since 0.6's blind writes could not make
+// a name unique. The loser removes its User row again.
+func (s *Store) CreateUser(ctx context.Context, u domain.User) error {
+	id := u.ID.String()
+	ts := s.ts()
+	row := []engine.Mutation{
+		col("id", []byte(id), ts),
+		col("username", []byte(u.Username), ts),
+		col("password", u.PasswordHash, ts),
+		col("created_at", micros(u.CreatedAt), ts),
+	}
+	if err := s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{id: {cfUser: row}}, cl); err != nil {
+		return wrap("create user", err)
+	}
+	applied, _, err := s.node.InsertIfAbsent(ctx, KeyspaceTwissandra, u.Username, engine.ColumnParent{ColumnFamily: cfUsername},
+		engine.Column{Name: []byte("id"), Value: []byte(id), Timestamp: ts}, cl)
+	if err == nil && applied {
+		s.remember(u.Username, id)
+		return nil
+	}
+	if rmErr := s.node.Remove(ctx, KeyspaceTwissandra, id, engine.ColumnPath{ColumnFamily: cfUser}, s.ts(), cl); rmErr != nil {
+		err = errors.Join(err, rmErr)
+	}
+	if err != nil {
+		return wrap("create user", err)
+	}
+	return fmt.Errorf("widerow: username %q: %w", u.Username, domain.ErrAlreadyExists)
+}
+
+func (s *Store) remember(username, id string) {
+	s.ids.Store(username, id)
+	s.names.Store(id, username)
+}
+
+// userIDs resolves usernames to user uuids (cache, then one multiget of Username rows); names
+// with no user are left out of the map.
+func (s *Store) userIDs(ctx context.Context, usernames []string) (map[string]string, error) {
+	out := make(map[string]string, len(usernames))
+	var missing []string
+	for _, n := range usernames {
+		if id, ok := s.ids.Load(n); ok {
+			out[n] = id.(string)
+		} else {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) == 0 {
+		return out, nil
+	}
+	rows, err := s.node.MultigetSlice(ctx, KeyspaceTwissandra, missing, engine.ColumnParent{ColumnFamily: cfUsername},
+		engine.SlicePredicate{ColumnNames: [][]byte{[]byte("id")}}, cl)
+	if err != nil {
+		return nil, wrap("username index", err)
+	}
+	for n, cols := range rows {
+		if len(cols) == 1 && cols[0].Column != nil {
+			id := string(cols[0].Column.Value)
+			out[n] = id
+			s.remember(n, id)
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) userID(ctx context.Context, username string) (string, bool, error) {
+	ids, err := s.userIDs(ctx, []string{username})
+	if err != nil {
+		return "", false, err
+	}
+	id, ok := ids[username]
+	return id, ok, nil
+}
+
+// GetUser reads the Username index, then the User row.
+func (s *Store) GetUser(ctx context.Context, username string) (domain.User, error) {
+	users, err := s.GetUsers(ctx, []string{username})
+	if err != nil {
+		return domain.User{}, err
+	}
+	if len(users) == 0 {
+		return domain.User{}, fmt.Errorf("widerow: user %q: %w", username, domain.ErrNotFound)
+	}
+	return users[0], nil
+}
+
+// GetUsers is two multigets: Username rows, then User rows.
+func (s *Store) GetUsers(ctx context.Context, usernames []string) ([]domain.User, error) {
+	if len(usernames) == 0 {
+		return nil, nil
+	}
+	ids, err := s.userIDs(ctx, usernames)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, len(ids))
+	for _, n := range usernames {
+		if id, ok := ids[n]; ok {
+			keys = append(keys, id)
+		}
+	}
+	rows, err := s.userRows(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]domain.User, 0, len(keys))
+	for _, k := range keys {
+		if u, ok := rows[k]; ok {
+			out = append(out, u)
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) userRows(ctx context.Context, keys []string) (map[string]domain.User, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	rows, err := s.node.MultigetSlice(ctx, KeyspaceTwissandra, keys, engine.ColumnParent{ColumnFamily: cfUser}, all(16), cl)
+	if err != nil {
+		return nil, wrap("user rows", err)
+	}
+	out := make(map[string]domain.User, len(rows))
+	for k, cols := range rows {
+		var u domain.User
+		for _, c := range cols {
+			switch string(c.Column.Name) {
+			case "id":
+				u.ID, _ = uuid.ParseBytes(c.Column.Value)
+			case "username":
+				u.Username = string(c.Column.Value)
+			case "password":
+				u.PasswordHash = c.Column.Value
+			case "created_at":
+				u.CreatedAt = parseMicros(c.Column.Value)
+			}
+		}
+		if u.Username != "" {
+			out[k] = u
+			s.remember(u.Username, k)
+		}
+	}
+	return out, nil
+}
+
+// Follow writes Friends[user][friend] and Followers[friend][user] in one batch.
+func (s *Store) Follow(ctx context.Context, username, friend string, since time.Time) error {
+	uid, fid, err := s.pair(ctx, username, friend)
+	if err != nil {
+		return err
+	}
+	ts := s.ts()
+	return wrap("follow", s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{
+		uid: {cfFriends: {col(fid, micros(since), ts)}},
+		fid: {cfFollowers: {col(uid, micros(since), ts)}},
+	}, cl))
+}
+
+// Unfollow deletes both columns in one batch.
+func (s *Store) Unfollow(ctx context.Context, username, friend string) error {
+	uid, fid, err := s.pair(ctx, username, friend)
+	if err != nil {
+		return err
+	}
+	ts := s.ts()
+	del := func(name string) []engine.Mutation {
+		return []engine.Mutation{{Deletion: &engine.Deletion{Timestamp: ts, Predicate: &engine.SlicePredicate{ColumnNames: [][]byte{[]byte(name)}}}}}
+	}
+	return wrap("unfollow", s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{
+		uid: {cfFriends: del(fid)},
+		fid: {cfFollowers: del(uid)},
+	}, cl))
+}
+
+func (s *Store) pair(ctx context.Context, username, friend string) (string, string, error) {
+	ids, err := s.userIDs(ctx, []string{username, friend})
+	if err != nil {
+		return "", "", err
+	}
+	uid, ok1 := ids[username]
+	fid, ok2 := ids[friend]
+	if !ok1 || !ok2 {
+		return "", "", fmt.Errorf("widerow: follow %q -> %q: %w", username, friend, domain.ErrNotFound)
+	}
+	return uid, fid, nil
+}
+
+// Friends slices the Friends row; the cursor is the friend's uuid (the column name).
+func (s *Store) Friends(ctx context.Context, username, after string, limit int) ([]domain.Follow, error) {
+	return s.follows(ctx, cfFriends, username, after, limit)
+}
+
+// Followers slices the Followers row.
+func (s *Store) Followers(ctx context.Context, username, after string, limit int) ([]domain.Follow, error) {
+	return s.follows(ctx, cfFollowers, username, after, limit)
+}
+
+func (s *Store) follows(ctx context.Context, cf, username, after string, limit int) ([]domain.Follow, error) {
+	if after != "" {
+		if _, err := uuid.Parse(after); err != nil {
+			return nil, domain.Invalid("start", "is not a cursor this server made")
+		}
+	}
+	id, ok, err := s.userID(ctx, username)
+	if err != nil || !ok {
+		return nil, err
+	}
+	count := limit
+	if after != "" {
+		count++ // the slice starts at the cursor, inclusive
+	}
+	cols, err := s.node.GetSlice(ctx, KeyspaceTwissandra, id, engine.ColumnParent{ColumnFamily: cf},
+		engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: []byte(after), Count: int32(count)}}, cl)
+	if err != nil {
+		return nil, wrap("slice "+cf, err)
+	}
+	if after != "" && len(cols) > 0 && string(cols[0].Column.Name) == after {
+		cols = cols[1:]
+	}
+	if len(cols) > limit {
+		cols = cols[:limit]
+	}
+	others := make([]string, len(cols))
+	for i, c := range cols {
+		others[i] = string(c.Column.Name)
+	}
+	names, err := s.usernames(ctx, others)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]domain.Follow, 0, len(cols))
+	for i, c := range cols {
+		if n, ok := names[others[i]]; ok {
+			out = append(out, domain.Follow{Username: n, Since: parseMicros(c.Column.Value), Cursor: others[i]})
+		}
+	}
+	return out, nil
+}
+
+// usernames resolves user uuids to usernames: the cache, then one multiget of User rows.
+func (s *Store) usernames(ctx context.Context, ids []string) (map[string]string, error) {
+	out := make(map[string]string, len(ids))
+	var missing []string
+	for _, id := range ids {
+		if n, ok := s.names.Load(id); ok {
+			out[id] = n.(string)
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	rows, err := s.userRows(ctx, missing)
+	if err != nil {
+		return nil, err
+	}
+	for id, u := range rows {
+		out[id] = u.Username
+	}
+	return out, nil
+}
+
+// SaveTweet writes the Tweet row: id, user_id, body, _ts.
+func (s *Store) SaveTweet(ctx context.Context, t domain.Tweet) error {
+	uid, ok, err := s.userID(ctx, t.Username)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("widerow: tweet by unknown user %q: %w", t.Username, domain.ErrNotFound)
+	}
+	id, ts := t.ID.String(), s.ts()
+	return wrap("save tweet", s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{id: {cfTweet: {
+		col("id", []byte(id), ts),
+		col("user_id", []byte(uid), ts),
+		col("body", []byte(t.Body), ts),
+		col("_ts", []byte(strconv.FormatInt(t.Time(), 10)), ts),
+	}}}, cl))
+}
+
+// GetTweet reads one Tweet row.
+func (s *Store) GetTweet(ctx context.Context, id uuid.UUID) (domain.Tweet, error) {
+	ts, err := s.GetTweets(ctx, []uuid.UUID{id})
+	if err != nil {
+		return domain.Tweet{}, err
+	}
+	if len(ts) == 0 {
+		return domain.Tweet{}, fmt.Errorf("widerow: tweet %s: %w", id, domain.ErrNotFound)
+	}
+	return ts[0], nil
+}
+
+// GetTweets multigets the Tweet rows, then names their authors (seed 003's optional third step).
+func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = id.String()
+	}
+	rows, err := s.node.MultigetSlice(ctx, KeyspaceTwissandra, keys, engine.ColumnParent{ColumnFamily: cfTweet}, all(8), cl)
+	if err != nil {
+		return nil, wrap("tweet rows", err)
+	}
+	type raw struct {
+		t   domain.Tweet
+		uid string
+	}
+	found := make([]raw, 0, len(ids))
+	authors := make([]string, 0, len(ids))
+	for i, k := range keys {
+		cols := rows[k]
+		if len(cols) == 0 {
+			continue
+		}
+		r := raw{t: domain.Tweet{ID: ids[i]}}
+		for _, c := range cols {
+			switch string(c.Column.Name) {
+			case "user_id":
+				r.uid = string(c.Column.Value)
+			case "body":
+				r.t.Body = string(c.Column.Value)
+			case "_ts":
+				n, _ := strconv.ParseInt(string(c.Column.Value), 10, 64)
+				r.t.CreatedAt = domain.TimeFromMicros(n)
+			}
+		}
+		found = append(found, r)
+		authors = append(authors, r.uid)
+	}
+	names, err := s.usernames(ctx, authors)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]domain.Tweet, 0, len(found))
+	for _, r := range found {
+		if n, ok := names[r.uid]; ok {
+			r.t.Username = n
+			out = append(out, r.t)
+		}
+	}
+	return out, nil
+}
+
+// lineRow maps a line to its column family and row key.
+func (s *Store) lineRows(ctx context.Context, lines []domain.LineKey) (map[domain.LineKey]string, error) {
+	var owners []string
+	for _, l := range lines {
+		if l.Kind != domain.Public {
+			owners = append(owners, l.Owner)
+		}
+	}
+	ids, err := s.userIDs(ctx, owners)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[domain.LineKey]string, len(lines))
+	for _, l := range lines {
+		if l.Kind == domain.Public {
+			out[l] = PublicKey
+		} else if id, ok := ids[l.Owner]; ok {
+			out[l] = id
+		}
+	}
+	return out, nil
+}
+
+func lineCF(k domain.LineKind) string {
+	if k == domain.Timeline {
+		return cfTimeline
+	}
+	return cfUserline // the public line is a row of Userline
+}
+
+// Append writes the entry into every line in one batch: for a post with 10,000 followers that is
+// one BatchMutate of 10,000 Timeline rows, one Pebble batch.
+func (s *Store) Append(ctx context.Context, e domain.LineEntry, lines ...domain.LineKey) error {
+	rows, err := s.lineRows(ctx, lines)
+	if err != nil {
+		return err
+	}
+	ts := s.ts()
+	name, value := LongName(e.Time), []byte(e.TweetID.String())
+	m := make(map[string]map[string][]engine.Mutation, len(rows))
+	for l, key := range rows {
+		cf := lineCF(l.Kind)
+		byCF := m[key]
+		if byCF == nil {
+			byCF = make(map[string][]engine.Mutation, 2)
+			m[key] = byCF
+		}
+		byCF[cf] = append(byCF[cf], engine.Mutation{ColumnOrSuperColumn: &engine.ColumnOrSuperColumn{Column: &engine.Column{Name: name, Value: value, Timestamp: ts}}})
+	}
+	return wrap("append", s.node.BatchMutate(ctx, KeyspaceTwissandra, m, cl))
+}
+
+// AppendEntries writes many entries into one line.
+func (s *Store) AppendEntries(ctx context.Context, line domain.LineKey, entries []domain.LineEntry) error {
+	key, ok, err := s.lineRow(ctx, line)
+	if err != nil || !ok || len(entries) == 0 {
+		return err
+	}
+	ts := s.ts()
+	muts := make([]engine.Mutation, len(entries))
+	for i, e := range entries {
+		muts[i] = col(string(LongName(e.Time)), []byte(e.TweetID.String()), ts)
+	}
+	return wrap("append entries", s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{key: {lineCF(line.Kind): muts}}, cl))
+}
+
+func (s *Store) lineRow(ctx context.Context, line domain.LineKey) (string, bool, error) {
+	rows, err := s.lineRows(ctx, []domain.LineKey{line})
+	if err != nil {
+		return "", false, err
+	}
+	key, ok := rows[line]
+	return key, ok, nil
+}
+
+// Slice is one reversed slice: start at before-1 (slice bounds are inclusive), count limit.
+func (s *Store) Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error) {
+	key, ok, err := s.lineRow(ctx, line)
+	if err != nil || !ok {
+		return nil, err
+	}
+	var start []byte
+	if before > 0 {
+		start = LongName(before - 1)
+	}
+	cols, err := s.node.GetSlice(ctx, KeyspaceTwissandra, key, engine.ColumnParent{ColumnFamily: lineCF(line.Kind)},
+		engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: start, Reversed: true, Count: int32(limit)}}, cl)
+	if err != nil {
+		return nil, wrap("slice line", err)
+	}
+	out := make([]domain.LineEntry, 0, len(cols))
+	for _, c := range cols {
+		id, err := uuid.ParseBytes(c.Column.Value)
+		if err != nil {
+			continue // not a tweet id: never written by this adapter
+		}
+		out = append(out, domain.LineEntry{Time: int64(binary.BigEndian.Uint64(c.Column.Name)), TweetID: id})
+	}
+	return out, nil
+}
+
+// Remove deletes the named columns from the line in one mutation.
+func (s *Store) Remove(ctx context.Context, line domain.LineKey, times ...int64) error {
+	key, ok, err := s.lineRow(ctx, line)
+	if err != nil || !ok || len(times) == 0 {
+		return err
+	}
+	names := make([][]byte, len(times))
+	for i, t := range times {
+		names[i] = LongName(t)
+	}
+	return wrap("remove", s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{key: {lineCF(line.Kind): {{
+		Deletion: &engine.Deletion{Timestamp: s.ts(), Predicate: &engine.SlicePredicate{ColumnNames: names}},
+	}}}}, cl))
+}
