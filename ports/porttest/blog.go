@@ -540,6 +540,14 @@ func testCommentRows(t *testing.T, newStores BlogFactory) {
 	if got := mustCommentRow(t, s, other); len(got) != 1 || !sameComment(got[0], noEmail) {
 		t.Fatalf("row of the other entry = %+v", got)
 	}
+	rewritten := byD[2]
+	rewritten.Email, rewritten.Text = "", "rewritten without an email"
+	if err := s.Comments.AddComment(c, rewritten); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustCommentRow(t, s, slug); len(got) != 3 || !sameComment(got[1], rewritten) {
+		t.Fatalf("after rewriting a comment, row = %+v; want it replaced whole, in place", got)
+	}
 	twin := mk(slug, 2, "Twin")
 	if err := s.Comments.AddComment(c, twin); err != nil {
 		t.Fatal(err)
