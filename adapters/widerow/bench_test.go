@@ -1,0 +1,80 @@
+package widerow_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"golang.org/x/crypto/bcrypt"
+
+	"twissandra/adapters/widerow"
+	"twissandra/adapters/widerow/engine"
+	"twissandra/domain"
+	"twissandra/domain/social"
+)
+
+// BenchmarkPost posts as a user with 0, 100 and 10,000 followers on an on-disk store in periodic
+// commit-log mode: the fan-out is one BatchMutate, one Pebble batch.
+func BenchmarkPost(b *testing.B) {
+	for _, n := range []int{0, 100, 10000} {
+		b.Run(fmt.Sprintf("followers=%d", n), func(b *testing.B) {
+			node, err := engine.Open(engine.Options{Dir: b.TempDir(), CommitLogSync: engine.SyncPeriodic, CommitLogSyncPeriod: time.Second})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer node.Close()
+			s := widerow.NewStore(node)
+			svc := social.New(s, s, s, nil, domain.NewPasswordHasher(bcrypt.MinCost))
+			ctx := context.Background()
+			mk := func(name string) {
+				if err := s.CreateUser(ctx, domain.User{ID: uuid.New(), Username: name, PasswordHash: []byte("h"), CreatedAt: time.Now()}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			mk("author")
+			for i := 0; i < n; i++ {
+				f := fmt.Sprintf("fan%05d", i)
+				mk(f)
+				if err := s.Follow(ctx, f, "author", time.Now()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := svc.Post(ctx, "author", "hello followers"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkTimelinePage40 reads a 40-tweet page of a timeline through the use case: one reversed
+// slice, one multiget of Tweet rows, one of User rows (served from the name cache when warm).
+func BenchmarkTimelinePage40(b *testing.B) {
+	node, err := engine.Open(engine.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer node.Close()
+	s := widerow.NewStore(node)
+	svc := social.New(s, s, s, nil, domain.NewPasswordHasher(bcrypt.MinCost))
+	ctx := context.Background()
+	if _, err := svc.SignUp(ctx, "reader", "password1"); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 200; i++ {
+		if _, err := svc.Post(ctx, "reader", fmt.Sprintf("tweet %d", i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p, err := svc.Timeline(ctx, "reader", "", 40)
+		if err != nil || len(p.Tweets) != 40 {
+			b.Fatal(len(p.Tweets), err)
+		}
+	}
+}
