@@ -51,6 +51,7 @@ func RunBlog(t *testing.T, newStores BlogFactory) {
 		{"ConcurrentPublishOneWinner", testConcurrentPublish},
 		{"TagPagingIsExact", testTagPaging},
 		{"CommentPagingIsExact", testCommentPaging},
+		{"TagPagingStableUnderConcurrentPublishes", testTagPagingUnderPublishes},
 		{"SameMicrosecondEntriesAndCommentsBothKept", testBlogSameMicrosecond},
 		{"DeleteRemovesEntryEverywhere", testDelete},
 		{"ConcurrentDeletesOneWinner", testConcurrentDelete},
@@ -1240,6 +1241,51 @@ func testFixture(t *testing.T, newStores BlogFactory) {
 			got := p.Comments[i]
 			if got.Name != w.name || got.Email != w.email || got.Text != w.text || got.Time.Unix() != w.unix {
 				t.Fatalf("Comments(%s)[%d] = %+v, want %+v", slug, i, got, w)
+			}
+		}
+	}
+}
+
+func testTagPagingUnderPublishes(t *testing.T, newStores BlogFactory) {
+	s, c := newStores(t), ctx(t)
+	svc := blogService(s, nil)
+	author := mustAuthor(t, svc, authorOf("Busy"), nil)
+	before := publishN(t, svc, author.Name, 23, "guitar")
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	defer func() { close(stop); wg.Wait() }()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, err := svc.Publish(c, blog.Draft{Slug: slugOf(fmt.Sprintf("concurrent-%d", i)), Title: "t", Body: "b", Author: author.Name, Tags: []string{"guitar"}}); err != nil {
+				t.Errorf("concurrent publish: %v", err)
+				return
+			}
+		}
+	}()
+	// The first page may include new entries; every later page continues strictly below the
+	// cursor, so the entries that existed before must all appear exactly once, in order.
+	for _, tag := range []string{"guitar", ""} {
+		got, _ := walkEntries(t, 4, func(st string) (blog.EntryPage, error) { return svc.Entries(c, tag, st, 4) })
+		seen := map[uuid.UUID]bool{}
+		for i, e := range got {
+			if seen[e.ID] {
+				t.Fatalf("Entries(%q): %s appears twice", tag, e.Slug)
+			}
+			seen[e.ID] = true
+			if i > 0 && model.CompareTimeUUID(got[i-1].ID, e.ID) <= 0 {
+				t.Fatalf("Entries(%q): pages are not newest first at %d", tag, i)
+			}
+		}
+		for _, e := range before {
+			if !seen[e.ID] {
+				t.Fatalf("Entries(%q): %s vanished while paging", tag, e.Slug)
 			}
 		}
 	}
