@@ -212,3 +212,13 @@ func wantError(t testing.TB, rec *httptest.ResponseRecorder, status int, slug st
 	}
 	return body
 }
+
+func httptestRequest(method, target string) *http.Request {
+	return httptest.NewRequest(method, target, nil)
+}
+
+func serve(e *testEnv, req *http.Request) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	e.srv.Engine.ServeHTTP(rec, req)
+	return rec
+}

@@ -1,0 +1,147 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/gin-gonic/gin"
+)
+
+// Storage operations of one request, for teaching: every storage call a request causes is
+// recorded in words ("slice line timeline:bob before=0 limit=41 -> 40 entries") by whatever
+// wraps the stores, then shown in the page footer and summarised in the Storage-Ops header, so
+// one action shows its cost in each data model.
+
+// StorageOpsHeader is the response header that summarises a request's storage operations.
+const StorageOpsHeader = "Storage-Ops"
+
+// MaxRecordedOps bounds the operations kept per request; later ones are only counted.
+const MaxRecordedOps = 200
+
+// OpLog collects the storage operations of one request. It is safe for concurrent use, as a
+// fan-out may record from several goroutines.
+type OpLog struct {
+	mu      sync.Mutex
+	ops     []string
+	kinds   map[string]int
+	order   []string
+	dropped int
+}
+
+type opLogKey struct{}
+
+// WithOps returns a context carrying a fresh OpLog.
+func WithOps(ctx context.Context) context.Context {
+	return context.WithValue(ctx, opLogKey{}, &OpLog{kinds: map[string]int{}})
+}
+
+// OpsFrom returns the context's OpLog, or nil when it has none.
+func OpsFrom(ctx context.Context) *OpLog {
+	l, _ := ctx.Value(opLogKey{}).(*OpLog)
+	return l
+}
+
+// RecordOp adds op to the context's OpLog; without one it does nothing. The op's first word is
+// its kind in the summary.
+func RecordOp(ctx context.Context, op string) {
+	if l := OpsFrom(ctx); l != nil {
+		l.Record(op)
+	}
+}
+
+// Record adds one operation.
+func (l *OpLog) Record(op string) {
+	kind, _, _ := strings.Cut(op, " ")
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.kinds[kind]; !ok {
+		l.order = append(l.order, kind)
+	}
+	l.kinds[kind]++
+	if len(l.ops) < MaxRecordedOps {
+		l.ops = append(l.ops, op)
+	} else {
+		l.dropped++
+	}
+}
+
+// Ops returns the operations recorded so far, in order, and how many more were only counted.
+func (l *OpLog) Ops() (ops []string, dropped int) {
+	if l == nil {
+		return nil, 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.ops...), l.dropped
+}
+
+// Len is the number of operations recorded, counted ones included.
+func (l *OpLog) Len() int {
+	if l == nil {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.ops) + l.dropped
+}
+
+// Summary is the header form: "3 ops: slice=1 multiget=2", or "0 ops".
+func (l *OpLog) Summary() string {
+	if l == nil {
+		return "0 ops"
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := len(l.ops) + l.dropped
+	if n == 0 {
+		return "0 ops"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d ops:", n)
+	for _, k := range l.order {
+		fmt.Fprintf(&b, " %s=%d", k, l.kinds[k])
+	}
+	return b.String()
+}
+
+// SetOpsHeader writes the summary of the request's operations so far into the Storage-Ops
+// header. Handlers call it just before they write a response; the StorageOps middleware calls
+// it for responses written by others.
+func SetOpsHeader(c *gin.Context) {
+	if l := OpsFrom(c.Request.Context()); l != nil {
+		c.Writer.Header().Set(StorageOpsHeader, l.Summary())
+	}
+}
+
+// StorageOps is the middleware that gives each request an OpLog and sets the Storage-Ops header
+// when the response starts.
+func StorageOps() gin.HandlerFunc {
+	return func(c *gin.Context) {
+		c.Request = c.Request.WithContext(WithOps(c.Request.Context()))
+		c.Writer = &opsWriter{ResponseWriter: c.Writer, c: c}
+		c.Next()
+	}
+}
+
+// opsWriter sets the header just before the first byte of the body goes out.
+type opsWriter struct {
+	gin.ResponseWriter
+	c *gin.Context
+}
+
+func (w *opsWriter) before() {
+	if !w.ResponseWriter.Written() {
+		SetOpsHeader(w.c)
+	}
+}
+
+func (w *opsWriter) WriteHeaderNow() { w.before(); w.ResponseWriter.WriteHeaderNow() }
+
+func (w *opsWriter) Write(b []byte) (int, error) { w.before(); return w.ResponseWriter.Write(b) }
+
+func (w *opsWriter) WriteString(s string) (int, error) {
+	w.before()
+	return w.ResponseWriter.WriteString(s)
+}
