@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestEmbeddedSchema(t *testing.T) {
+	t.Parallel()
+	s := DefaultSchema()
+	if s.Partitioner != RandomPartitioner || s.CommitLogSync != SyncBatch || s.XML != DefaultSchemaXML {
+		t.Fatalf("settings: %v %v", s.Partitioner, s.CommitLogSync)
+	}
+	if !strings.Contains(s.XML, `<ColumnFamily CompareWith="UTF8Type"  Name="User"/>`) {
+		t.Fatal("the raw XML is not the article's text")
+	}
+	describe := func(ks string) []string {
+		k, ok := s.Keyspace(ks)
+		if !ok {
+			t.Fatalf("no keyspace %s", ks)
+		}
+		var out []string
+		for _, cf := range k.ColumnFamilies {
+			d := cf.Name + " " + cf.ColumnType() + " " + cf.CompareWith.String()
+			if cf.Super {
+				d += " " + cf.CompareSubcolumnsWith.String()
+			}
+			out = append(out, d)
+		}
+		return out
+	}
+	want := map[string][]string{
+		"Twissandra": {"User Standard UTF8Type", "Username Standard BytesType", "Friends Standard BytesType",
+			"Followers Standard BytesType", "Tweet Standard UTF8Type", "Userline Standard LongType", "Timeline Standard LongType"},
+		"BloggyAppy": {"Authors Standard BytesType", "BlogEntries Standard BytesType", "TaggedPosts Standard TimeUUIDType",
+			"Comments Super TimeUUIDType BytesType"},
+		"Scratch": {"Bytes Standard BytesType", "Ascii Standard AsciiType", "UTF8s Standard UTF8Type", "Longs Standard LongType",
+			"LexicalUUIDs Standard LexicalUUIDType", "TimeUUIDs Standard TimeUUIDType", "AddressBook Super UTF8Type UTF8Type"},
+	}
+	for ks, w := range want {
+		if got := describe(ks); !equalStrings(got, w) {
+			t.Errorf("%s: got %q\nwant %q", ks, got, w)
+		}
+	}
+}
+
+func TestParseSchema(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, xml, err string
+	}{
+		{"articles' fragment", `<Keyspaces><Keyspace Name="Twissandra"><ColumnFamily CompareWith="UTF8Type" Name="User"/></Keyspace></Keyspaces>`, ""},
+		{"class names", `<Keyspaces><Keyspace Name="K"><ColumnFamily CompareWith="org.apache.cassandra.db.marshal.LongType" Name="C"/></Keyspace></Keyspaces>`, ""},
+		{"CompareSubcolumnsWith on standard", `<Keyspaces><Keyspace Name="K"><ColumnFamily CompareWith="UTF8Type" CompareSubcolumnsWith="UTF8Type" Name="C"/></Keyspace></Keyspaces>`,
+			"CompareSubcolumnsWith is only a valid attribute on super columnfamilies (not regular columnfamily K.C)"},
+		{"bad comparator", `<Keyspaces><Keyspace Name="K"><ColumnFamily CompareWith="IntType" Name="C"/></Keyspace></Keyspaces>`, `unknown comparator "IntType"`},
+		{"bad column type", `<Keyspaces><Keyspace Name="K"><ColumnFamily ColumnType="Wide" Name="C"/></Keyspace></Keyspaces>`, "ColumnType must be either Standard or Super"},
+		{"duplicate CF", `<Keyspaces><Keyspace Name="K"><ColumnFamily Name="C"/><ColumnFamily Name="C"/></Keyspace></Keyspaces>`, "defined twice"},
+		{"bad partitioner", `<Storage><Keyspaces><Keyspace Name="K"><ColumnFamily Name="C"/></Keyspace></Keyspaces><Partitioner>Foo</Partitioner></Storage>`, "unsupported Partitioner"},
+		{"bad root", `<Config/>`, "root element"},
+		{"not XML", `<Keyspaces>`, "storage-conf"},
+		{"no keyspaces", `<Keyspaces></Keyspaces>`, "no <Keyspace>"},
+	}
+	for _, tt := range tests {
+		s, err := ParseSchema([]byte(tt.xml))
+		if tt.err == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tt.name, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%s: got %v, %v; want error containing %q", tt.name, s, err, tt.err)
+		}
+	}
+	s, err := ParseSchema([]byte(`<Keyspaces><Keyspace Name="K"><ColumnFamily Name="C"/><ColumnFamily Name="S" ColumnType="Super"/></Keyspace></Keyspaces>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks, _ := s.Keyspace("K")
+	c, _ := ks.ColumnFamily("C")
+	sc, _ := ks.ColumnFamily("S")
+	if c.CompareWith != BytesType || sc.CompareSubcolumnsWith != BytesType || s.Partitioner != RandomPartitioner {
+		t.Fatalf("defaults: %+v %+v", c, sc)
+	}
+}
