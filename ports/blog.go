@@ -67,9 +67,11 @@ type TagIndex interface {
 	// AddTagged writes the column (id -> slug) into the row of every tag given, in one batch
 	// where the store can. Writing a column again is harmless.
 	AddTagged(ctx context.Context, id uuid.UUID, slug string, tags ...string) error
-	// SliceTagged returns at most limit columns of tag's row, newest first in the order of
-	// model.CompareTimeUUID, strictly older than before (uuid.Nil: from the newest). An unknown
-	// tag is an empty row, not an error.
+	// SliceTagged returns at most limit columns of tag's row, newest first, strictly older than
+	// before (uuid.Nil: from the newest) in the row's order. The row is ordered by the time of
+	// the TimeUUIDs; columns of one time stay in the store's own fixed order (TimeUUIDType's is
+	// model.CompareTimeUUID; CQL's timeuuid order may differ), so paging past one reaches the
+	// other. An unknown tag is an empty row, not an error.
 	SliceTagged(ctx context.Context, tag string, before uuid.UUID, limit int) ([]model.TagRef, error)
 	// RemoveTagged deletes the column id from the row of every tag given (no scan: the entry
 	// row names its tags and its ID). Absent columns are ignored.
@@ -81,9 +83,9 @@ type CommentStore interface {
 	// AddComment stores c in the row of c.Slug under c.ID; two comments of one microsecond have
 	// different IDs and are both kept. Writing the same ID again replaces it.
 	AddComment(ctx context.Context, c model.Comment) error
-	// SliceComments returns at most limit comments of slug, oldest first in the order of
-	// model.CompareTimeUUID, strictly newer than after (uuid.Nil: from the oldest). An unknown
-	// slug has none, not an error.
+	// SliceComments returns at most limit comments of slug, oldest first, strictly newer than
+	// after (uuid.Nil: from the oldest) in the row's order, which is SliceTagged's reversed. An
+	// unknown slug has none, not an error.
 	SliceComments(ctx context.Context, slug string, after uuid.UUID, limit int) ([]model.Comment, error)
 	// DeleteComments deletes the whole row of slug. An empty row is not an error.
 	DeleteComments(ctx context.Context, slug string) error

@@ -463,7 +463,7 @@ func testTagIndex(t *testing.T, newStores BlogFactory) {
 		t.Fatalf("row holds %d columns, want 7 (two of one microsecond, none twice)", len(all))
 	}
 	for i := 1; i < len(all); i++ {
-		if model.CompareTimeUUID(all[i-1].ID, all[i].ID) <= 0 {
+		if domain.TimeUUIDMicros(all[i-1].ID) < domain.TimeUUIDMicros(all[i].ID) {
 			t.Fatalf("row is not newest first at %d", i)
 		}
 	}
@@ -1279,7 +1279,7 @@ func testTagPagingUnderPublishes(t *testing.T, newStores BlogFactory) {
 				t.Fatalf("Entries(%q): %s appears twice", tag, e.Slug)
 			}
 			seen[e.ID] = true
-			if i > 0 && model.CompareTimeUUID(got[i-1].ID, e.ID) <= 0 {
+			if i > 0 && !got[i-1].PublishedAt.After(e.PublishedAt) {
 				t.Fatalf("Entries(%q): pages are not newest first at %d", tag, i)
 			}
 		}

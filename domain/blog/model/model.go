@@ -71,8 +71,8 @@ func timestamp(u uuid.UUID) uint64 {
 }
 
 // CompareTimeUUID orders time UUIDs as TimeUUIDType does: by their time first, then by their
-// bytes (unsigned), so two UUIDs of the same instant still have a fixed order. Every adapter
-// orders the TaggedPosts and Comments rows by it.
+// bytes (unsigned), so two UUIDs of the same instant still have a fixed order. The memory and
+// widerow adapters order the TaggedPosts and Comments rows by it.
 func CompareTimeUUID(a, b uuid.UUID) int {
 	ta, tb := timestamp(a), timestamp(b)
 	switch {
