@@ -89,9 +89,10 @@ type Draft struct {
 // in its author's posts. The author must exist (domain.ErrNotFound otherwise; create it with
 // PutAuthor first); a taken slug is domain.ErrAlreadyExists, decided by the store atomically.
 //
-// The entry row is written first, so the index never names an entry that was refused. Should a
-// publish stop half way, the entry exists but is missing from some listings; deleting it and
-// publishing again repairs that.
+// The entry row is written first, so the index never names an entry that was refused. If the
+// index cannot be written, the entry is deleted again and the publish fails, so it can be
+// retried. Should the process stop half way, the entry exists but is missing from some
+// listings; deleting it and publishing again repairs that.
 func (s *Service) Publish(ctx context.Context, d Draft) (Entry, error) {
 	e, err := s.checkDraft(d)
 	if err != nil {
@@ -103,7 +104,13 @@ func (s *Service) Publish(ctx context.Context, d Draft) (Entry, error) {
 	if err := s.entries.CreateEntry(ctx, e); err != nil {
 		return Entry{}, err
 	}
-	if err := s.tags.AddTagged(ctx, e.ID, e.Slug, append([]string{NoTag}, e.Tags...)...); err != nil {
+	tags := append([]string{NoTag}, e.Tags...)
+	if err := s.tags.AddTagged(ctx, e.ID, e.Slug, tags...); err != nil {
+		// Undo what can be undone, so that publishing again can succeed; the entry's own ID
+		// makes both deletes exact even if the slug is taken again meanwhile.
+		undo := context.WithoutCancel(ctx)
+		_ = s.tags.RemoveTagged(undo, e.ID, tags...)
+		_ = s.entries.DeleteEntry(undo, e.Slug, e.ID)
 		return Entry{}, fmt.Errorf("index entry %q: %w", e.Slug, err)
 	}
 	if err := s.authors.AddPosts(ctx, e.Author, 1); err != nil {
