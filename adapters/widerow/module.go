@@ -83,11 +83,14 @@ func newNode(lc fx.Lifecycle, cfg Config, logger *slog.Logger) (*engine.Node, er
 	return n, nil
 }
 
-// Module provides the engine and the Twissandra stores on it. The caller supplies a Config.
+// Module provides the engine, and the Twissandra and blog stores on it. The caller supplies a Config.
 var Module = fx.Module("widerow",
 	fx.Provide(
 		newNode,
 		fx.Annotate(NewStore,
 			fx.As(new(ports.UserStore)), fx.As(new(ports.TweetStore)), fx.As(new(ports.LineStore))),
+		// One BlogStore per Node: it serialises its read-modify-write paths with in-process locks.
+		fx.Annotate(NewBlogStore,
+			fx.As(new(ports.AuthorStore)), fx.As(new(ports.EntryStore)), fx.As(new(ports.TagIndex)), fx.As(new(ports.CommentStore))),
 	),
 )

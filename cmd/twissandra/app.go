@@ -23,6 +23,7 @@ import (
 	"twissandra/adapters/memory"
 	"twissandra/adapters/widerow"
 	"twissandra/domain"
+	"twissandra/domain/blog"
 	"twissandra/domain/social"
 	"twissandra/ports"
 	"twissandra/web"
@@ -74,6 +75,7 @@ func coreOptions(cfg *Config, logger *slog.Logger) ([]fx.Option, error) {
 			func() domain.Clock { return domain.SystemClock{} },
 			func(c *Config) *domain.PasswordHasher { return domain.NewPasswordHasher(c.BcryptCost) },
 			social.New,
+			blog.New,
 		),
 	}, nil
 }

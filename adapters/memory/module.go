@@ -1,0 +1,17 @@
+package memory
+
+import (
+	"go.uber.org/fx"
+
+	"twissandra/ports"
+)
+
+// Module provides one Store as every Twissandra port and one BlogStore as every blog port.
+var Module = fx.Module("memory",
+	fx.Provide(
+		fx.Annotate(New,
+			fx.As(new(ports.UserStore)), fx.As(new(ports.TweetStore)), fx.As(new(ports.LineStore))),
+		fx.Annotate(NewBlog,
+			fx.As(new(ports.AuthorStore)), fx.As(new(ports.EntryStore)), fx.As(new(ports.TagIndex)), fx.As(new(ports.CommentStore))),
+	),
+)
