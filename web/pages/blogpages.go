@@ -1,0 +1,208 @@
+package pages
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"twissandra/domain"
+	"twissandra/domain/blog"
+	"twissandra/domain/blog/model"
+)
+
+type blogIndexData struct {
+	Heading  string
+	Tag      string
+	Entries  []blog.EntryView
+	OlderURL string
+}
+
+func (h *handler) blogIndex(c *gin.Context) { h.blogList(c, "") }
+
+func (h *handler) blogTag(c *gin.Context) {
+	tag := c.Param("tag")
+	if _, err := model.NormalizeTag(tag); err != nil {
+		h.errorPage(c, http.StatusNotFound, "No such tag", "“"+tag+"” is not a tag of this blog.")
+		return
+	}
+	h.blogList(c, tag)
+}
+
+func (h *handler) blogList(c *gin.Context, tag string) {
+	page, err := h.deps.Blog.Entries(c.Request.Context(), tag, c.Query("start"), blogPageSize)
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
+	d := blogIndexData{Heading: "Blog", Tag: tag, Entries: page.Entries, OlderURL: olderURL("/blog", page.Next)}
+	if tag != "" {
+		d.Heading = "Entries tagged “" + tag + "”"
+		d.OlderURL = olderURL("/blog/tags/"+url.PathEscape(tag), page.Next)
+	}
+	h.render(c, http.StatusOK, "blog_index", d.Heading, "blog", d)
+}
+
+type commentForm struct {
+	Name  string
+	Email string
+	Text  string
+	Error string
+}
+
+type blogEntryData struct {
+	Entry    blog.EntryView
+	Comments []blog.Comment
+	NewerURL string
+	Form     commentForm
+	MaxText  int
+}
+
+func (h *handler) blogEntry(c *gin.Context) {
+	h.renderEntry(c, http.StatusOK, commentForm{Name: currentUser(c)})
+}
+
+func (h *handler) renderEntry(c *gin.Context, status int, form commentForm) {
+	ctx := c.Request.Context()
+	slug := c.Param("slug")
+	e, err := h.deps.Blog.GetEntry(ctx, slug)
+	if errors.Is(err, domain.ErrNotFound) || errors.Is(err, domain.ErrInvalid) {
+		h.errorPage(c, http.StatusNotFound, "No such entry", "There is no blog entry “"+slug+"”.")
+		return
+	}
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
+	cs, err := h.deps.Blog.Comments(ctx, slug, c.Query("start"), commentsPage)
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
+	h.render(c, status, "blog_entry", e.Title, "blog", blogEntryData{
+		Entry: e, Comments: cs.Comments, Form: form, MaxText: model.MaxCommentLen,
+		NewerURL: olderURL("/blog/entries/"+url.PathEscape(slug), cs.Next),
+	})
+}
+
+func (h *handler) blogComment(c *gin.Context) {
+	slug := c.Param("slug")
+	form := commentForm{Name: keepText(c.PostForm("name")), Email: keepText(c.PostForm("email")), Text: keepText(c.PostForm("text"))}
+	_, err := h.deps.Blog.Comment(c.Request.Context(), slug, blog.CommentDraft{
+		Name: c.PostForm("name"), Email: c.PostForm("email"), Text: c.PostForm("text"),
+	})
+	if err != nil {
+		status, msg := problemMessage(err)
+		switch {
+		case status == http.StatusNotFound:
+			h.errorPage(c, status, "No such entry", "There is no blog entry “"+slug+"”.")
+		case status >= 500:
+			h.fail(c, err)
+		default:
+			form.Error = msg
+			h.renderEntry(c, status, form)
+		}
+		return
+	}
+	addFlash(c, flashOK, "Thank you, your comment is up.")
+	h.redirect(c, "/blog/entries/"+url.PathEscape(slug)+"#comments")
+}
+
+// keepText returns form text to show back, unless it is not valid text or absurdly long.
+func keepText(s string) string {
+	if len(s) > 2*model.MaxBodyBytes {
+		return ""
+	}
+	return strings.ToValidUTF8(s, "")
+}
+
+type blogAuthorData struct {
+	Author blog.Author
+	Keys   []string
+}
+
+func (h *handler) blogAuthor(c *gin.Context) {
+	name := c.Param("name")
+	a, err := h.deps.Blog.GetAuthor(c.Request.Context(), name)
+	if errors.Is(err, domain.ErrNotFound) || errors.Is(err, domain.ErrInvalid) {
+		h.errorPage(c, http.StatusNotFound, "No such author", "There is no author named “"+name+"”.")
+		return
+	}
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
+	keys := make([]string, 0, len(a.Profile))
+	for k := range a.Profile {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	h.render(c, http.StatusOK, "blog_author", a.Name, "blog", blogAuthorData{Author: a, Keys: keys})
+}
+
+type blogNewData struct {
+	Slug, Title, Body, Tags string
+	Error                   string
+	MaxTitle, MaxTags       int
+}
+
+func (h *handler) blogNewForm(c *gin.Context) {
+	if currentUser(c) == "" {
+		addFlash(c, flashError, "Sign in to write on the blog.")
+		h.redirect(c, "/login?next=/blog/new")
+		return
+	}
+	h.render(c, http.StatusOK, "blog_new", "Write an entry", "blog", blogNewData{MaxTitle: model.MaxTitleLen, MaxTags: model.MaxTags})
+}
+
+func (h *handler) blogPublish(c *gin.Context) {
+	me := currentUser(c)
+	if me == "" {
+		addFlash(c, flashError, "Sign in to write on the blog.")
+		h.redirect(c, "/login?next=/blog/new")
+		return
+	}
+	d := blogNewData{
+		Slug: keepText(c.PostForm("slug")), Title: keepText(c.PostForm("title")),
+		Body: keepText(c.PostForm("body")), Tags: keepText(c.PostForm("tags")),
+		MaxTitle: model.MaxTitleLen, MaxTags: model.MaxTags,
+	}
+	var tags []string
+	for t := range strings.SplitSeq(c.PostForm("tags"), ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			tags = append(tags, t)
+		}
+	}
+	ctx := c.Request.Context()
+	// A user publishes as their own author profile, made empty on the first entry.
+	_, err := h.deps.Blog.GetAuthor(ctx, me)
+	if errors.Is(err, domain.ErrNotFound) {
+		_, err = h.deps.Blog.PutAuthor(ctx, me, nil)
+	}
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
+	e, err := h.deps.Blog.Publish(ctx, blog.Draft{
+		Slug: strings.TrimSpace(c.PostForm("slug")), Title: c.PostForm("title"), Body: c.PostForm("body"),
+		Author: me, Tags: tags,
+	})
+	if err != nil {
+		status, msg := problemMessage(err)
+		if errors.Is(err, domain.ErrAlreadyExists) {
+			msg = "An entry with the slug “" + d.Slug + "” exists already; choose another slug."
+		}
+		if status >= 500 {
+			h.fail(c, err)
+			return
+		}
+		d.Error = msg
+		h.render(c, status, "blog_new", "Write an entry", "blog", d)
+		return
+	}
+	addFlash(c, flashOK, "Published.")
+	h.redirect(c, "/blog/entries/"+url.PathEscape(e.Slug))
+}

@@ -1,0 +1,226 @@
+// Package pages serves Twissandra's HTML pages on the web package's gin engine: the timelines,
+// user pages, sign-in and sign-up, find people, the blog, and the "Models" teaching views (the
+// running backend's schema beside the other model's, a storage inspector of the widerow engine,
+// and the storage operations of every request).
+//
+// Sessions are one signed and encrypted cookie; every form carries a per-session CSRF token;
+// failed logins are throttled per username and per client address.
+package pages
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gin-contrib/sessions"
+	"github.com/gin-gonic/gin"
+
+	"twissandra/adapters/widerow/engine"
+	"twissandra/domain"
+	"twissandra/domain/blog"
+	"twissandra/domain/social"
+	"twissandra/web"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// WideRowNode is what the storage inspector needs of a widerow engine node (*engine.Node).
+type WideRowNode interface {
+	Schema() *engine.Schema
+	GetSlice(ctx context.Context, keyspace, key string, parent engine.ColumnParent, pred engine.SlicePredicate, cl engine.ConsistencyLevel) ([]engine.ColumnOrSuperColumn, error)
+	GetRangeSlices(ctx context.Context, keyspace string, parent engine.ColumnParent, pred engine.SlicePredicate, kr engine.KeyRange, cl engine.ConsistencyLevel) ([]engine.KeySlice, error)
+}
+
+// Deps are the pages' collaborators.
+type Deps struct {
+	// Social runs Twissandra's use cases (required). Build it on stores wrapped by package
+	// web/opstrace for the storage-operations footer to list anything.
+	Social *social.Service
+	// Blog runs the blog; nil leaves the blog pages out.
+	Blog *blog.Service
+	// Backend names the running backend: "widerow", "cql3" or "memory".
+	Backend string
+	// Node is the widerow engine, for the storage inspector and the live schema; nil elsewhere.
+	Node WideRowNode
+	// CQLSchema is the CQL DDL of the cql3 adapter (its migrations); empty means the pages'
+	// own rendition of the equivalent tables.
+	CQLSchema string
+	// Clock drives login throttling; nil means the wall clock.
+	Clock domain.Clock
+	// Logger receives errors; nil means the server's.
+	Logger *slog.Logger
+}
+
+// Login throttling: this many failures per window, per username and per client address.
+const (
+	loginMaxFailures = 5
+	loginWindow      = time.Minute
+	loginMaxKeys     = 10000
+)
+
+// Page sizes.
+const (
+	linePageSize   = domain.DefaultPageSize
+	followPreview  = 20
+	followPageSize = 100
+	blogPageSize   = 10
+	commentsPage   = 40
+)
+
+type handler struct {
+	deps      Deps
+	log       *slog.Logger
+	tmpl      map[string]*pageTemplate
+	userFails *limiter
+	addrFails *limiter
+}
+
+// Register adds the pages to the server's engine: the routes, the static files, and the HTML
+// 404 and 405 pages for every path outside /api/ (which keeps its JSON answers).
+func Register(s *web.Server, deps Deps) error {
+	if deps.Social == nil {
+		return errors.New("pages: Deps.Social is required")
+	}
+	if deps.Logger == nil {
+		deps.Logger = s.Logger()
+	}
+	if deps.Backend == "" {
+		deps.Backend = "memory"
+	}
+	now := time.Now
+	if deps.Clock != nil {
+		now = deps.Clock.Now
+	}
+	tmpl, err := loadTemplates()
+	if err != nil {
+		return err
+	}
+	store, err := newSessionStore(s)
+	if err != nil {
+		return err
+	}
+	h := &handler{
+		deps:      deps,
+		log:       deps.Logger,
+		tmpl:      tmpl,
+		userFails: newLimiter(loginMaxFailures, loginWindow, loginMaxKeys, now),
+		addrFails: newLimiter(loginMaxFailures, loginWindow, loginMaxKeys, now),
+	}
+
+	static, err := fs.Sub(staticFS, "static")
+	if err != nil {
+		return err
+	}
+	for _, name := range []string{"style.css", "app.js"} {
+		s.Engine.StaticFileFS("/static/"+name, name, http.FS(static))
+	}
+
+	mw := []gin.HandlerFunc{web.StorageOps(), sessions.Sessions(sessionCookie, store), h.recover, h.csrf}
+	g := s.Engine.Group("/", mw...)
+	h.routes(g)
+
+	notFound := append([]gin.HandlerFunc{apiPassThrough(s.APINotFound)}, append(mw, h.notFound)...)
+	s.Engine.NoRoute(notFound...)
+	noMethod := append([]gin.HandlerFunc{apiPassThrough(s.APIMethodNotAllowed)}, append(mw, h.methodNotAllowed)...)
+	s.Engine.NoMethod(noMethod...)
+	return nil
+}
+
+// apiPassThrough answers paths under /api/ with the JSON API's handler and leaves every other
+// path to the HTML handlers after it.
+func apiPassThrough(api gin.HandlerFunc) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if strings.HasPrefix(c.Request.URL.Path, "/api/") {
+			api(c)
+			c.Abort()
+		}
+	}
+}
+
+func (h *handler) routes(g *gin.RouterGroup) {
+	g.GET("", h.home)
+	g.POST("tweets", h.postTweet)
+	g.GET("public", h.public)
+	g.GET("users/:username", h.userPage)
+	g.GET("users/:username/friends", h.followList(true))
+	g.GET("users/:username/followers", h.followList(false))
+	g.POST("users/:username/follow", h.follow)
+	g.POST("users/:username/unfollow", h.unfollow)
+	g.GET("find", h.find)
+	g.GET("login", h.loginPage)
+	g.POST("login", h.login)
+	g.POST("signup", h.signup)
+	g.POST("logout", h.logout)
+	g.GET("models", h.models)
+	g.GET("models/inspect", h.inspect)
+	if h.deps.Blog != nil {
+		g.GET("blog", h.blogIndex)
+		g.GET("blog/tags/:tag", h.blogTag)
+		g.GET("blog/entries/:slug", h.blogEntry)
+		g.POST("blog/entries/:slug/comments", h.blogComment)
+		g.GET("blog/authors/:name", h.blogAuthor)
+		g.GET("blog/new", h.blogNewForm)
+		g.POST("blog/new", h.blogPublish)
+	}
+}
+
+// csrf refuses every POST whose form lacks the session's CSRF token, with a readable 403 page.
+func (h *handler) csrf(c *gin.Context) {
+	if c.Request.Method != http.MethodPost {
+		c.Next()
+		return
+	}
+	if err := c.Request.ParseForm(); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			h.errorPage(c, http.StatusRequestEntityTooLarge, "Too much data",
+				"The form sent more data than this site accepts. Shorten what you typed and try again.")
+			return
+		}
+		h.errorPage(c, http.StatusBadRequest, "Bad form", "The form could not be read. Reload the page and try again.")
+		return
+	}
+	if err := checkCSRF(c); err != nil {
+		h.errorPage(c, http.StatusForbidden, "Form expired or forged",
+			"This form did not carry this site's security token, so nothing was done. "+
+				"If you sent it yourself, go back, reload the page and send it again.")
+		return
+	}
+	c.Next()
+}
+
+// recover turns a panic into an HTML 500 page; net/http's deliberate abort passes through.
+func (h *handler) recover(c *gin.Context) {
+	defer func() {
+		r := recover()
+		if r == nil {
+			return
+		}
+		if r == http.ErrAbortHandler {
+			panic(r)
+		}
+		h.log.Error("panic serving page", "path", c.Request.URL.Path, "panic", r)
+		if !c.Writer.Written() {
+			h.errorPage(c, http.StatusInternalServerError, "Something went wrong", "The page could not be built. Try again in a moment.")
+		}
+		c.Abort()
+	}()
+	c.Next()
+}
+
+func (h *handler) notFound(c *gin.Context) {
+	h.errorPage(c, http.StatusNotFound, "Page not found", "There is no page at "+c.Request.URL.Path+".")
+}
+
+func (h *handler) methodNotAllowed(c *gin.Context) {
+	h.errorPage(c, http.StatusMethodNotAllowed, "Not allowed", "This page does not accept "+c.Request.Method+" requests.")
+}

@@ -1,0 +1,189 @@
+package pages
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"twissandra/domain"
+	"twissandra/web"
+)
+
+// pageTemplate is the layout, the shared partials and one page, parsed together, so that every
+// page defines its own "title" and "content" blocks without colliding with another's.
+type pageTemplate struct{ t *template.Template }
+
+// pageFiles lists the page templates; each is parsed with layout.html and partials.html.
+var pageFiles = []string{
+	"home", "user", "follows", "login", "find", "error",
+	"blog_index", "blog_entry", "blog_author", "blog_new",
+	"models", "inspect",
+}
+
+var funcs = template.FuncMap{
+	"when": func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.UTC().Format("2 Jan 2006 15:04 UTC")
+	},
+	"iso": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"pathEscape": url.PathEscape,
+	"join":       strings.Join,
+	"lines":      func(s string) []string { return strings.Split(s, "\n") },
+}
+
+func loadTemplates() (map[string]*pageTemplate, error) {
+	out := make(map[string]*pageTemplate, len(pageFiles))
+	for _, name := range pageFiles {
+		t, err := template.New(name).Funcs(funcs).ParseFS(templateFS,
+			"templates/layout.html", "templates/partials.html", "templates/"+name+".html")
+		if err != nil {
+			return nil, fmt.Errorf("pages: parse %s: %w", name, err)
+		}
+		out[name] = &pageTemplate{t: t}
+	}
+	return out, nil
+}
+
+// view is what every page template gets: the layout's fields and the page's own Data.
+type view struct {
+	Title      string
+	Me         string
+	CSRF       string
+	FlashOK    []string
+	FlashError []string
+	Backend    string
+	BlogOn     bool
+	Nav        string
+	Ops        []string
+	OpsDropped int
+	OpsSummary string
+	Data       any
+}
+
+// render executes the page into a buffer, then saves the session, sets the Storage-Ops header
+// and writes the page with status. A template failure is a logged 500, never half a page.
+func (h *handler) render(c *gin.Context, status int, page, title, nav string, data any) {
+	v := view{
+		Title:      title,
+		Me:         currentUser(c),
+		CSRF:       csrfToken(c),
+		FlashOK:    takeFlashes(c, flashOK),
+		FlashError: takeFlashes(c, flashError),
+		Backend:    h.deps.Backend,
+		BlogOn:     h.deps.Blog != nil,
+		Nav:        nav,
+		Data:       data,
+	}
+	ops := web.OpsFrom(c.Request.Context())
+	v.Ops, v.OpsDropped = ops.Ops()
+	v.OpsSummary = ops.Summary()
+
+	var buf bytes.Buffer
+	pt, ok := h.tmpl[page]
+	var err error
+	if !ok {
+		err = fmt.Errorf("no template %q", page)
+	} else {
+		err = pt.t.ExecuteTemplate(&buf, "layout", v)
+	}
+	if err != nil {
+		h.log.Error("render page", "page", page, "err", err)
+		status = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString("<!doctype html><title>Error</title><h1>Something went wrong</h1><p>The page could not be built.</p>")
+	}
+	if err := saveSession(c); err != nil {
+		h.log.Error("save session", "err", err)
+	}
+	web.SetOpsHeader(c)
+	c.Header("Cache-Control", "no-store")
+	c.Header("X-Content-Type-Options", "nosniff")
+	c.Header("X-Frame-Options", "DENY")
+	c.Header("Referrer-Policy", "same-origin")
+	c.Header("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	c.Data(status, "text/html; charset=utf-8", buf.Bytes())
+	c.Abort()
+}
+
+type errorData struct {
+	Status  int
+	Heading string
+	Message string
+}
+
+// errorPage renders the error page with status.
+func (h *handler) errorPage(c *gin.Context, status int, heading, message string) {
+	h.render(c, status, "error", heading, "", errorData{Status: status, Heading: heading, Message: message})
+}
+
+// fail renders the error page for err, mapped to a status by web.MapError; server errors are
+// logged with their details and shown generically.
+func (h *handler) fail(c *gin.Context, err error) {
+	p := web.MapError(err)
+	heading := http.StatusText(p.Status)
+	msg := p.Message
+	switch {
+	case p.Status == http.StatusNotFound:
+		heading, msg = "Not found", "There is nothing here: "+p.Message+"."
+	case p.Status >= 500:
+		h.log.LogAttrs(c.Request.Context(), slog.LevelError, "page failed",
+			slog.String("path", c.Request.URL.Path), slog.Any("error", err))
+		heading = "Something went wrong"
+		if p.Status == http.StatusServiceUnavailable {
+			msg = "The storage is not answering right now. Try again in a moment."
+		} else {
+			msg = "The page could not be built. Try again in a moment."
+		}
+	}
+	h.errorPage(c, p.Status, heading, msg)
+}
+
+// redirect saves the session (flashes, login) and answers 303 See Other.
+func (h *handler) redirect(c *gin.Context, to string) {
+	if err := saveSession(c); err != nil {
+		h.log.Error("save session", "err", err)
+	}
+	web.SetOpsHeader(c)
+	c.Redirect(http.StatusSeeOther, to)
+	c.Abort()
+}
+
+// problemMessage is the message to show beside a form for err, and its status.
+func problemMessage(err error) (int, string) {
+	var ve *domain.ValidationError
+	if errors.As(err, &ve) {
+		return http.StatusBadRequest, sentence(ve.Error())
+	}
+	p := web.MapError(err)
+	return p.Status, sentence(p.Message)
+}
+
+// sentence capitalises the first letter and ends with a full stop.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+// safeNext accepts only a local path as a place to go back to.
+func safeNext(s string) string {
+	if s == "" || !strings.HasPrefix(s, "/") || strings.HasPrefix(s, "//") || strings.HasPrefix(s, "/\\") {
+		return "/"
+	}
+	return s
+}

@@ -1,0 +1,414 @@
+package pages
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gin-gonic/gin"
+
+	"twissandra/domain"
+	"twissandra/domain/social"
+)
+
+// lineData is a page of tweets with its "Older" link (only when the service says more exists,
+// so it never leads to an empty page).
+type lineData struct {
+	Heading  string
+	Tweets   []domain.Tweet
+	OlderURL string
+	Empty    string
+	// The post box (home page, logged in).
+	PostBox bool
+	Body    string
+	Error   string
+	MaxLen  int
+}
+
+func olderURL(path, next string) string {
+	if next == "" {
+		return ""
+	}
+	return path + "?start=" + url.QueryEscape(next)
+}
+
+func (h *handler) home(c *gin.Context) {
+	h.renderHome(c, http.StatusOK, "", "")
+}
+
+func (h *handler) renderHome(c *gin.Context, status int, body, problem string) {
+	ctx := c.Request.Context()
+	me := currentUser(c)
+	start := c.Query("start")
+	var (
+		page social.TweetPage
+		err  error
+		d    = lineData{MaxLen: domain.MaxTweetLen, Body: body, Error: problem}
+	)
+	if me != "" {
+		page, err = h.deps.Social.Timeline(ctx, me, start, linePageSize)
+		d.Heading, d.PostBox = "Your timeline", true
+		d.Empty = "Nothing here yet. Post something, or find people to follow."
+	} else {
+		page, err = h.deps.Social.PublicLine(ctx, start, linePageSize)
+		d.Heading = "Public timeline"
+		d.Empty = "No one has posted yet."
+	}
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
+	d.Tweets, d.OlderURL = page.Tweets, olderURL("/", page.Next)
+	h.render(c, status, "home", "Home", "home", d)
+}
+
+func (h *handler) public(c *gin.Context) {
+	page, err := h.deps.Social.PublicLine(c.Request.Context(), c.Query("start"), linePageSize)
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
+	h.render(c, http.StatusOK, "home", "Public timeline", "public", lineData{
+		Heading: "Public timeline", Tweets: page.Tweets, OlderURL: olderURL("/public", page.Next),
+		Empty: "No one has posted yet.",
+	})
+}
+
+func (h *handler) postTweet(c *gin.Context) {
+	me := currentUser(c)
+	body := c.PostForm("body")
+	if me == "" {
+		addFlash(c, flashError, "Sign in to post.")
+		h.redirect(c, "/login")
+		return
+	}
+	if _, err := h.deps.Social.Post(c.Request.Context(), me, body); err != nil {
+		status, msg := problemMessage(err)
+		if status >= 500 {
+			h.fail(c, err)
+			return
+		}
+		if !utf8.ValidString(body) {
+			body = ""
+		}
+		h.renderHome(c, status, body, msg)
+		return
+	}
+	addFlash(c, flashOK, "Posted.")
+	h.redirect(c, "/")
+}
+
+type userData struct {
+	User          domain.User
+	IsMe          bool
+	Following     bool
+	Line          lineData
+	Friends       []string
+	Followers     []string
+	FriendsMore   bool
+	FollowersMore bool
+}
+
+// lookUser returns the user named by the :username parameter, or renders the 404 page.
+func (h *handler) lookUser(c *gin.Context) (domain.User, bool) {
+	name := c.Param("username")
+	u, err := h.deps.Social.GetUser(c.Request.Context(), name)
+	if errors.Is(err, domain.ErrInvalid) || errors.Is(err, domain.ErrNotFound) {
+		h.errorPage(c, http.StatusNotFound, "No such user", "There is no user named “"+name+"”.")
+		return domain.User{}, false
+	}
+	if err != nil {
+		h.fail(c, err)
+		return domain.User{}, false
+	}
+	return u, true
+}
+
+func (h *handler) userPage(c *gin.Context) {
+	ctx := c.Request.Context()
+	u, ok := h.lookUser(c)
+	if !ok {
+		return
+	}
+	me := currentUser(c)
+	page, err := h.deps.Social.Userline(ctx, u.Username, c.Query("start"), linePageSize)
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
+	friends, err := h.deps.Social.Friends(ctx, u.Username, "", followPreview)
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
+	followers, err := h.deps.Social.Followers(ctx, u.Username, "", followPreview)
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
+	d := userData{
+		User: u, IsMe: me == u.Username,
+		Line: lineData{
+			Heading: "Tweets", Tweets: page.Tweets,
+			OlderURL: olderURL("/users/"+url.PathEscape(u.Username), page.Next),
+			Empty:    u.Username + " has not posted yet.",
+		},
+		Friends: friends.Usernames(), FriendsMore: friends.Next != "",
+		Followers: followers.Usernames(), FollowersMore: followers.Next != "",
+	}
+	if me != "" && !d.IsMe {
+		if d.Following, err = h.follows(c, me, u.Username); err != nil {
+			h.fail(c, err)
+			return
+		}
+	}
+	h.render(c, http.StatusOK, "user", u.Username, "", d)
+}
+
+// follows reports whether me follows other. The ports have no point lookup of one follow, so
+// this pages through me's friends, up to domain.MaxFollowPage of them.
+func (h *handler) follows(c *gin.Context, me, other string) (bool, error) {
+	start := ""
+	for seen := 0; seen < domain.MaxFollowPage; {
+		page, err := h.deps.Social.Friends(c.Request.Context(), me, start, domain.MaxPageSize)
+		if err != nil {
+			return false, err
+		}
+		for _, f := range page.Follows {
+			if f.Username == other {
+				return true, nil
+			}
+		}
+		seen += len(page.Follows)
+		if page.Next == "" {
+			return false, nil
+		}
+		start = page.Next
+	}
+	return false, nil
+}
+
+type followsData struct {
+	User     string
+	Friends  bool
+	Names    []string
+	OlderURL string
+}
+
+func (h *handler) followList(friends bool) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		u, ok := h.lookUser(c)
+		if !ok {
+			return
+		}
+		list, path, title := h.deps.Social.Followers, "/followers", "Followers of "+u.Username
+		if friends {
+			list, path, title = h.deps.Social.Friends, "/friends", u.Username+" follows"
+		}
+		page, err := list(c.Request.Context(), u.Username, c.Query("start"), followPageSize)
+		if err != nil {
+			h.fail(c, err)
+			return
+		}
+		h.render(c, http.StatusOK, "follows", title, "", followsData{
+			User: u.Username, Friends: friends, Names: page.Usernames(),
+			OlderURL: olderURL("/users/"+url.PathEscape(u.Username)+path, page.Next),
+		})
+	}
+}
+
+func (h *handler) follow(c *gin.Context)   { h.changeFollow(c, true) }
+func (h *handler) unfollow(c *gin.Context) { h.changeFollow(c, false) }
+
+func (h *handler) changeFollow(c *gin.Context, follow bool) {
+	me := currentUser(c)
+	other := c.Param("username")
+	back := "/users/" + url.PathEscape(other)
+	if me == "" {
+		addFlash(c, flashError, "Sign in to follow people.")
+		h.redirect(c, "/login")
+		return
+	}
+	var err error
+	if follow {
+		err = h.deps.Social.Follow(c.Request.Context(), me, other)
+	} else {
+		err = h.deps.Social.Unfollow(c.Request.Context(), me, other)
+	}
+	if err != nil {
+		status, msg := problemMessage(err)
+		switch {
+		case status == http.StatusNotFound:
+			h.errorPage(c, status, "No such user", "There is no user named “"+other+"”.")
+		case status >= 500:
+			h.fail(c, err)
+		default:
+			addFlash(c, flashError, msg)
+			h.redirect(c, back)
+		}
+		return
+	}
+	if follow {
+		addFlash(c, flashOK, "You now follow "+other+".")
+	} else {
+		addFlash(c, flashOK, "You no longer follow "+other+"; their tweets left your timeline.")
+	}
+	h.redirect(c, safeNext(c.PostForm("next")))
+}
+
+type findData struct {
+	Query     string
+	Error     string
+	Found     *domain.User
+	Following bool
+	Searched  bool
+}
+
+func (h *handler) find(c *gin.Context) {
+	q := strings.TrimSpace(c.Query("username"))
+	d := findData{Query: q}
+	if _, asked := c.GetQuery("username"); !asked {
+		h.render(c, http.StatusOK, "find", "Find people", "find", d)
+		return
+	}
+	d.Searched = true
+	if err := domain.ValidateUsername(q); err != nil {
+		_, d.Error = problemMessage(err)
+		h.render(c, http.StatusBadRequest, "find", "Find people", "find", d)
+		return
+	}
+	u, err := h.deps.Social.GetUser(c.Request.Context(), q)
+	if errors.Is(err, domain.ErrNotFound) {
+		d.Error = "No user is named “" + q + "”. Usernames are case-sensitive."
+		h.render(c, http.StatusNotFound, "find", "Find people", "find", d)
+		return
+	}
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
+	d.Found = &u
+	if me := currentUser(c); me != "" && me != u.Username {
+		if d.Following, err = h.follows(c, me, u.Username); err != nil {
+			h.fail(c, err)
+			return
+		}
+	}
+	h.render(c, http.StatusOK, "find", "Find people", "find", d)
+}
+
+type loginData struct {
+	LoginUser   string
+	LoginError  string
+	SignupUser  string
+	SignupError string
+	Next        string
+	MinPassword int
+	MaxPassword int
+}
+
+func (h *handler) loginForm(c *gin.Context, status int, d loginData) {
+	d.MinPassword, d.MaxPassword = domain.MinPasswordLen, domain.MaxPasswordLen
+	if d.Next == "" {
+		d.Next = safeNext(c.Query("next"))
+	}
+	h.render(c, status, "login", "Sign in or sign up", "login", d)
+}
+
+func (h *handler) loginPage(c *gin.Context) {
+	if currentUser(c) != "" {
+		h.redirect(c, "/")
+		return
+	}
+	h.loginForm(c, http.StatusOK, loginData{})
+}
+
+// keepName returns what the user typed as a username, for showing back in the form, unless it
+// is not even text.
+func keepName(s string) string {
+	if !utf8.ValidString(s) || len(s) > 200 {
+		return ""
+	}
+	return s
+}
+
+func (h *handler) login(c *gin.Context) {
+	username, password := c.PostForm("username"), c.PostForm("password")
+	d := loginData{LoginUser: keepName(username), Next: safeNext(c.PostForm("next"))}
+	if username == "" || password == "" {
+		d.LoginError = "Enter your username and your password."
+		h.loginForm(c, http.StatusBadRequest, d)
+		return
+	}
+	userKey, addrKey := "user:"+username, "addr:"+c.ClientIP()
+	if len(username) > domain.MaxUsernameLen {
+		userKey = "user:" // a name that long cannot exist; do not let it grow the map
+	}
+	blockedU, waitU := h.userFails.Blocked(userKey)
+	blockedA, waitA := h.addrFails.Blocked(addrKey)
+	if blockedU || blockedA {
+		wait := max(waitU, waitA)
+		secs := int(wait.Seconds()) + 1
+		c.Header("Retry-After", strconv.Itoa(secs))
+		d.LoginError = "Too many failed sign-ins. Wait " + strconv.Itoa(secs) + " seconds and try again."
+		h.loginForm(c, http.StatusTooManyRequests, d)
+		return
+	}
+	u, err := h.deps.Social.LogIn(c.Request.Context(), username, password)
+	if err != nil {
+		if errors.Is(err, domain.ErrUnauthenticated) {
+			h.userFails.Fail(userKey)
+			h.addrFails.Fail(addrKey)
+			d.LoginError = "Wrong username or password."
+			h.loginForm(c, http.StatusUnauthorized, d)
+			return
+		}
+		h.fail(c, err)
+		return
+	}
+	h.userFails.Reset(userKey)
+	logIn(c, u.Username)
+	addFlash(c, flashOK, "Welcome back, "+u.Username+".")
+	h.redirect(c, d.Next)
+}
+
+func (h *handler) signup(c *gin.Context) {
+	username, password, password2 := c.PostForm("username"), c.PostForm("password"), c.PostForm("password2")
+	d := loginData{SignupUser: keepName(username), Next: safeNext(c.PostForm("next"))}
+	switch {
+	case username == "" || password == "":
+		d.SignupError = "Choose a username and a password."
+	case password != password2:
+		d.SignupError = "The two passwords differ."
+	}
+	if d.SignupError != "" {
+		h.loginForm(c, http.StatusBadRequest, d)
+		return
+	}
+	u, err := h.deps.Social.SignUp(c.Request.Context(), username, password)
+	if err != nil {
+		status, msg := problemMessage(err)
+		if errors.Is(err, domain.ErrAlreadyExists) {
+			msg = "The username “" + username + "” is taken."
+		}
+		if status >= 500 {
+			h.fail(c, err)
+			return
+		}
+		d.SignupError = msg
+		h.loginForm(c, status, d)
+		return
+	}
+	logIn(c, u.Username)
+	addFlash(c, flashOK, "Welcome, "+u.Username+". Your account is ready.")
+	h.redirect(c, d.Next)
+}
+
+func (h *handler) logout(c *gin.Context) {
+	logOut(c)
+	addFlash(c, flashOK, "You are signed out.")
+	h.redirect(c, "/")
+}
