@@ -35,7 +35,7 @@ var funcs = template.FuncMap{
 		}
 		return t.UTC().Format("2 Jan 2006 15:04 UTC")
 	},
-	"iso": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"iso":        func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	"pathEscape": url.PathEscape,
 	"join":       strings.Join,
 	"lines":      func(s string) []string { return strings.Split(s, "\n") },
