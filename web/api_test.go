@@ -485,3 +485,39 @@ func TestNewServerChecksConfig(t *testing.T) {
 		t.Errorf("gin mode %q", gin.Mode())
 	}
 }
+
+// TestConcurrentPostsAndReads runs posts and page reads at once (for -race, and for the tweet
+// cache): every page read is well formed and newest first.
+func TestConcurrentPostsAndReads(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	tok := e.user("alice")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 60 {
+			b, _ := json.Marshal(map[string]string{"body": "tweet " + strconv.Itoa(i)})
+			if rec := e.do(http.MethodPost, "/api/v1/tweets", string(b), tok); rec.Code != http.StatusCreated {
+				t.Errorf("post: %d %s", rec.Code, rec.Body)
+				return
+			}
+		}
+	}()
+	reads := 0
+	for finished := false; !finished || reads < 10; reads++ {
+		select {
+		case <-done:
+			finished = true
+		default:
+		}
+		p := e.page("/api/v1/public?limit=20", "")
+		for i := 1; i < len(p.Tweets); i++ {
+			if p.Tweets[i-1].CreatedAt < p.Tweets[i].CreatedAt {
+				t.Fatalf("page not newest first: %+v", p.Tweets)
+			}
+		}
+	}
+	if p := e.page("/api/v1/public?limit=200", ""); len(p.Tweets) != 60 {
+		t.Fatalf("%d tweets after 60 posts", len(p.Tweets))
+	}
+}

@@ -62,7 +62,7 @@ func (s *Server) userline(c *gin.Context) {
 		s.WriteError(c, notFoundAs(err, "user %q not found", username))
 		return
 	}
-	writeTweetPage(c, page)
+	s.writeTweetPage(c, page)
 }
 
 func (s *Server) timeline(c *gin.Context) {
@@ -77,7 +77,7 @@ func (s *Server) timeline(c *gin.Context) {
 		s.WriteError(c, err)
 		return
 	}
-	writeTweetPage(c, page)
+	s.writeTweetPage(c, page)
 }
 
 func (s *Server) publicLine(c *gin.Context) {
@@ -91,5 +91,5 @@ func (s *Server) publicLine(c *gin.Context) {
 		s.WriteError(c, err)
 		return
 	}
-	writeTweetPage(c, page)
+	s.writeTweetPage(c, page)
 }

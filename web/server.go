@@ -66,9 +66,10 @@ type Server struct {
 	// Tokens issues and checks the bearer tokens of the API.
 	Tokens *Tokens
 
-	cfg  Config
-	deps Deps
-	log  *slog.Logger
+	cfg    Config
+	deps   Deps
+	log    *slog.Logger
+	tweets *tweetCache
 }
 
 // NewEngine builds the server and returns its gin engine (see NewServer).
@@ -115,7 +116,7 @@ func NewServer(cfg Config, deps Deps) (*Server, error) {
 	}
 	engine.HandleMethodNotAllowed = true
 
-	s := &Server{Engine: engine, Tokens: tokens, cfg: cfg, deps: deps, log: deps.Logger}
+	s := &Server{Engine: engine, Tokens: tokens, cfg: cfg, deps: deps, log: deps.Logger, tweets: newTweetCache(tweetCacheSize)}
 	engine.Use(requestLogger(s.log), s.recovery, bodyLimit(s, cfg.MaxBodyBytes))
 	engine.NoRoute(s.noRoute)
 	engine.NoMethod(s.noMethod)
