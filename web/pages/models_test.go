@@ -1,0 +1,155 @@
+package pages
+
+import (
+	"encoding/binary"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"twissandra/adapters/widerow/engine"
+	"twissandra/domain"
+)
+
+func TestDecodeName(t *testing.T) {
+	t.Parallel()
+	long := make([]byte, 8)
+	binary.BigEndian.PutUint64(long, 1273656000123456)
+	small := make([]byte, 8)
+	binary.BigEndian.PutUint64(small, 42)
+	tu := domain.NewTimeUUID(1273656000123456)
+	lex := uuid.MustParse("00000000-0000-4000-8000-000000000001")
+	tests := []struct {
+		name       string
+		cmp        engine.Comparator
+		in         []byte
+		want, note string
+	}{
+		{"long as micros", engine.LongType, long, "1273656000123456", "2010-05-12 09:20:00.123456 UTC"},
+		{"small long", engine.LongType, small, "42", ""},
+		{"time uuid", engine.TimeUUIDType, tu[:], tu.String(), "2010-05-12 09:20:00.123456 UTC"},
+		{"lexical uuid", engine.LexicalUUIDType, lex[:], lex.String(), ""},
+		{"utf8", engine.UTF8Type, []byte("héllo"), `"héllo"`, ""},
+		{"printable bytes", engine.BytesType, []byte("id"), `"id"`, ""},
+		{"binary bytes", engine.BytesType, []byte{0, 1, 0xff}, "0x0001ff", ""},
+		{"bad long", engine.LongType, []byte{1, 2}, "0x0102", ""},
+	}
+	for _, tc := range tests {
+		got, note := decodeName(tc.cmp, tc.in)
+		if got != tc.want || note != tc.note {
+			t.Errorf("%s: got %q /* %q */, want %q /* %q */", tc.name, got, note, tc.want, tc.note)
+		}
+	}
+}
+
+func TestParseBound(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		cmp     engine.Comparator
+		in      string
+		want    []byte
+		wantErr bool
+	}{
+		{engine.LongType, "", nil, false},
+		{engine.LongType, "258", []byte{0, 0, 0, 0, 0, 0, 1, 2}, false},
+		{engine.LongType, "1970-01-01T00:00:00.000258Z", []byte{0, 0, 0, 0, 0, 0, 1, 2}, false},
+		{engine.LongType, "soon", nil, true},
+		{engine.TimeUUIDType, "nope", nil, true},
+		{engine.BytesType, "0x0aff", []byte{0x0a, 0xff}, false},
+		{engine.BytesType, "0xzz", nil, true},
+		{engine.BytesType, "abc", []byte("abc"), false},
+		{engine.UTF8Type, "0x00", []byte("0x00"), false},
+	}
+	for _, tc := range tests {
+		got, err := parseBound(tc.cmp, tc.in)
+		if (err != nil) != tc.wantErr || string(got) != string(tc.want) {
+			t.Errorf("parseBound(%v, %q) = %x, %v", tc.cmp, tc.in, got, err)
+		}
+	}
+}
+
+func TestModelsAndInspector(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, widerowStores(t))
+	c := app.client(t)
+	c.signUp("rita")
+	for _, body := range []string{"first", "second", "third"} {
+		if r := c.post("/tweets", url.Values{"body": {body}}); r.status != http.StatusSeeOther {
+			t.Fatalf("post: %d", r.status)
+		}
+	}
+	m := c.get("/models")
+	mustContain(t, m.body, `&lt;Keyspace Name=&#34;Twissandra&#34;&gt;`, "CREATE TABLE IF NOT EXISTS twissandra.userline", "WITH COMPACT STORAGE", "Twissandra.Userline")
+
+	// The username helper resolves the row key through the Username column family.
+	r := c.get("/models/inspect?ks=Twissandra&cf=Userline&user=rita&reversed=1&count=2")
+	if r.status != http.StatusOK {
+		t.Fatalf("inspect: %d\n%s", r.status, r.body)
+	}
+	mustContain(t, r.body, `id="row-notation"`, "Userline =", "/* row key */", "get_slice returned 2 columns",
+		"get_slice Twissandra.Username[&#34;rita&#34;] names=[id] -&gt; 1 columns",
+		"reversed count=2 -&gt; 2 columns")
+	if h := r.header.Get("Storage-Ops"); h != "2 ops: get_slice=2" {
+		t.Fatalf("Storage-Ops: %q", h)
+	}
+	// The User row: UTF8 names, the bcrypt hash shown as text (it is printable), never raw.
+	r = c.get("/models/inspect?ks=Twissandra&cf=User&user=rita")
+	mustContain(t, r.body, `&#34;username&#34;</span>: <span class="v">&#34;rita&#34;`)
+	// The key list of a column family.
+	r = c.get("/models/inspect?cf_path=Twissandra.Username")
+	mustContain(t, r.body, "Some row keys of Twissandra.Username", `key=rita`)
+	// The public line row, bounded by a date.
+	public := "/models/inspect?ks=Twissandra&cf=Userline&key=" + url.QueryEscape("!PUBLIC!")
+	mustContain(t, c.get(public+"&start=2000-01-01T00:00:00Z").body, "get_slice returned 3 columns")
+	mustContain(t, c.get(public+"&finish=2000-01-01T00:00:00Z").body, "get_slice returned 0 columns")
+
+	for _, tc := range []struct{ query, msg string }{
+		{"ks=Twissandra&cf=Nope", "There is no column family Twissandra.Nope"},
+		{"ks=Twissandra&cf=Userline&key=x&start=soon", "is neither a number nor a date"},
+		{"ks=Twissandra&cf=Userline&key=x&count=0", "Count must be a number from 1 to 1000"},
+		{"ks=Twissandra&cf=Userline&user=nobody", "no user is named"},
+		{"ks=BloggyAppy&cf=TaggedPosts&key=x&start=not-a-uuid", "is not a UUID"},
+	} {
+		r := c.get("/models/inspect?" + tc.query)
+		if r.status != http.StatusBadRequest {
+			t.Fatalf("%s: status %d", tc.query, r.status)
+		}
+		mustContain(t, r.body, tc.msg)
+	}
+}
+
+func TestInspectorElsewhere(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, memoryStores())
+	r := app.client(t).get("/models/inspect")
+	if r.status != http.StatusOK || !strings.Contains(r.body, "--backend widerow") {
+		t.Fatalf("inspector on memory: %d\n%s", r.status, r.body)
+	}
+}
+
+func TestNotationSuperColumns(t *testing.T) {
+	t.Parallel()
+	cf := &engine.ColumnFamilyDef{Name: "AddressBook", Super: true, CompareWith: engine.UTF8Type, CompareSubcolumnsWith: engine.UTF8Type}
+	lines := notation(cf, "phatduckk", []engine.ColumnOrSuperColumn{{SuperColumn: &engine.SuperColumn{
+		Name: []byte("John"), Columns: []engine.Column{{Name: []byte("street"), Value: []byte("Howard street")}, {Name: []byte("zip"), Value: []byte("94404")}},
+	}}})
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l.Indent)
+		switch {
+		case l.Close:
+			b.WriteString("}")
+		case l.Open:
+			b.WriteString(l.Name + " {")
+		default:
+			b.WriteString(l.Name + ": " + l.Value)
+		}
+		b.WriteString("\n")
+	}
+	want := "AddressBook = {\n    \"phatduckk\" {\n        \"John\" {\n            \"street\": \"Howard street\"\n            \"zip\": \"94404\"\n        }\n    }\n}\n"
+	if b.String() != want {
+		t.Fatalf("notation:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
