@@ -1,0 +1,60 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+)
+
+func TestOpLog(t *testing.T) {
+	t.Parallel()
+	RecordOp(context.Background(), "slice nothing") // no log: ignored
+	ctx := WithOps(context.Background())
+	var wg sync.WaitGroup
+	for i := range MaxRecordedOps + 10 {
+		wg.Go(func() {
+			if i%2 == 0 {
+				RecordOp(ctx, fmt.Sprintf("slice line %d", i))
+			} else {
+				RecordOp(ctx, fmt.Sprintf("multiget tweets %d", i))
+			}
+		})
+	}
+	wg.Wait()
+	l := OpsFrom(ctx)
+	ops, dropped := l.Ops()
+	if len(ops) != MaxRecordedOps || dropped != 10 || l.Len() != MaxRecordedOps+10 {
+		t.Fatalf("kept %d, dropped %d, len %d", len(ops), dropped, l.Len())
+	}
+	if s := l.Summary(); s != "210 ops: slice=105 multiget=105" && s != "210 ops: multiget=105 slice=105" {
+		t.Fatalf("summary %q", s)
+	}
+	var none *OpLog
+	if none.Summary() != "0 ops" || none.Len() != 0 {
+		t.Fatal("a nil log is not empty")
+	}
+}
+
+func TestStorageOpsMiddleware(t *testing.T) {
+	t.Parallel()
+	gin.SetMode(gin.ReleaseMode)
+	e := gin.New()
+	e.Use(StorageOps())
+	e.GET("/json", func(c *gin.Context) {
+		RecordOp(c.Request.Context(), "get user bob -> 1")
+		c.JSON(http.StatusOK, gin.H{"ok": true})
+	})
+	e.GET("/empty", func(c *gin.Context) { c.Status(http.StatusNoContent) })
+	for path, want := range map[string]string{"/json": "1 ops: get=1", "/empty": ""} {
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+		if got := rec.Header().Get(StorageOpsHeader); got != want {
+			t.Errorf("%s: Storage-Ops %q, want %q", path, got, want)
+		}
+	}
+}
