@@ -119,6 +119,10 @@ func SetOpsHeader(c *gin.Context) {
 // when the response starts.
 func StorageOps() gin.HandlerFunc {
 	return func(c *gin.Context) {
+		if OpsFrom(c.Request.Context()) != nil { // installed already, further out
+			c.Next()
+			return
+		}
 		c.Request = c.Request.WithContext(WithOps(c.Request.Context()))
 		c.Writer = &opsWriter{ResponseWriter: c.Writer, c: c}
 		c.Next()

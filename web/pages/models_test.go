@@ -153,3 +153,15 @@ func TestNotationSuperColumns(t *testing.T) {
 		t.Fatalf("notation:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
+
+func TestRegisterTypedNilNode(t *testing.T) {
+	t.Parallel()
+	st := memoryStores()
+	var node *engine.Node
+	st.node = node
+	app := newApp(t, st)
+	r := app.client(t).get("/models/inspect")
+	if r.status != http.StatusOK || !strings.Contains(r.body, "--backend widerow") {
+		t.Fatalf("inspector with a nil node: %d", r.status)
+	}
+}

@@ -93,6 +93,9 @@ func Register(s *web.Server, deps Deps) error {
 	if deps.Logger == nil {
 		deps.Logger = s.Logger()
 	}
+	if n, ok := deps.Node.(*engine.Node); ok && n == nil {
+		deps.Node = nil // a nil *engine.Node from an optional fx dependency
+	}
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}
