@@ -1,0 +1,545 @@
+package cql3
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gocql/gocql"
+	"github.com/google/uuid"
+	"github.com/scylladb/gocqlx/v2"
+	"github.com/scylladb/gocqlx/v2/qb"
+
+	"twissandra/domain"
+)
+
+// maxIn bounds the keys of one IN multiget. The use cases ask for at most a page (200) at a
+// time; a longer list is split into sequential chunks of this size.
+const maxIn = 256
+
+// removeChunk bounds the range deletes of one single-partition batch.
+const removeChunk = 200
+
+// publicLineName is the one partition key value of public_days.
+const publicLineName = "public"
+
+// query binds m to st under ctx.
+func query(ctx context.Context, sess gocqlx.Session, st stmt, m qb.M) *gocqlx.Queryx {
+	return sess.ContextQuery(ctx, st.cql, st.names).BindMap(m)
+}
+
+// cas runs a lightweight transaction at the configured serial consistency and reports whether
+// it applied. It is never retried by the driver: a retry of a proposal that did commit would
+// find its own write and report "not applied".
+func (s *Store) cas(ctx context.Context, sess gocqlx.Session, st stmt, m qb.M) (applied bool, err error) {
+	q := query(ctx, sess, st, m)
+	defer q.Release()
+	q.SerialConsistency(s.cfg.serial)
+	q.RetryPolicy(nil)
+	// The columns of an LWT's answer depend on whether it applied: read them from each
+	// response, not from the prepared statement's cached metadata.
+	q.NoSkipMetadata()
+	if err := q.Err(); err != nil {
+		return false, err
+	}
+	return q.MapScanCAS(map[string]any{})
+}
+
+// CreateUser claims the username with INSERT ... IF NOT EXISTS.
+func (s *Store) CreateUser(ctx context.Context, u domain.User) error {
+	sess, err := s.sess()
+	if err != nil {
+		return err
+	}
+	created, createdUs := splitMicros(u.CreatedAt)
+	applied, err := s.cas(ctx, sess, stInsertUser, qb.M{
+		"username": u.Username, "id": gu(u.ID), "password": u.PasswordHash, "created_at": created, "created_at_us": createdUs,
+	})
+	if err != nil {
+		return wrap("create user "+u.Username, err)
+	}
+	if !applied {
+		return fmt.Errorf("cql3: user %q: %w", u.Username, domain.ErrAlreadyExists)
+	}
+	return nil
+}
+
+type userRow struct {
+	Username  string     `db:"username"`
+	ID        gocql.UUID `db:"id"`
+	Password  []byte     `db:"password"`
+	CreatedAt time.Time  `db:"created_at"`
+	CreatedUs int        `db:"created_at_us"`
+}
+
+func (r userRow) user() domain.User {
+	return domain.User{ID: uuid.UUID(r.ID), Username: r.Username, PasswordHash: r.Password, CreatedAt: joinMicros(r.CreatedAt, r.CreatedUs)}
+}
+
+// GetUser reads one user.
+func (s *Store) GetUser(ctx context.Context, username string) (domain.User, error) {
+	sess, err := s.sess()
+	if err != nil {
+		return domain.User{}, err
+	}
+	var r userRow
+	if err := query(ctx, sess, stGetUser, qb.M{"username": username}).GetRelease(&r); err != nil {
+		return domain.User{}, wrap("get user "+username, err)
+	}
+	return r.user(), nil
+}
+
+// GetUsers reads the users of one page with one IN query: one round trip, which the
+// coordinator fans out to the replicas. For the few dozen keys of a page that is cheaper than
+// dozens of concurrent token-aware selects (each its own request, its own frame, its own
+// scheduling), and it keeps a page at a fixed two round trips.
+func (s *Store) GetUsers(ctx context.Context, usernames []string) ([]domain.User, error) {
+	sess, err := s.sess()
+	if err != nil {
+		return nil, err
+	}
+	found := make(map[string]domain.User, len(usernames))
+	for chunk := range slices.Chunk(usernames, maxIn) {
+		iter := query(ctx, sess, stGetUsers, qb.M{"username": chunk}).Iter()
+		var r userRow
+		for iter.StructScan(&r) {
+			found[r.Username] = r.user()
+			r = userRow{}
+		}
+		if err := iter.Close(); err != nil {
+			return nil, wrap("get users", err)
+		}
+	}
+	out := make([]domain.User, 0, len(found))
+	for _, n := range usernames {
+		if u, ok := found[n]; ok {
+			out = append(out, u)
+		}
+	}
+	return out, nil
+}
+
+// Follow writes both sides in one logged batch: either both rows exist or neither does,
+// eventually, even if the coordinator dies half way.
+func (s *Store) Follow(ctx context.Context, username, friend string, since time.Time) error {
+	sess, err := s.sess()
+	if err != nil {
+		return err
+	}
+	ms, us := splitMicros(since)
+	b := sess.NewBatch(gocql.LoggedBatch).WithContext(ctx)
+	b.Query(stInsertFriend.cql, username, friend, ms, us)
+	b.Query(stInsertFollower.cql, friend, username, ms, us)
+	return wrap("follow", sess.ExecuteBatch(b))
+}
+
+// Unfollow deletes both sides in one logged batch.
+func (s *Store) Unfollow(ctx context.Context, username, friend string) error {
+	sess, err := s.sess()
+	if err != nil {
+		return err
+	}
+	b := sess.NewBatch(gocql.LoggedBatch).WithContext(ctx)
+	b.Query(stDeleteFriend.cql, username, friend)
+	b.Query(stDeleteFollower.cql, friend, username)
+	return wrap("unfollow", sess.ExecuteBatch(b))
+}
+
+// Friends lists whom username follows, by friend name; the cursor is the last name seen.
+func (s *Store) Friends(ctx context.Context, username, after string, limit int) ([]domain.Follow, error) {
+	return s.follows(ctx, "friends", stFriends, stFriendsAfter, "friend", username, after, limit)
+}
+
+// Followers lists who follows username, by follower name.
+func (s *Store) Followers(ctx context.Context, username, after string, limit int) ([]domain.Follow, error) {
+	return s.follows(ctx, "followers", stFollowers, stFollowersAfter, "follower", username, after, limit)
+}
+
+func (s *Store) follows(ctx context.Context, what string, first, rest stmt, col, username, after string, limit int) ([]domain.Follow, error) {
+	sess, err := s.sess()
+	if err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		return nil, nil
+	}
+	if !utf8.ValidString(after) {
+		return nil, domain.Invalid("start", "is not a cursor this server made")
+	}
+	st, m := first, qb.M{"username": username, "limit": limit}
+	if after != "" {
+		st, m[col] = rest, after
+	}
+	q := query(ctx, sess, st, m)
+	q.PageSize(limit)
+	iter := q.Iter()
+	var (
+		out   []domain.Follow
+		name  string
+		since time.Time
+		us    int
+	)
+	for iter.Scan(&name, &since, &us) {
+		out = append(out, domain.Follow{Username: name, Since: joinMicros(since, us), Cursor: name})
+	}
+	if err := iter.Close(); err != nil {
+		return nil, wrap(what+" of "+username, err)
+	}
+	return out, nil
+}
+
+// SaveTweet upserts the tweet.
+func (s *Store) SaveTweet(ctx context.Context, t domain.Tweet) error {
+	sess, err := s.sess()
+	if err != nil {
+		return err
+	}
+	created, createdUs := splitMicros(t.CreatedAt)
+	return wrap("save tweet", query(ctx, sess, stInsertTweet, qb.M{
+		"tweet_id": gu(t.ID), "username": t.Username, "body": t.Body, "created_at": created, "created_at_us": createdUs,
+	}).ExecRelease())
+}
+
+type tweetRow struct {
+	TweetID   gocql.UUID `db:"tweet_id"`
+	Username  string     `db:"username"`
+	Body      string     `db:"body"`
+	CreatedAt time.Time  `db:"created_at"`
+	CreatedUs int        `db:"created_at_us"`
+}
+
+func (r tweetRow) tweet() domain.Tweet {
+	return domain.Tweet{ID: uuid.UUID(r.TweetID), Username: r.Username, Body: r.Body, CreatedAt: joinMicros(r.CreatedAt, r.CreatedUs)}
+}
+
+// GetTweet reads one tweet.
+func (s *Store) GetTweet(ctx context.Context, id uuid.UUID) (domain.Tweet, error) {
+	sess, err := s.sess()
+	if err != nil {
+		return domain.Tweet{}, err
+	}
+	var r tweetRow
+	if err := query(ctx, sess, stGetTweet, qb.M{"tweet_id": gu(id)}).GetRelease(&r); err != nil {
+		return domain.Tweet{}, wrap("get tweet "+id.String(), err)
+	}
+	return r.tweet(), nil
+}
+
+// GetTweets reads the tweets of one page with one IN query (see GetUsers for why IN).
+func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet, error) {
+	sess, err := s.sess()
+	if err != nil {
+		return nil, err
+	}
+	found := make(map[uuid.UUID]domain.Tweet, len(ids))
+	for chunk := range slices.Chunk(ids, maxIn) {
+		keys := make([]gocql.UUID, len(chunk))
+		for i, id := range chunk {
+			keys[i] = gu(id)
+		}
+		iter := query(ctx, sess, stGetTweets, qb.M{"tweet_id": keys}).Iter()
+		var r tweetRow
+		for iter.StructScan(&r) {
+			t := r.tweet()
+			found[t.ID] = t
+			r = tweetRow{}
+		}
+		if err := iter.Close(); err != nil {
+			return nil, wrap("get tweets", err)
+		}
+	}
+	out := make([]domain.Tweet, 0, len(found))
+	for _, id := range ids {
+		if t, ok := found[id]; ok {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// lineWrite is one insert of a fan-out.
+type lineWrite struct {
+	st   stmt
+	args []any
+}
+
+// writesFor lists the inserts that put e into line: one row, plus the public day's row in
+// public_days the first time this process writes that day.
+func (s *Store) writesFor(e domain.LineEntry, line domain.LineKey, out []lineWrite) ([]lineWrite, error) {
+	t, id := gu(lineTime(e)), gu(e.TweetID)
+	switch line.Kind {
+	case domain.Userline:
+		return append(out, lineWrite{userlineStmts.insert, []any{line.Owner, t, id}}), nil
+	case domain.Timeline:
+		return append(out, lineWrite{timelineStmts.insert, []any{line.Owner, t, id}}), nil
+	case domain.Public:
+		day := dayOf(e.Time)
+		out = append(out, lineWrite{publicLineStmts.insert, []any{day, t, id}})
+		if s.publicDay.Load() < day.Unix() {
+			out = append(out, lineWrite{stInsertPublicDay, []any{publicLineName, day}})
+		}
+		return out, nil
+	}
+	return nil, domain.Invalid("line", "unknown line kind %d", line.Kind)
+}
+
+func checkEntry(e domain.LineEntry) error {
+	if e.Time <= 0 || e.TweetID == uuid.Nil {
+		return domain.Invalid("entry", "needs a positive time and a tweet ID")
+	}
+	return nil
+}
+
+// Append fans e out as concurrent single-partition inserts, at most FanoutConcurrency in
+// flight: each goes straight to a replica of its partition (token-aware), none waits for
+// another, and no coordinator has to hold a giant multi-partition batch. A tweet to 5,000
+// followers is 5,000 small independent writes that finish in about 5,000/32 round trips.
+func (s *Store) Append(ctx context.Context, e domain.LineEntry, lines ...domain.LineKey) error {
+	sess, err := s.sess()
+	if err != nil {
+		return err
+	}
+	if err := checkEntry(e); err != nil {
+		return err
+	}
+	writes := make([]lineWrite, 0, len(lines)+1)
+	for _, l := range lines {
+		if writes, err = s.writesFor(e, l, writes); err != nil {
+			return err
+		}
+	}
+	err = runBounded(ctx, len(writes), s.cfg.FanoutConcurrency, func(ctx context.Context, i int) error {
+		w := writes[i]
+		return sess.Session.Query(w.st.cql, w.args...).WithContext(ctx).Idempotent(true).Exec()
+	})
+	if err != nil {
+		return wrap("append", err)
+	}
+	s.notePublicDays(e.Time)
+	return nil
+}
+
+// notePublicDays remembers that the day of micros is in public_days (its write succeeded).
+func (s *Store) notePublicDays(micros int64) {
+	day := dayOf(micros).Unix()
+	for {
+		cur := s.publicDay.Load()
+		if cur >= day || s.publicDay.CompareAndSwap(cur, day) {
+			return
+		}
+	}
+}
+
+// AppendEntries writes many entries into one line: each partition's rows go in unlogged
+// single-partition batches (one mutation, one round trip each), the partitions concurrently.
+func (s *Store) AppendEntries(ctx context.Context, line domain.LineKey, entries []domain.LineEntry) error {
+	sess, err := s.sess()
+	if err != nil {
+		return err
+	}
+	type part struct {
+		writes []lineWrite
+	}
+	parts := map[any]*part{}
+	var order []any
+	for _, e := range entries {
+		if err := checkEntry(e); err != nil {
+			return err
+		}
+		ws, err := s.writesFor(e, line, nil)
+		if err != nil {
+			return err
+		}
+		for _, w := range ws {
+			key := any(w.st.cql + "\x00" + fmt.Sprint(w.args[0]))
+			p := parts[key]
+			if p == nil {
+				p = &part{}
+				parts[key] = p
+				order = append(order, key)
+			}
+			p.writes = append(p.writes, w)
+		}
+	}
+	var batches [][]lineWrite
+	for _, key := range order {
+		for chunk := range slices.Chunk(parts[key].writes, removeChunk) {
+			batches = append(batches, chunk)
+		}
+	}
+	err = runBounded(ctx, len(batches), s.cfg.FanoutConcurrency, func(ctx context.Context, i int) error {
+		b := sess.NewBatch(gocql.UnloggedBatch).WithContext(ctx)
+		for _, w := range batches[i] {
+			b.Query(w.st.cql, w.args...)
+		}
+		return sess.ExecuteBatch(b)
+	})
+	if err != nil {
+		return wrap("append entries", err)
+	}
+	for _, e := range entries {
+		if line.Kind == domain.Public {
+			s.notePublicDays(e.Time)
+		}
+	}
+	return nil
+}
+
+func lineStmtsOf(kind domain.LineKind) (lineStmts, error) {
+	switch kind {
+	case domain.Userline:
+		return userlineStmts, nil
+	case domain.Timeline:
+		return timelineStmts, nil
+	case domain.Public:
+		return publicLineStmts, nil
+	}
+	return lineStmts{}, domain.Invalid("line", "unknown line kind %d", kind)
+}
+
+// Slice reads one line newest first: for a user's line, one query on its partition.
+func (s *Store) Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error) {
+	sess, err := s.sess()
+	if err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		return nil, nil
+	}
+	if line.Kind == domain.Public {
+		return s.slicePublic(ctx, sess, before, limit)
+	}
+	ls, err := lineStmtsOf(line.Kind)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.sliceOne(ctx, sess, ls, line.Owner, before, limit, nil)
+	return out, wrap("slice "+line.String(), err)
+}
+
+// sliceOne reads up to limit entries of one partition older than before, appending to out.
+func (s *Store) sliceOne(ctx context.Context, sess gocqlx.Session, ls lineStmts, key any, before int64, limit int, out []domain.LineEntry) ([]domain.LineEntry, error) {
+	var q *gocqlx.Queryx
+	if before > 0 {
+		q = sess.ContextQuery(ctx, ls.sliceUntil.cql, ls.sliceUntil.names).Bind(key, gu(minTimeUUID(before)), limit)
+	} else {
+		q = sess.ContextQuery(ctx, ls.slice.cql, ls.slice.names).Bind(key, limit)
+	}
+	q.PageSize(limit)
+	iter := q.Iter()
+	var t, id gocql.UUID
+	for iter.Scan(&t, &id) {
+		out = append(out, domain.LineEntry{Time: microsOf(uuid.UUID(t)), TweetID: uuid.UUID(id)})
+	}
+	return out, iter.Close()
+}
+
+// publicDaysBatch is how many day buckets one read of public_days returns.
+const publicDaysBatch = 16
+
+// slicePublic walks the public line's day buckets back from the day of before. The walk is
+// bounded: public_days lists only the days that have public tweets, newest first, so the walk
+// visits non-empty buckets only (an emptied day costs one read) and ends where the list ends,
+// at the first day anything was posted; there is never a probe of an empty calendar day, nor a
+// walk back to 1970 on an empty line.
+func (s *Store) slicePublic(ctx context.Context, sess gocqlx.Session, before int64, limit int) ([]domain.LineEntry, error) {
+	var out []domain.LineEntry
+	var from time.Time // the newest day still to visit; zero: the newest there is
+	if before > 0 {
+		from = dayOf(before - 1)
+	}
+	for len(out) < limit {
+		var q *gocqlx.Queryx
+		if from.IsZero() {
+			q = query(ctx, sess, stPublicDays, qb.M{"line": publicLineName, "limit": publicDaysBatch})
+		} else {
+			q = query(ctx, sess, stPublicDaysUntil, qb.M{"line": publicLineName, "day": from, "limit": publicDaysBatch})
+		}
+		var days []time.Time
+		if err := q.SelectRelease(&days); err != nil {
+			return nil, wrap("slice public days", err)
+		}
+		for _, day := range days {
+			var err error
+			if out, err = s.sliceOne(ctx, sess, publicLineStmts, day, before, limit-len(out), out); err != nil {
+				return nil, wrap("slice public line", err)
+			}
+			if len(out) == limit {
+				return out, nil
+			}
+		}
+		if len(days) < publicDaysBatch {
+			return out, nil
+		}
+		from = days[len(days)-1].AddDate(0, 0, -1)
+	}
+	return out, nil
+}
+
+// Remove deletes the entries of these times from line. The port names an entry by its time,
+// and a tweet's row may carry any of the timeuuids of that microsecond, so each time becomes a
+// range delete over exactly that microsecond (minTimeUUID(t) <= time <= maxTimeUUID(t)): exact,
+// with no read first. A line's times go in unlogged single-partition batches: one mutation of
+// one partition per chunk, applied atomically by its replicas.
+func (s *Store) Remove(ctx context.Context, line domain.LineKey, times ...int64) error {
+	sess, err := s.sess()
+	if err != nil {
+		return err
+	}
+	ls, err := lineStmtsOf(line.Kind)
+	if err != nil {
+		return err
+	}
+	type span struct {
+		key any
+		t   int64
+	}
+	var spans []span
+	for _, t := range times {
+		if t <= 0 {
+			continue
+		}
+		var key any = line.Owner
+		if line.Kind == domain.Public {
+			key = dayOf(t)
+		}
+		spans = append(spans, span{key, t})
+	}
+	// Group by partition (the public line's times may fall on different days).
+	slices.SortStableFunc(spans, func(a, b span) int { return compareKeys(a.key, b.key) })
+	var batches [][]span
+	for i := 0; i < len(spans); {
+		j := i
+		for j < len(spans) && j-i < removeChunk && compareKeys(spans[j].key, spans[i].key) == 0 {
+			j++
+		}
+		batches = append(batches, spans[i:j])
+		i = j
+	}
+	err = runBounded(ctx, len(batches), s.cfg.FanoutConcurrency, func(ctx context.Context, i int) error {
+		b := sess.NewBatch(gocql.UnloggedBatch).WithContext(ctx)
+		for _, sp := range batches[i] {
+			b.Query(ls.deleteSpan.cql, sp.key, gu(minTimeUUID(sp.t)), gu(maxTimeUUID(sp.t)))
+		}
+		return sess.ExecuteBatch(b)
+	})
+	return wrap("remove from "+line.String(), err)
+}
+
+func compareKeys(a, b any) int {
+	switch a := a.(type) {
+	case time.Time:
+		return a.Compare(b.(time.Time))
+	case string:
+		bs := b.(string)
+		switch {
+		case a < bs:
+			return -1
+		case a > bs:
+			return 1
+		}
+	}
+	return 0
+}
