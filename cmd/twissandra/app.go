@@ -22,11 +22,14 @@ import (
 
 	"twissandra/adapters/memory"
 	"twissandra/adapters/widerow"
+	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
 	"twissandra/ports"
 	"twissandra/web"
+	"twissandra/web/opstrace"
+	"twissandra/web/pages"
 )
 
 // backendModule chooses the storage adapter before fx.New: fx cannot pick modules from values
@@ -71,6 +74,17 @@ func coreOptions(cfg *Config, logger *slog.Logger) ([]fx.Option, error) {
 			return l
 		}),
 		backend,
+		// Every port call records itself in the request's storage-operations log (the pages'
+		// footer and the Storage-Ops header); without a log in the context it only passes on.
+		fx.Decorate(
+			func(s ports.UserStore) ports.UserStore { return opstrace.Users(s) },
+			func(s ports.TweetStore) ports.TweetStore { return opstrace.Tweets(s) },
+			func(s ports.LineStore) ports.LineStore { return opstrace.Lines(s) },
+			func(s ports.AuthorStore) ports.AuthorStore { return opstrace.Authors(s) },
+			func(s ports.EntryStore) ports.EntryStore { return opstrace.Entries(s) },
+			func(s ports.TagIndex) ports.TagIndex { return opstrace.Tags(s) },
+			func(s ports.CommentStore) ports.CommentStore { return opstrace.Comments(s) },
+		),
 		fx.Provide(
 			func() domain.Clock { return domain.SystemClock{} },
 			func(c *Config) *domain.PasswordHasher { return domain.NewPasswordHasher(c.BcryptCost) },
@@ -80,12 +94,6 @@ func coreOptions(cfg *Config, logger *slog.Logger) ([]fx.Option, error) {
 	}, nil
 }
 
-// readyDeps collects the stores that can lose their connection, for /readyz.
-type readyDeps struct {
-	fx.In
-	Pingers []ports.Pinger `group:"pingers"`
-}
-
 func serverOptions(cfg *Config) []fx.Option {
 	return []fx.Option{
 		fx.Provide(newEngine),
@@ -93,17 +101,44 @@ func serverOptions(cfg *Config) []fx.Option {
 	}
 }
 
-func newEngine(cfg *Config, logger *slog.Logger, svc *social.Service, clock domain.Clock, ready readyDeps) (*gin.Engine, error) {
-	secret, err := tokenSecret(cfg, logger)
+// engineDeps are newEngine's parameters; the widerow engine is there only on widerow.
+type engineDeps struct {
+	fx.In
+	Config  *Config
+	Logger  *slog.Logger
+	Social  *social.Service
+	Blog    *blog.Service
+	Clock   domain.Clock
+	Pingers []ports.Pinger `group:"pingers"`
+	Node    *engine.Node   `optional:"true"`
+	Schema  cqlSchema      `optional:"true"`
+}
+
+// cqlSchema is the CQL DDL the cql3 backend applies, shown on the Models page.
+type cqlSchema string
+
+func newEngine(d engineDeps) (*gin.Engine, error) {
+	secret, err := tokenSecret(d.Config, d.Logger)
 	if err != nil {
 		return nil, err
 	}
-	return web.NewEngine(web.Config{
+	s, err := web.NewServer(web.Config{
 		TokenSecret:    secret,
-		TokenTTL:       cfg.TokenTTL,
-		MaxBodyBytes:   cfg.MaxBodyBytes,
-		TrustedProxies: splitList(cfg.TrustedProxies),
-	}, web.Deps{Social: svc, Ready: ready.Pingers, Logger: logger, Clock: clock})
+		TokenTTL:       d.Config.TokenTTL,
+		MaxBodyBytes:   d.Config.MaxBodyBytes,
+		TrustedProxies: splitList(d.Config.TrustedProxies),
+	}, web.Deps{Social: d.Social, Ready: d.Pingers, Logger: d.Logger, Clock: d.Clock})
+	if err != nil {
+		return nil, err
+	}
+	pd := pages.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: string(d.Schema), Clock: d.Clock, Logger: d.Logger}
+	if d.Node != nil {
+		pd.Node = d.Node
+	}
+	if err := pages.Register(s, pd); err != nil {
+		return nil, err
+	}
+	return s.Engine, nil
 }
 
 // startHTTP binds the listener in OnStart, so a taken port fails start-up, and shuts the server
