@@ -8,9 +8,12 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -75,7 +78,7 @@ type cfInfo struct {
 	super    bool
 	cmp      Comparator // CompareWith
 	sub      Comparator // CompareSubcolumnsWith (super CFs)
-	prefix   []byte     // 'd' | esc(keyspace) | esc(cf)
+	prefix   []byte     // 'd' | 2-byte column family id
 }
 
 const (
@@ -123,11 +126,9 @@ func Open(opts Options) (*Node, error) {
 		m := map[string]*cfInfo{}
 		for ci := range ks.ColumnFamilies {
 			def := &ks.ColumnFamilies[ci]
-			p := []byte{dataPrefix}
-			p = appendEscapedString(p, ks.Name)
-			p = appendEscapedString(p, def.Name)
+			// prefix is set by checkMeta, from the store's id for this CF.
 			m[def.Name] = &cfInfo{keyspace: ks.Name, def: def, name: def.Name, super: def.Super,
-				cmp: def.CompareWith, sub: def.CompareSubcolumnsWith, prefix: p}
+				cmp: def.CompareWith, sub: def.CompareSubcolumnsWith}
 		}
 		n.cfs[ks.Name] = m
 	}
@@ -294,30 +295,52 @@ func (n *Node) checkMeta(fresh bool) error {
 				ErrIncompatible, m.Partitioner, want.Partitioner)
 		}
 	}
+	// Column families are numbered in the order they first appear; a
+	// number is never reused, even when a CF leaves the schema.
+	ids := map[string]uint16{}
+	descs := map[string]string{}
+	var maxID uint16
+	it, err := n.db.NewIter(&pebble.IterOptions{LowerBound: []byte(metaCFPrefix), UpperBound: prefixSuccessor(nil, []byte(metaCFPrefix))})
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	for valid := it.First(); valid; valid = it.Next() {
+		name := string(it.Key()[len(metaCFPrefix):])
+		desc, idStr, ok := strings.Cut(string(it.Value()), " id=")
+		id, perr := strconv.ParseUint(idStr, 10, 16)
+		if !ok || perr != nil || id == 0 {
+			it.Close()
+			return fmt.Errorf("%w: bad column family record %q", ErrCorrupt, name)
+		}
+		ids[name], descs[name] = uint16(id), desc
+		maxID = max(maxID, uint16(id))
+	}
+	if err := errors.Join(it.Error(), it.Close()); err != nil {
+		return fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
 	for _, ks := range n.sortedKeyspaces() {
 		for _, cf := range ks.ColumnFamilies {
-			key := []byte(metaCFPrefix + ks.Name + "/" + cf.Name)
-			desc := []byte(cf.ColumnType() + " " + cf.CompareWith.String())
+			name := ks.Name + "/" + cf.Name
+			desc := cf.ColumnType() + " " + cf.CompareWith.String()
 			if cf.Super {
-				desc = append(desc, " "+cf.CompareSubcolumnsWith.String()...)
+				desc += " " + cf.CompareSubcolumnsWith.String()
 			}
-			v, c, err := n.db.Get(key)
+			id, ok := ids[name]
 			switch {
-			case errors.Is(err, pebble.ErrNotFound):
-				if err := b.Set(key, desc, nil); err != nil {
+			case !ok:
+				if maxID == math.MaxUint16 {
+					return fmt.Errorf("widerow: too many column families")
+				}
+				maxID++
+				id = maxID
+				if err := b.Set([]byte(metaCFPrefix+name), fmt.Appendf(nil, "%s id=%d", desc, id), nil); err != nil {
 					return err
 				}
-			case err != nil:
-				return fmt.Errorf("%w: %v", ErrCorrupt, err)
-			default:
-				same := bytes.Equal(v, desc)
-				old := string(v)
-				c.Close()
-				if !same {
-					return fmt.Errorf("%w: column family %s.%s was created as %q and is now configured as %q; comparators cannot change",
-						ErrIncompatible, ks.Name, cf.Name, old, desc)
-				}
+			case descs[name] != desc:
+				return fmt.Errorf("%w: column family %s.%s was created as %q and is now configured as %q; comparators cannot change",
+					ErrIncompatible, ks.Name, cf.Name, descs[name], desc)
 			}
+			n.cfs[ks.Name][cf.Name].prefix = []byte{dataPrefix, byte(id >> 8), byte(id)}
 		}
 	}
 	if b.Empty() {

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	"slices"
 	"errors"
 	"sync"
 
@@ -15,7 +17,21 @@ type writer struct {
 	row   []byte
 	key   []byte
 	value []byte
+
+	// With staged set, cells are collected in buf/ents and added to the
+	// batch in key order at commit. Pebble inserts a batch into its
+	// memtable skiplist entry by entry, reusing the previous insert
+	// position, so sorted input is much cheaper for big fan-out batches
+	// whose row keys (MD5 tokens) are otherwise random.
+	staged bool
+	buf    []byte
+	ents   []stagedCell
 }
+
+type stagedCell struct{ k0, k1, v1 int } // key buf[k0:k1], value buf[k1:v1]
+
+// stageThreshold is the batch size from which staging and sorting pays.
+const stageThreshold = 256
 
 var writerPool = sync.Pool{New: func() any { return new(writer) }}
 
@@ -30,17 +46,38 @@ func (w *writer) release() {
 		w.b.Close()
 	}
 	w.n, w.b = nil, nil
-	if cap(w.row)+cap(w.key)+cap(w.value) < 1<<20 {
+	w.staged, w.buf, w.ents = false, w.buf[:0], w.ents[:0]
+	if cap(w.row)+cap(w.key)+cap(w.value)+cap(w.buf) < 4<<20 && cap(w.ents) < 1<<16 {
 		writerPool.Put(w)
 	}
 }
 
 func (w *writer) commit() error {
-	err := w.b.Commit(w.n.writeOpts)
-	return err
+	if w.staged {
+		buf := w.buf
+		slices.SortFunc(w.ents, func(a, b stagedCell) int {
+			return bytes.Compare(buf[a.k0:a.k1], buf[b.k0:b.k1])
+		})
+		for _, e := range w.ents {
+			if err := w.b.Merge(buf[e.k0:e.k1], buf[e.k1:e.v1], nil); err != nil {
+				return err
+			}
+		}
+	}
+	return w.b.Commit(w.n.writeOpts)
 }
 
+func (w *writer) empty() bool { return w.b.Empty() && len(w.ents) == 0 }
+
 func (w *writer) merge(value []byte, ts int64, tombstone bool) error {
+	if w.staged {
+		k0 := len(w.buf)
+		w.buf = append(w.buf, w.key...)
+		k1 := len(w.buf)
+		w.buf = appendCell(w.buf, value, ts, tombstone)
+		w.ents = append(w.ents, stagedCell{k0, k1, len(w.buf)})
+		return nil
+	}
 	w.value = appendCell(w.value[:0], value, ts, tombstone)
 	return w.b.Merge(w.key, w.value, nil)
 }
@@ -204,6 +241,7 @@ func (n *Node) BatchMutate(ctx context.Context, keyspace string, mutations map[s
 	}
 	w := n.newWriter()
 	defer w.release()
+	w.staged = len(mutations) >= stageThreshold
 	i := 0
 	for key, byCF := range mutations {
 		if i++; i%1024 == 0 {
@@ -227,7 +265,7 @@ func (n *Node) BatchMutate(ctx context.Context, keyspace string, mutations map[s
 			}
 		}
 	}
-	if w.b.Empty() {
+	if w.empty() {
 		return nil
 	}
 	return w.commit()

@@ -1,0 +1,130 @@
+package engine
+
+import (
+	"fmt"
+	"testing"
+)
+
+// buildWideRow writes width LongType columns into one Timeline row, in
+// batches of 50,000 columns.
+func buildWideRow(b *testing.B, n *Node, key string, width int) {
+	b.Helper()
+	const chunk = 50_000
+	value := []byte("0123456789abcdef") // a tweet id
+	for lo := 0; lo < width; lo += chunk {
+		muts := make([]Mutation, 0, chunk)
+		cols := make([]Column, 0, chunk)
+		for i := lo; i < min(lo+chunk, width); i++ {
+			cols = append(cols, Column{Name: long(int64(i)), Value: value, Timestamp: int64(i)})
+			muts = append(muts, Mutation{ColumnOrSuperColumn: &ColumnOrSuperColumn{Column: &cols[len(cols)-1]}})
+		}
+		if err := n.BatchMutate(bg, "Twissandra", map[string]map[string][]Mutation{key: {"Timeline": muts}}, ONE); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReversedSlice40 reads the newest 40 columns of a timeline row
+// (reversed, from the end) for rows of very different widths: the cost is
+// one seek plus 40 steps, so it must not grow with the width.
+func BenchmarkReversedSlice40(b *testing.B) {
+	n, err := Open(Options{Dir: b.TempDir(), CommitLogSync: SyncPeriodic})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer n.Close()
+	widths := []struct {
+		name  string
+		width int
+	}{{"1e3", 1_000}, {"1e5", 100_000}, {"1e6", 1_000_000}}
+	for _, w := range widths {
+		buildWideRow(b, n, "row"+w.name, w.width)
+	}
+	// Steady state: versions merged into SSTables, as after a while in production.
+	if err := n.Compact(bg); err != nil {
+		b.Fatal(err)
+	}
+	for _, w := range widths {
+		b.Run(w.name, func(b *testing.B) {
+			key := "row" + w.name
+			parent := ColumnParent{ColumnFamily: "Timeline"}
+			pred := SlicePredicate{SliceRange: &SliceRange{Reversed: true, Count: 40}}
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := n.GetSlice(bg, "Twissandra", key, parent, pred, ONE)
+				if err != nil || len(res) != 40 {
+					b.Fatalf("%d columns, %v", len(res), err)
+				}
+			}
+		})
+		b.Run(w.name+"/middle", func(b *testing.B) {
+			key := "row" + w.name
+			parent := ColumnParent{ColumnFamily: "Timeline"}
+			pred := SlicePredicate{SliceRange: &SliceRange{Start: long(int64(w.width / 2)), Reversed: true, Count: 40}}
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := n.GetSlice(bg, "Twissandra", key, parent, pred, ONE)
+				if err != nil || len(res) != 40 {
+					b.Fatalf("%d columns, %v", len(res), err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkBatchMutate10kRows is a Twissandra post fanned out to 10,000
+// follower timelines: 10,000 rows, one column each, one batch, on disk
+// with periodic commit log sync.
+func BenchmarkBatchMutate10kRows(b *testing.B) {
+	n, err := Open(Options{Dir: b.TempDir(), CommitLogSync: SyncPeriodic})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer n.Close()
+	const rows = 10_000
+	keys := make([]string, rows)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("follower%05d", i)
+	}
+	value := []byte("0123456789abcdef")
+	ts := int64(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		ts++
+		col := Column{Name: long(ts), Value: value, Timestamp: ts}
+		one := []Mutation{{ColumnOrSuperColumn: &ColumnOrSuperColumn{Column: &col}}}
+		muts := make(map[string]map[string][]Mutation, rows)
+		for _, k := range keys {
+			muts[k] = map[string][]Mutation{"Timeline": one}
+		}
+		if err := n.BatchMutate(bg, "Twissandra", muts, ONE); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBatchMutate10kRowsApply is the same, without the cost of
+// building the caller's map (measures the engine alone).
+func BenchmarkBatchMutate10kRowsApply(b *testing.B) {
+	n, err := Open(Options{Dir: b.TempDir(), CommitLogSync: SyncPeriodic})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer n.Close()
+	const rows = 10_000
+	value := []byte("0123456789abcdef")
+	col := Column{Name: long(1), Value: value, Timestamp: 1}
+	one := []Mutation{{ColumnOrSuperColumn: &ColumnOrSuperColumn{Column: &col}}}
+	muts := make(map[string]map[string][]Mutation, rows)
+	for i := range rows {
+		muts[fmt.Sprintf("follower%05d", i)] = map[string][]Mutation{"Timeline": one}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		col.Timestamp++
+		col.Name = long(col.Timestamp)
+		if err := n.BatchMutate(bg, "Twissandra", muts, ONE); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
