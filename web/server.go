@@ -26,6 +26,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"twissandra/domain"
+	"twissandra/domain/blog"
 	"twissandra/domain/social"
 	"twissandra/ports"
 )
@@ -49,6 +50,8 @@ type Config struct {
 // Deps are the web layer's collaborators.
 type Deps struct {
 	Social *social.Service
+	// Blog serves /api/v1/blog; nil leaves the blog API out.
+	Blog *blog.Service
 	// Ready are asked by /readyz; may be empty.
 	Ready []ports.Pinger
 	// Logger receives request and error logs; nil discards them.
@@ -117,7 +120,7 @@ func NewServer(cfg Config, deps Deps) (*Server, error) {
 	engine.HandleMethodNotAllowed = true
 
 	s := &Server{Engine: engine, Tokens: tokens, cfg: cfg, deps: deps, log: deps.Logger, tweets: newTweetCache(tweetCacheSize)}
-	engine.Use(requestLogger(s.log), s.recovery, bodyLimit(s, cfg.MaxBodyBytes))
+	engine.Use(requestLogger(s.log), s.recovery, StorageOps(), bodyLimit(s, cfg.MaxBodyBytes))
 	engine.NoRoute(s.noRoute)
 	engine.NoMethod(s.noMethod)
 	s.API = engine.Group("/api/v1")
@@ -130,6 +133,7 @@ func (s *Server) routes() {
 	s.healthRoutes()
 	s.userRoutes()
 	s.tweetRoutes()
+	s.blogRoutes()
 }
 
 // Handler returns the server as an http.Handler.
