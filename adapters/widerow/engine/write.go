@@ -3,8 +3,8 @@ package engine
 import (
 	"bytes"
 	"context"
-	"slices"
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/cockroachdb/pebble"
