@@ -127,7 +127,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		TokenTTL:       d.Config.TokenTTL,
 		MaxBodyBytes:   d.Config.MaxBodyBytes,
 		TrustedProxies: splitList(d.Config.TrustedProxies),
-	}, web.Deps{Social: d.Social, Ready: d.Pingers, Logger: d.Logger, Clock: d.Clock})
+	}, web.Deps{Social: d.Social, Blog: d.Blog, Ready: d.Pingers, Logger: d.Logger, Clock: d.Clock})
 	if err != nil {
 		return nil, err
 	}
