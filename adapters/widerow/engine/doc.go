@@ -33,26 +33,28 @@
 // ordering. Keys are built so that byte order is the order Cassandra
 // defines, which turns every slice into one seek plus one step per column:
 //
-//		0x00 "widerow/format"                      store format and partitioner
-//		0x00 "widerow/cf/" ks "/" cf                column family definition and id
-//		'd' id(2) token(16) key 0x00 0x01 0x00      row tombstone
-//		'd' id(2) token(16) key 0x00 0x01 0x01 N    column N (standard CF)
-//		'd' id(2) token(16) key 0x00 0x01 0x01 S 0x00     super column S tombstone
-//		'd' id(2) token(16) key 0x00 0x01 0x01 S 0x01 N   subcolumn N of S
+//	0x00 "widerow/format"                      store format and partitioner
+//	0x00 "widerow/cf/" ks "/" cf                column family definition and id
+//	'd' id(2) token(16) key 0x00 0x01 0x00      row tombstone
+//	'd' id(2) token(16) key 0x00 0x01 0x01 N    column N (standard CF)
+//	'd' id(2) token(16) key 0x00 0x01 0x01 S 0x00     super column S tombstone
+//	'd' id(2) token(16) key 0x00 0x01 0x01 S 0x01 N   subcolumn N of S
 //
-//	  - id: a number given to each column family when the store first sees
-//	    it (never reused), so keys do not repeat keyspace and CF names.
-//	  - token: under RandomPartitioner, abs(signed 128-bit MD5 of the key),
-//	    16 bytes big-endian, so rows are stored, and get_range_slices returns
-//	    them, in token order. Absent under OrderPreservingPartitioner.
-//	  - key: the row key with 0x00 escaped as 0x00 0xFF, ended by 0x00 0x01
-//	    (a key that is a prefix of another sorts first, as in byte order).
-//	  - N, S: names in an order-preserving encoding of their comparator
-//	    (AppendName): byte types as is (escaped and terminated when more
-//	    follows, as S is); LongType with the sign bit flipped; LexicalUUIDType
-//	    with the sign bits of both halves flipped (java.util.UUID.compareTo);
-//	    TimeUUIDType as the 60-bit timestamp (8 bytes) followed by the 16 raw
-//	    bytes.
+// where:
+//
+//   - id: a number given to each column family when the store first sees
+//     it (never reused), so keys do not repeat keyspace and CF names.
+//   - token: under RandomPartitioner, abs(signed 128-bit MD5 of the key),
+//     16 bytes big-endian, so rows are stored, and get_range_slices returns
+//     them, in token order. Absent under OrderPreservingPartitioner.
+//   - key: the row key with 0x00 escaped as 0x00 0xFF, ended by 0x00 0x01
+//     (a key that is a prefix of another sorts first, as in byte order).
+//   - N, S: names in an order-preserving encoding of their comparator
+//     (AppendName): byte types as is (escaped and terminated when more
+//     follows, as S is); LongType with the sign bit flipped; LexicalUUIDType
+//     with the sign bits of both halves flipped (java.util.UUID.compareTo);
+//     TimeUUIDType as the 60-bit timestamp (8 bytes) followed by the 16 raw
+//     bytes.
 //
 // The value of every cell, tombstones included, is
 // flags(1: bit 0 = tombstone) | timestamp(8, big-endian) | value.
