@@ -118,7 +118,7 @@ func truncate(tb testing.TB, s *Store, tables ...string) {
 // resetPublic empties the public line, which every Twissandra subtest shares.
 func resetPublic(tb testing.TB, s *Store) {
 	truncate(tb, s, "public_line", "public_days")
-	s.publicDay.Store(0)
+	s.publicDays.Clear()
 }
 
 func TestMain(m *testing.M) {

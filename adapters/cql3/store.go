@@ -50,10 +50,10 @@ type Store struct {
 	session atomic.Pointer[gocqlx.Session]
 	mu      sync.Mutex // serialises Start and Close
 
-	// publicDay is the newest public-line day this process has recorded in public_days, so
-	// the day's row is written once per process and day, not once per tweet (that would make
-	// public_days the hot partition the bucketing avoids).
-	publicDay atomic.Int64
+	// publicDays holds the days (Unix seconds of UTC midnight) this process has recorded in
+	// public_days, so a day's row is written once per process, not once per tweet (that would
+	// make public_days the hot partition the bucketing avoids). A day a year: it stays tiny.
+	publicDays sync.Map
 
 	// lwtLocks queues this process's compare-and-set loops on one author's post count behind
 	// each other: Paxos then sees one proposer per process instead of dozens contending.
@@ -244,7 +244,11 @@ func mapErr(err error) error {
 // work": no replicas or connections, timeouts, overload, a node still starting.
 func unavailable(err error) bool {
 	switch {
-	case errors.Is(err, gocql.ErrNoConnections), errors.Is(err, gocql.ErrNoConnectionsStarted),
+	// The driver reports a connection that dies under a request as context.Canceled (the
+	// connection's own context). A caller's cancellation lands here too: nobody reads that
+	// answer.
+	case errors.Is(err, context.Canceled),
+		errors.Is(err, gocql.ErrNoConnections), errors.Is(err, gocql.ErrNoConnectionsStarted),
 		errors.Is(err, gocql.ErrTimeoutNoResponse), errors.Is(err, gocql.ErrConnectionClosed),
 		errors.Is(err, gocql.ErrSessionClosed), errors.Is(err, gocql.ErrNoStreams),
 		errors.Is(err, gocql.ErrTooManyTimeouts), errors.Is(err, gocql.ErrHostQueryFailed),

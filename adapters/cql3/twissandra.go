@@ -277,7 +277,7 @@ func (s *Store) writesFor(e domain.LineEntry, line domain.LineKey, out []lineWri
 	case domain.Public:
 		day := dayOf(e.Time)
 		out = append(out, lineWrite{publicLineStmts.insert, []any{day, t, id}})
-		if s.publicDay.Load() < day.Unix() {
+		if _, known := s.publicDays.Load(day.Unix()); !known {
 			out = append(out, lineWrite{stInsertPublicDay, []any{publicLineName, day}})
 		}
 		return out, nil
@@ -317,19 +317,15 @@ func (s *Store) Append(ctx context.Context, e domain.LineEntry, lines ...domain.
 	if err != nil {
 		return wrap("append", err)
 	}
-	s.notePublicDays(e.Time)
+	if slices.ContainsFunc(lines, func(l domain.LineKey) bool { return l.Kind == domain.Public }) {
+		s.notePublicDays(e.Time)
+	}
 	return nil
 }
 
 // notePublicDays remembers that the day of micros is in public_days (its write succeeded).
 func (s *Store) notePublicDays(micros int64) {
-	day := dayOf(micros).Unix()
-	for {
-		cur := s.publicDay.Load()
-		if cur >= day || s.publicDay.CompareAndSwap(cur, day) {
-			return
-		}
-	}
+	s.publicDays.Store(dayOf(micros).Unix(), struct{}{})
 }
 
 // AppendEntries writes many entries into one line: each partition's rows go in unlogged
