@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"go.uber.org/fx"
+
+	"twissandra/adapters/widerow/engine"
+	"twissandra/domain/blog"
+	"twissandra/domain/social"
+	"twissandra/tools/stores"
+)
+
+// openedBackend is a backend started without the HTTP server, for the tools.
+type openedBackend struct {
+	app    *fx.App
+	node   *engine.Node // widerow only
+	stores stores.Set
+	social *social.Service
+	blog   *blog.Service
+}
+
+// openBackend starts cfg's backend through the same fx wiring as serve (coreOptions) and hands
+// out its stores and use cases.
+func openBackend(ctx context.Context, cfg *Config, stderr io.Writer) (*openedBackend, error) {
+	logger := newLogger(cfg, stderr)
+	opts, err := coreOptions(cfg, logger)
+	if err != nil {
+		return nil, err
+	}
+	b := &openedBackend{}
+	opts = append(opts, fx.Populate(
+		&b.stores.Users, &b.stores.Tweets, &b.stores.Lines,
+		&b.stores.Authors, &b.stores.Entries, &b.stores.Tags, &b.stores.Comments,
+		&b.social, &b.blog,
+	))
+	if cfg.Backend == "widerow" {
+		opts = append(opts, fx.Populate(&b.node))
+	}
+	b.app = fx.New(opts...)
+	if err := b.app.Err(); err != nil {
+		return nil, err
+	}
+	startCtx, cancel := context.WithTimeout(ctx, startTimeout(cfg))
+	defer cancel()
+	if err := b.app.Start(startCtx); err != nil {
+		return nil, fmt.Errorf("start %s: %w", cfg.Backend, err)
+	}
+	return b, nil
+}
+
+// close stops the backend (the widerow node syncs and closes).
+func (b *openedBackend) close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return b.app.Stop(ctx)
+}

@@ -1,0 +1,416 @@
+// Package cli is a shell over the widerow engine in the spirit of the cassandra-cli of 0.6/0.7:
+// show and describe the keyspaces, set, get, del and count columns and super columns, slice rows
+// and list column families, with names and values typed by the column family's comparator.
+// Output uses the seed articles' notation (package notation).
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"twissandra/adapters/widerow/engine"
+	"twissandra/tools/notation"
+)
+
+// consistency is the level of every request; one emulated node treats them alike.
+const consistency = engine.ONE
+
+// ErrQuit is returned by Exec when a statement asks to leave the shell.
+var ErrQuit = errors.New("quit")
+
+// Shell runs statements against one engine node.
+type Shell struct {
+	Node *engine.Node
+	Out  io.Writer
+	// Now gives write timestamps and timeuuid(); nil means time.Now.
+	Now func() time.Time
+
+	last int64 // the last write timestamp, so two writes never share one
+}
+
+func (s *Shell) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// timestamp is a write timestamp in microseconds, strictly increasing within the shell, so a set
+// after a del in the same microsecond is not hidden by the tombstone (a tombstone wins a tie).
+func (s *Shell) timestamp() int64 {
+	t := s.now().UnixMicro()
+	if t <= s.last {
+		t = s.last + 1
+	}
+	s.last = t
+	return t
+}
+
+// Exec parses src and runs its statements in order. Nothing runs if any statement does not
+// parse; execution stops at the first failing statement. Quit stops with ErrQuit.
+func (s *Shell) Exec(ctx context.Context, src string) error {
+	stmts, err := Parse(src)
+	if err != nil {
+		return err
+	}
+	for _, st := range stmts {
+		if err := s.run(ctx, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Shell) printf(format string, args ...any) error {
+	_, err := fmt.Fprintf(s.Out, format, args...)
+	return err
+}
+
+func (s *Shell) run(ctx context.Context, st Stmt) error {
+	switch st := st.(type) {
+	case Quit:
+		return ErrQuit
+	case Help:
+		return s.help(st.Topic)
+	case ShowKeyspaces:
+		names, err := s.Node.DescribeKeyspaces(ctx)
+		if err != nil {
+			return err
+		}
+		return s.printf("%s\n", strings.Join(names, "\n"))
+	case Describe:
+		return s.describe(st.Keyspace)
+	case Set:
+		return s.set(ctx, st)
+	case Get:
+		return s.get(ctx, st)
+	case Del:
+		return s.del(ctx, st)
+	case Count:
+		return s.count(ctx, st)
+	case List:
+		return s.list(ctx, st)
+	}
+	return fmt.Errorf("statement %T is not supported", st)
+}
+
+func (s *Shell) describe(ksName string) error {
+	ks, ok := s.Node.Schema().Keyspace(ksName)
+	if !ok {
+		return fmt.Errorf("unknown keyspace %q (show keyspaces lists them)", ksName)
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Keyspace: %s (replication factor %d)\n", ks.Name, ks.ReplicationFactor)
+	for _, cf := range ks.ColumnFamilies {
+		fmt.Fprintf(&sb, "  ColumnFamily: %s\n    Type: %s\n    CompareWith: %s\n", cf.Name, cf.ColumnType(), cf.CompareWith)
+		if cf.Super {
+			fmt.Fprintf(&sb, "    CompareSubcolumnsWith: %s\n", cf.CompareSubcolumnsWith)
+		}
+		if cf.Comment != "" {
+			fmt.Fprintf(&sb, "    Comment: %s\n", cf.Comment)
+		}
+	}
+	return s.printf("%s", sb.String())
+}
+
+// target is a path resolved against the schema, with its names turned into bytes.
+type target struct {
+	ks     string
+	cf     *engine.ColumnFamilyDef
+	key    string
+	super  []byte // the super column, super CFs only
+	column []byte // the column (a subcolumn in a super CF)
+}
+
+func (s *Shell) cfDef(ksName, cfName string) (*engine.ColumnFamilyDef, error) {
+	ks, ok := s.Node.Schema().Keyspace(ksName)
+	if !ok {
+		return nil, fmt.Errorf("unknown keyspace %q (show keyspaces lists them)", ksName)
+	}
+	cf, ok := ks.ColumnFamily(cfName)
+	if !ok {
+		var names []string
+		for _, c := range ks.ColumnFamilies {
+			names = append(names, c.Name)
+		}
+		return nil, fmt.Errorf("unknown column family %q in keyspace %s (have %s)", cfName, ksName, strings.Join(names, ", "))
+	}
+	return cf, nil
+}
+
+func (s *Shell) resolve(p Path) (target, error) {
+	cf, err := s.cfDef(p.Keyspace, p.CF)
+	if err != nil {
+		return target{}, err
+	}
+	t := target{ks: p.Keyspace, cf: cf}
+	if p.Key.Kind == TermFunc {
+		return target{}, typeErr(p.Key, "row keys are text: write the key quoted, not %s", p.Key)
+	}
+	if p.Key.Text == "" {
+		return target{}, typeErr(p.Key, "the row key must not be empty")
+	}
+	t.key = p.Key.Text
+	switch {
+	case len(p.Names) == 2 && !cf.Super:
+		return target{}, fmt.Errorf("%s.%s is a standard column family: a path names a key and one column, like %s.%s['key']['column']", p.Keyspace, p.CF, p.Keyspace, p.CF)
+	case cf.Super && len(p.Names) >= 1:
+		if t.super, err = nameBytes(p.Names[0], cf.CompareWith, s.now); err != nil {
+			return target{}, err
+		}
+		if len(p.Names) == 2 {
+			if t.column, err = nameBytes(p.Names[1], cf.CompareSubcolumnsWith, s.now); err != nil {
+				return target{}, err
+			}
+		}
+	case len(p.Names) == 1:
+		if t.column, err = nameBytes(p.Names[0], cf.CompareWith, s.now); err != nil {
+			return target{}, err
+		}
+	}
+	return t, nil
+}
+
+func nonEmpty(what string, b []byte) error {
+	if len(b) == 0 {
+		return fmt.Errorf("a %s name must not be empty", what)
+	}
+	return nil
+}
+
+func (s *Shell) set(ctx context.Context, st Set) error {
+	t, err := s.resolve(st.Path)
+	if err != nil {
+		return err
+	}
+	if t.column == nil {
+		if t.cf.Super {
+			return fmt.Errorf("set needs a super column and a column: %s.%s['key']['super']['column'] = value", st.Path.Keyspace, st.Path.CF)
+		}
+		return fmt.Errorf("set needs a column: %s.%s['key']['column'] = value", st.Path.Keyspace, st.Path.CF)
+	}
+	if err := nonEmpty("column", t.column); err != nil {
+		return err
+	}
+	if t.cf.Super {
+		if err := nonEmpty("super column", t.super); err != nil {
+			return err
+		}
+	}
+	v, err := valueBytes(st.Value, s.now)
+	if err != nil {
+		return err
+	}
+	path := engine.ColumnPath{ColumnFamily: t.cf.Name, SuperColumn: t.super, Column: t.column}
+	if err := s.Node.Insert(ctx, t.ks, t.key, path, v, s.timestamp(), consistency); err != nil {
+		return err
+	}
+	return s.printf("Value inserted.\n")
+}
+
+func (s *Shell) get(ctx context.Context, st Get) error {
+	t, err := s.resolve(st.Path)
+	if err != nil {
+		return err
+	}
+	if t.column != nil {
+		if st.Slice != nil {
+			return errors.New("a slice (start, finish, reversed, limit) applies to a row or a super column, not to one column")
+		}
+		c, err := s.Node.Get(ctx, t.ks, t.key, engine.ColumnPath{ColumnFamily: t.cf.Name, SuperColumn: t.super, Column: t.column}, consistency)
+		if errors.Is(err, engine.ErrNotFound) {
+			return s.printf("Column not found.\n")
+		}
+		if err != nil {
+			return err
+		}
+		cmp := t.cf.CompareWith
+		if t.cf.Super {
+			cmp = t.cf.CompareSubcolumnsWith
+		}
+		return s.printf("%s\n", notation.ColumnText(cmp, *c.Column))
+	}
+	pred, err := s.predicate(t, st.Slice)
+	if err != nil {
+		return err
+	}
+	parent := engine.ColumnParent{ColumnFamily: t.cf.Name, SuperColumn: t.super}
+	cols, err := s.Node.GetSlice(ctx, t.ks, t.key, parent, pred, consistency)
+	if err != nil {
+		return err
+	}
+	var sb strings.Builder
+	if t.super != nil {
+		sub := make([]engine.Column, len(cols))
+		for i, c := range cols {
+			sub[i] = *c.Column
+		}
+		sb.WriteString(notation.Key(t.key) + " : {\n")
+		if len(sub) == 0 {
+			sb.WriteString(notation.Indent + notation.Name(t.cf.CompareWith, t.super) + " : {}")
+		} else {
+			notation.WriteSuperColumn(&sb, t.cf, engine.SuperColumn{Name: t.super, Columns: sub}, 1)
+		}
+		sb.WriteString("\n}\n")
+		fmt.Fprintf(&sb, "Returned %d columns.\n", len(cols))
+		return s.printf("%s", sb.String())
+	}
+	if err := notation.WriteCF(&sb, t.cf, []notation.Row{{Key: t.key, Columns: cols}}); err != nil {
+		return err
+	}
+	what := "columns"
+	if t.cf.Super {
+		what = "super columns"
+	}
+	fmt.Fprintf(&sb, "Returned %d %s.\n", len(cols), what)
+	return s.printf("%s", sb.String())
+}
+
+func (s *Shell) predicate(t target, sl *Slice) (engine.SlicePredicate, error) {
+	r := &engine.SliceRange{Count: engine.DefaultCount}
+	if sl != nil {
+		cmp := t.cf.CompareWith
+		if t.super != nil {
+			cmp = t.cf.CompareSubcolumnsWith
+		}
+		var err error
+		if sl.Start != nil {
+			if r.Start, err = nameBytes(*sl.Start, cmp, s.now); err != nil {
+				return engine.SlicePredicate{}, err
+			}
+		}
+		if sl.Finish != nil {
+			if r.Finish, err = nameBytes(*sl.Finish, cmp, s.now); err != nil {
+				return engine.SlicePredicate{}, err
+			}
+		}
+		r.Reversed = sl.Reversed
+		if sl.HasLimit {
+			r.Count = int32(sl.Limit)
+		}
+	}
+	return engine.SlicePredicate{SliceRange: r}, nil
+}
+
+func (s *Shell) del(ctx context.Context, st Del) error {
+	t, err := s.resolve(st.Path)
+	if err != nil {
+		return err
+	}
+	path := engine.ColumnPath{ColumnFamily: t.cf.Name, SuperColumn: t.super, Column: t.column}
+	if err := s.Node.Remove(ctx, t.ks, t.key, path, s.timestamp(), consistency); err != nil {
+		return err
+	}
+	switch {
+	case t.column != nil:
+		return s.printf("Column removed.\n")
+	case t.super != nil:
+		return s.printf("Super column removed.\n")
+	}
+	return s.printf("Row removed.\n")
+}
+
+func (s *Shell) count(ctx context.Context, st Count) error {
+	t, err := s.resolve(st.Path)
+	if err != nil {
+		return err
+	}
+	if t.column != nil {
+		return errors.New("count takes a row (K.CF['key']) or, in a super column family, a super column")
+	}
+	n, err := s.Node.GetCount(ctx, t.ks, t.key, engine.ColumnParent{ColumnFamily: t.cf.Name, SuperColumn: t.super}, consistency)
+	if err != nil {
+		return err
+	}
+	what := "columns"
+	if t.cf.Super && t.super == nil {
+		what = "super columns"
+	}
+	return s.printf("%d %s\n", n, what)
+}
+
+func (s *Shell) list(ctx context.Context, st List) error {
+	cf, err := s.cfDef(st.Keyspace, st.CF)
+	if err != nil {
+		return err
+	}
+	var rows []notation.Row
+	if st.Limit > 0 {
+		ks, err := s.Node.GetRangeSlices(ctx, st.Keyspace, engine.ColumnParent{ColumnFamily: cf.Name},
+			engine.SlicePredicate{SliceRange: &engine.SliceRange{Count: engine.DefaultCount}},
+			engine.KeyRange{Count: int32(st.Limit)}, consistency)
+		if err != nil {
+			return err
+		}
+		for _, k := range ks {
+			rows = append(rows, notation.Row{Key: k.Key, Columns: k.Columns})
+		}
+	}
+	var sb strings.Builder
+	if err := notation.WriteCF(&sb, cf, rows); err != nil {
+		return err
+	}
+	fmt.Fprintf(&sb, "%d rows (in %s token order; range ghosts, rows of tombstones only, show as {}).\n", len(rows), s.Node.Partitioner())
+	return s.printf("%s", sb.String())
+}
+
+func (s *Shell) help(topic string) error {
+	if topic == "types" || topic == "functions" {
+		keys := make([]string, 0, len(typeFuncs))
+		for k := range typeFuncs {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		var sb strings.Builder
+		for _, k := range keys {
+			sb.WriteString("  " + typeFuncs[k] + "\n")
+		}
+		return s.printf("Type functions:\n%s", sb.String())
+	}
+	return s.printf("%s", HelpText)
+}
+
+// HelpText is what help prints.
+const HelpText = `Statements (one per line, or separated by ';'; keywords in any case):
+  show keyspaces
+  describe keyspace <Keyspace>
+  set <Keyspace>.<CF>['key']['column'] = <value>
+  set <Keyspace>.<CF>['key']['super']['column'] = <value>          (super column families)
+  get <Keyspace>.<CF>['key'] [<slice>]                              a row
+  get <Keyspace>.<CF>['key']['column']                              one column
+  get <Keyspace>.<CF>['key']['super'] [<slice>]                     one super column
+  get <Keyspace>.<CF>['key']['super']['column']                     one subcolumn
+  del <Keyspace>.<CF>['key'] | ['key']['column'] | ['key']['super'] | ['key']['super']['column']
+  count <Keyspace>.<CF>['key'] | <Keyspace>.<CF>['key']['super']
+  list <Keyspace>.<CF> [limit N]                                    rows in token order (default 100)
+  help [types]
+  quit
+
+A slice is any of these words after the path, optionally inside [ ]:
+  start <name>  finish <name>  reversed  limit <N>
+  e.g.  get Scratch.Longs['row'] start 100 finish 1000 reversed limit 10
+        get Scratch.UTF8s['row'] [start 'a' finish 'z' limit 10]
+Both bounds are inclusive; with reversed, start is the high end. The default limit is 100.
+
+Names are typed by the column family's comparator (describe keyspace shows it):
+  'text' or 123 is read as the comparator's type: a number for LongType, UUID text for
+  TimeUUIDType and LexicalUUIDType, text for UTF8Type, AsciiType and BytesType.
+  Type functions give exact bytes: long(123), timeuuid(), timeuuid('uuid'), lexicaluuid(),
+  lexicaluuid('uuid'), utf8('x'), ascii('x'), bytes('cafe') (hex). The comparator still checks
+  them: a LongType name must be 8 bytes, so bytes('abcdef') is refused there.
+Values have no type in 0.6: 'text' and 123 store their text; long(123) stores 8 bytes.
+Row keys are quoted text. Strings use single quotes; write a quote inside as '' or \'.
+
+Try the sorting example of "WTF is a SuperColumn":
+  set Scratch.Longs['sorting'][123] = 'hello there'
+  set Scratch.Longs['sorting'][832416] = 'kjjkbcjkcbbd'
+  set Scratch.Longs['sorting'][3] = '101010101010'
+  set Scratch.Longs['sorting'][976] = 'kjjkbcjkcbbd'
+  get Scratch.Longs['sorting']
+and the same four names in Scratch.UTF8s.
+`
