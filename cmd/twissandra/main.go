@@ -1,6 +1,10 @@
 // Command twissandra runs the Twissandra server and its tools.
 //
 //	twissandra serve [flags]   run the HTTP server (JSON API and pages)
+//	twissandra cli [flags]     a cassandra-cli-like shell over the widerow engine
+//	twissandra dump [flags]    print a column family, a keyspace or a store
+//	twissandra seed [flags]    load the articles' data or generate synthetic data
+//	twissandra migrate [flags] copy everything from one backend to another
 //	twissandra version         print the version
 package main
 
@@ -33,9 +37,13 @@ const usage = `twissandra: Twitter clone that teaches Cassandra's data models
 
 Usage:
   twissandra serve [flags]     run the HTTP server (JSON API and pages)
+  twissandra cli [-e 'stmts']  a cassandra-cli-like shell over the widerow engine (help inside)
+  twissandra dump [flags]      print a column family or keyspace (notation or jsonl)
+  twissandra seed [flags]      load the articles' data (--articles) or synthetic data (--users, --tweets)
+  twissandra migrate [flags]   copy everything from one backend to another (--from, --to)
   twissandra version           print the version
 
-Run "twissandra serve -h" for the flags. Every flag can also be set as an environment
+Run "twissandra <command> -h" for the flags. Every flag can also be set as an environment
 variable: --data-dir is TWISSANDRA_DATA_DIR (flags win).
 `
 
@@ -56,6 +64,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "serve":
 		err = serve(ctx, rest, stderr)
+	case "cli":
+		err = cliCmd(ctx, rest, stdout, stderr)
 	case "version", "--version", "-version", "-v":
 		fmt.Fprintln(stdout, "twissandra", versionString())
 	case "help", "-h", "--help":
