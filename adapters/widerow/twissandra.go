@@ -478,23 +478,22 @@ func lineCF(k domain.LineKind) string {
 }
 
 // Append writes the entry into every line in one batch: for a post with 10,000 followers that is
-// one BatchMutate of 10,000 Timeline rows, one Pebble batch.
+// one BatchMutate of 10,000 Timeline rows, one Pebble batch. Every row gets the same column, so
+// all rows share one read-only mutation list.
 func (s *Store) Append(ctx context.Context, e domain.LineEntry, lines ...domain.LineKey) error {
 	rows, err := s.lineRows(ctx, lines)
 	if err != nil {
 		return err
 	}
-	ts := s.ts()
-	name, value := LongName(e.Time), []byte(e.TweetID.String())
+	shared := []engine.Mutation{col(string(LongName(e.Time)), []byte(e.TweetID.String()), s.ts())}
 	m := make(map[string]map[string][]engine.Mutation, len(rows))
 	for l, key := range rows {
 		cf := lineCF(l.Kind)
-		byCF := m[key]
-		if byCF == nil {
-			byCF = make(map[string][]engine.Mutation, 2)
-			m[key] = byCF
+		if byCF := m[key]; byCF != nil {
+			byCF[cf] = shared
+		} else {
+			m[key] = map[string][]engine.Mutation{cf: shared}
 		}
-		byCF[cf] = append(byCF[cf], engine.Mutation{ColumnOrSuperColumn: &engine.ColumnOrSuperColumn{Column: &engine.Column{Name: name, Value: value, Timestamp: ts}}})
 	}
 	return wrap("append", s.node.BatchMutate(ctx, KeyspaceTwissandra, m, cl))
 }
