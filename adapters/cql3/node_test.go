@@ -35,7 +35,7 @@ func nodeConfig(tb testing.TB) Config {
 	}
 	cfg := Config{
 		Hosts:        strings.Split(hosts, ","),
-		Consistency:  "ONE",
+		Consistency:  os.Getenv("TWISSANDRA_CQL_CONSISTENCY"), // "": LOCAL_QUORUM
 		Timeout:      20 * time.Second,
 		StartTimeout: 90 * time.Second,
 		Replication:  "SimpleStrategy:1",
