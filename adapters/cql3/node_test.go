@@ -25,6 +25,9 @@ const (
 func nodeConfig(tb testing.TB) Config {
 	tb.Helper()
 	hosts := os.Getenv(envHosts)
+	if testing.Short() && os.Getenv("CI") != "true" {
+		tb.Skip("-short: skipping the tests that need a Cassandra node")
+	}
 	if hosts == "" {
 		msg := fmt.Sprintf("%s is not set: the cql3 tests need a real Cassandra node "+
 			"(scripts/cassandra.sh up, then %s=127.0.0.1 %s=9042)", envHosts, envHosts, envPort)
