@@ -19,8 +19,9 @@ import (
 // time; a longer list is split into sequential chunks of this size.
 const maxIn = 256
 
-// removeChunk bounds the range deletes of one single-partition batch.
-const removeChunk = 200
+// partitionBatchSize bounds the statements of one single-partition batch (backfill inserts,
+// unfollow range deletes): one mutation, well under the batch size limits.
+const partitionBatchSize = 200
 
 // publicLineName is the one partition key value of public_days.
 const publicLineName = "public"
@@ -335,11 +336,9 @@ func (s *Store) AppendEntries(ctx context.Context, line domain.LineKey, entries 
 	if err != nil {
 		return err
 	}
-	type part struct {
-		writes []lineWrite
-	}
-	parts := map[any]*part{}
-	var order []any
+	// Group the writes by partition: the statement (table) and its partition key value.
+	groups := map[string][]lineWrite{}
+	var order []string
 	for _, e := range entries {
 		if err := checkEntry(e); err != nil {
 			return err
@@ -349,19 +348,16 @@ func (s *Store) AppendEntries(ctx context.Context, line domain.LineKey, entries 
 			return err
 		}
 		for _, w := range ws {
-			key := any(w.st.cql + "\x00" + fmt.Sprint(w.args[0]))
-			p := parts[key]
-			if p == nil {
-				p = &part{}
-				parts[key] = p
+			key := w.st.cql + "\x00" + fmt.Sprint(w.args[0])
+			if _, seen := groups[key]; !seen {
 				order = append(order, key)
 			}
-			p.writes = append(p.writes, w)
+			groups[key] = append(groups[key], w)
 		}
 	}
 	var batches [][]lineWrite
 	for _, key := range order {
-		for chunk := range slices.Chunk(parts[key].writes, removeChunk) {
+		for chunk := range slices.Chunk(groups[key], partitionBatchSize) {
 			batches = append(batches, chunk)
 		}
 	}
@@ -508,7 +504,7 @@ func (s *Store) Remove(ctx context.Context, line domain.LineKey, times ...int64)
 	var batches [][]span
 	for i := 0; i < len(spans); {
 		j := i
-		for j < len(spans) && j-i < removeChunk && compareKeys(spans[j].key, spans[i].key) == 0 {
+		for j < len(spans) && j-i < partitionBatchSize && compareKeys(spans[j].key, spans[i].key) == 0 {
 			j++
 		}
 		batches = append(batches, spans[i:j])
