@@ -112,24 +112,39 @@ func ParseLineCursor(s string) (before int64, err error) {
 	return before, nil
 }
 
-// EncodeFollowCursor wraps an adapter's follow cursor so that clients see one opaque format.
+// followCursorVersion tells follow cursors from line cursors (1) and blog cursors (2).
+const followCursorVersion = 3
+
+// MaxFollowCursorLen bounds the adapter cursor a follow cursor wraps (adapters use a username).
+const MaxFollowCursorLen = 256
+
+// EncodeFollowCursor wraps an adapter's follow cursor (at most MaxFollowCursorLen bytes) so that
+// clients see one opaque format, versioned as the line cursor is.
 func EncodeFollowCursor(c string) string {
 	if c == "" {
 		return ""
 	}
-	return base64.RawURLEncoding.EncodeToString([]byte(c))
+	b := make([]byte, 0, 1+len(c))
+	b = append(b, followCursorVersion)
+	b = append(b, c...)
+	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// ParseFollowCursor unwraps EncodeFollowCursor.
+// ParseFollowCursor unwraps EncodeFollowCursor. "" means the first page; anything this server
+// did not make (another version, another kind of cursor, an empty or overlong one) is refused
+// before it reaches an adapter.
 func ParseFollowCursor(s string) (string, error) {
 	if s == "" {
 		return "", nil
 	}
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil || len(b) == 0 || len(b) > 256 {
+	if base64.RawURLEncoding.DecodedLen(len(s)) > 1+MaxFollowCursorLen {
 		return "", Invalid("start", "is not a cursor this server made")
 	}
-	return string(b), nil
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil || len(b) < 2 || len(b) > 1+MaxFollowCursorLen || b[0] != followCursorVersion {
+		return "", Invalid("start", "is not a cursor this server made")
+	}
+	return string(b[1:]), nil
 }
 
 // Clock tells the time; tests substitute a fixed or stepping one.
