@@ -55,7 +55,9 @@ func TestPlanIsDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := seed.MakePlan(o)
-	if !slices.EqualFunc(a.Users, b.Users, func(x, y domain.User) bool { return x.ID == y.ID && x.Username == y.Username && x.CreatedAt.Equal(y.CreatedAt) }) ||
+	if !slices.EqualFunc(a.Users, b.Users, func(x, y domain.User) bool {
+		return x.ID == y.ID && x.Username == y.Username && x.CreatedAt.Equal(y.CreatedAt)
+	}) ||
 		!slices.Equal(a.Follows, b.Follows) || !slices.Equal(a.Tweets, b.Tweets) {
 		t.Fatal("two plans of one seed differ")
 	}
