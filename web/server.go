@@ -120,6 +120,7 @@ func NewServer(cfg Config, deps Deps) (*Server, error) {
 	engine.HandleMethodNotAllowed = true
 
 	s := &Server{Engine: engine, Tokens: tokens, cfg: cfg, deps: deps, log: deps.Logger, tweets: newTweetCache(tweetCacheSize)}
+	engine.Use(httpMetrics())
 	engine.Use(requestLogger(s.log), s.recovery, StorageOps(), bodyLimit(s, cfg.MaxBodyBytes))
 	engine.NoRoute(s.noRoute)
 	engine.NoMethod(s.noMethod)
@@ -134,6 +135,7 @@ func (s *Server) routes() {
 	s.userRoutes()
 	s.tweetRoutes()
 	s.blogRoutes()
+	s.metricsRoutes()
 }
 
 // Handler returns the server as an http.Handler.
