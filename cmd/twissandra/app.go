@@ -20,6 +20,7 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxevent"
 
+	"twissandra/adapters/instrument"
 	"twissandra/adapters/memory"
 	"twissandra/adapters/widerow"
 	"twissandra/adapters/widerow/engine"
@@ -28,6 +29,7 @@ import (
 	"twissandra/domain/social"
 	"twissandra/ports"
 	"twissandra/web"
+	"twissandra/web/metrics"
 	"twissandra/web/opstrace"
 	"twissandra/web/pages"
 )
@@ -76,14 +78,29 @@ func coreOptions(cfg *Config, logger *slog.Logger) ([]fx.Option, error) {
 		backend,
 		// Every port call records itself in the request's storage-operations log (the pages'
 		// footer and the Storage-Ops header); without a log in the context it only passes on.
+		// Inside the trace, each call is counted and timed for /metrics (adapters/instrument).
 		fx.Decorate(
-			func(s ports.UserStore) ports.UserStore { return opstrace.Users(s) },
-			func(s ports.TweetStore) ports.TweetStore { return opstrace.Tweets(s) },
-			func(s ports.LineStore) ports.LineStore { return opstrace.Lines(s) },
-			func(s ports.AuthorStore) ports.AuthorStore { return opstrace.Authors(s) },
-			func(s ports.EntryStore) ports.EntryStore { return opstrace.Entries(s) },
-			func(s ports.TagIndex) ports.TagIndex { return opstrace.Tags(s) },
-			func(s ports.CommentStore) ports.CommentStore { return opstrace.Comments(s) },
+			func(s ports.UserStore, c *Config) ports.UserStore {
+				return opstrace.Users(instrument.Users(s, c.Backend, metrics.Default()))
+			},
+			func(s ports.TweetStore, c *Config) ports.TweetStore {
+				return opstrace.Tweets(instrument.Tweets(s, c.Backend, metrics.Default()))
+			},
+			func(s ports.LineStore, c *Config) ports.LineStore {
+				return opstrace.Lines(instrument.Lines(s, c.Backend, metrics.Default()))
+			},
+			func(s ports.AuthorStore, c *Config) ports.AuthorStore {
+				return opstrace.Authors(instrument.Authors(s, c.Backend, metrics.Default()))
+			},
+			func(s ports.EntryStore, c *Config) ports.EntryStore {
+				return opstrace.Entries(instrument.Entries(s, c.Backend, metrics.Default()))
+			},
+			func(s ports.TagIndex, c *Config) ports.TagIndex {
+				return opstrace.Tags(instrument.Tags(s, c.Backend, metrics.Default()))
+			},
+			func(s ports.CommentStore, c *Config) ports.CommentStore {
+				return opstrace.Comments(instrument.Comments(s, c.Backend, metrics.Default()))
+			},
 		),
 		fx.Provide(
 			func() domain.Clock { return domain.SystemClock{} },
