@@ -21,6 +21,7 @@ import (
 	"go.uber.org/fx/fxevent"
 
 	"twissandra/adapters/instrument"
+	"twissandra/adapters/cql3"
 	"twissandra/adapters/memory"
 	"twissandra/adapters/widerow"
 	"twissandra/adapters/widerow/engine"
@@ -40,6 +41,25 @@ func backendModule(cfg *Config) (fx.Option, error) {
 	switch cfg.Backend {
 	case "memory":
 		return memory.Module, nil
+	case "cql3":
+		c := cfg.CQL
+		retries := c.Retries
+		if retries == 0 {
+			retries = -1 // --cql-retries 0 means none; cql3.Config reads 0 as its default
+		}
+		return fx.Options(
+			fx.Supply(cql3.Config{
+				Hosts: splitList(c.Hosts), Port: c.Port, Keyspace: c.Keyspace, Replication: c.Replication,
+				Consistency: c.Consistency, SerialConsistency: c.SerialConsistency,
+				Timeout: c.Timeout, ConnectTimeout: c.ConnectTimeout, StartTimeout: c.StartTimeout,
+				Retries: retries, LocalDC: c.LocalDC, Username: c.Username, Password: c.Password,
+				TLS: cql3.TLSConfig{Enabled: c.TLS, CAFile: c.TLSCAFile, CertFile: c.TLSCertFile,
+					KeyFile: c.TLSKeyFile, SkipVerify: c.TLSSkipVerify},
+				FanoutConcurrency: c.FanoutConcurrency,
+			}),
+			fx.Provide(func() cqlSchema { return cqlSchema(cql3.SchemaText()) }),
+			cql3.Module,
+		), nil
 	case "widerow":
 		return fx.Options(
 			fx.Supply(widerow.Config{DataDir: cfg.DataDir, CommitLogSync: cfg.CommitLogSync, CommitLogSyncPeriod: cfg.CommitLogSyncPeriod}),
