@@ -20,8 +20,8 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxevent"
 
-	"twissandra/adapters/instrument"
 	"twissandra/adapters/cql3"
+	"twissandra/adapters/instrument"
 	"twissandra/adapters/memory"
 	"twissandra/adapters/widerow"
 	"twissandra/adapters/widerow/engine"
