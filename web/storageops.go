@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/gin-gonic/gin"
+
+	"twissandra/ports/oplog"
 )
 
 // Storage operations of one request, for teaching: every storage call a request causes is
@@ -30,16 +32,15 @@ type OpLog struct {
 	dropped int
 }
 
-type opLogKey struct{}
-
-// WithOps returns a context carrying a fresh OpLog.
+// WithOps returns a context carrying a fresh OpLog. It travels as the context's
+// oplog.Recorder, so the storages below the ports record into it too.
 func WithOps(ctx context.Context) context.Context {
-	return context.WithValue(ctx, opLogKey{}, &OpLog{kinds: map[string]int{}})
+	return oplog.With(ctx, &OpLog{kinds: map[string]int{}})
 }
 
 // OpsFrom returns the context's OpLog, or nil when it has none.
 func OpsFrom(ctx context.Context) *OpLog {
-	l, _ := ctx.Value(opLogKey{}).(*OpLog)
+	l, _ := oplog.From(ctx).(*OpLog)
 	return l
 }
 
