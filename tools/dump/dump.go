@@ -453,3 +453,13 @@ func blogRecords(ctx context.Context, s stores.Set, emit func(Record) error) err
 	}
 	return nil
 }
+
+// AllLine returns every entry of line, newest first.
+func AllLine(ctx context.Context, s ports.LineStore, line domain.LineKey) ([]domain.LineEntry, error) {
+	var out []domain.LineEntry
+	err := EachLinePage(ctx, s, line, func(page []domain.LineEntry) error {
+		out = append(out, page...)
+		return nil
+	})
+	return out, err
+}

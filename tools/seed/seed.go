@@ -310,13 +310,18 @@ feed:
 }
 
 func createUser(ctx context.Context, users ports.UserStore, u domain.User) error {
-	err := users.CreateUser(ctx, u)
-	if !errors.Is(err, domain.ErrAlreadyExists) {
-		return err
+	// Look first: on widerow a CreateUser that loses its name removes the User row of its ID,
+	// which on a re-run is the very user created before.
+	have, err := users.GetUser(ctx, u.Username)
+	if errors.Is(err, domain.ErrNotFound) {
+		err = users.CreateUser(ctx, u)
+		if !errors.Is(err, domain.ErrAlreadyExists) {
+			return err
+		}
+		have, err = users.GetUser(ctx, u.Username)
 	}
-	have, gerr := users.GetUser(ctx, u.Username)
-	if gerr != nil {
-		return fmt.Errorf("user %s exists but cannot be read: %w", u.Username, gerr)
+	if err != nil {
+		return fmt.Errorf("user %s: %w", u.Username, err)
 	}
 	if have.ID != u.ID {
 		return fmt.Errorf("user %s already exists with another ID (%s, the seed wants %s): seed an empty store or use another --seed", u.Username, have.ID, u.ID)
