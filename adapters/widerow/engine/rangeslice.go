@@ -3,7 +3,9 @@ package engine
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/big"
+	"twissandra/ports/oplog"
 )
 
 // rangeSegment is a half-open walk over rows, in stored (token) order:
@@ -26,7 +28,13 @@ type rangeSegment struct {
 // around the ring, as Cassandra's Range does. RandomPartitioner tokens are
 // decimal integers (see Partitioner.Token); OrderPreservingPartitioner
 // tokens are keys.
-func (n *Node) GetRangeSlices(ctx context.Context, keyspace string, parent ColumnParent, pred SlicePredicate, kr KeyRange, cl ConsistencyLevel) ([]KeySlice, error) {
+func (n *Node) GetRangeSlices(ctx context.Context, keyspace string, parent ColumnParent, pred SlicePredicate, kr KeyRange, cl ConsistencyLevel) (res []KeySlice, err error) {
+	if oplog.Enabled(ctx) {
+		defer func() {
+			cf := n.cfOf(keyspace, parent.ColumnFamily)
+			oplog.Record(ctx, fmt.Sprintf("get_range_slices %s count=%d %s -> %s", showParent(cf, keyspace, parent), kr.Count, showPredicate(cf, parent, pred), outcome(err, len(res), "rows")))
+		}()
+	}
 	cf, names, err := n.prepareRead(ctx, keyspace, &parent, &pred, cl)
 	if err != nil {
 		return nil, err
@@ -41,7 +49,6 @@ func (n *Node) GetRangeSlices(ctx context.Context, keyspace string, parent Colum
 	}
 	defer r.close()
 	var (
-		res     []KeySlice
 		keyBuf  []byte
 		seekBuf []byte
 		rowPart []byte

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"twissandra/ports/oplog"
 
 	"github.com/cockroachdb/pebble"
 )
@@ -447,7 +448,10 @@ func sizeHint(pred *SlicePredicate) int {
 // comparator order (reversed for a reversed SliceRange). For a super CF
 // without parent.SuperColumn the result holds super columns, each with its
 // live subcolumns. A missing row gives an empty result, not an error.
-func (n *Node) GetSlice(ctx context.Context, keyspace, key string, parent ColumnParent, pred SlicePredicate, cl ConsistencyLevel) ([]ColumnOrSuperColumn, error) {
+func (n *Node) GetSlice(ctx context.Context, keyspace, key string, parent ColumnParent, pred SlicePredicate, cl ConsistencyLevel) (res []ColumnOrSuperColumn, err error) {
+	if oplog.Enabled(ctx) {
+		defer func() { n.recordSlice(ctx, keyspace, key, parent, pred, len(res), err) }()
+	}
 	cf, names, err := n.prepareRead(ctx, keyspace, &parent, &pred, cl)
 	if err != nil {
 		return nil, err
@@ -470,7 +474,10 @@ func (n *Node) GetSlice(ctx context.Context, keyspace, key string, parent Column
 
 // MultigetSlice is GetSlice for many keys; the map has an entry for every
 // key asked (an empty list when the row has nothing live).
-func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string, parent ColumnParent, pred SlicePredicate, cl ConsistencyLevel) (map[string][]ColumnOrSuperColumn, error) {
+func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string, parent ColumnParent, pred SlicePredicate, cl ConsistencyLevel) (res map[string][]ColumnOrSuperColumn, err error) {
+	if oplog.Enabled(ctx) {
+		defer func() { n.recordMultiget(ctx, keyspace, keys, parent, pred, res, err) }()
+	}
 	cf, names, err := n.prepareRead(ctx, keyspace, &parent, &pred, cl)
 	if err != nil {
 		return nil, err
@@ -485,7 +492,7 @@ func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string
 		return nil, err
 	}
 	defer r.close()
-	res := make(map[string][]ColumnOrSuperColumn, len(keys))
+	res = make(map[string][]ColumnOrSuperColumn, len(keys))
 	for i, key := range keys {
 		if i%64 == 63 {
 			if err := ctx.Err(); err != nil {
@@ -507,7 +514,12 @@ func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string
 // GetCount counts the live columns under parent (for a super CF without
 // parent.SuperColumn: the super columns with at least one live subcolumn).
 // It walks the whole row.
-func (n *Node) GetCount(ctx context.Context, keyspace, key string, parent ColumnParent, cl ConsistencyLevel) (int, error) {
+func (n *Node) GetCount(ctx context.Context, keyspace, key string, parent ColumnParent, cl ConsistencyLevel) (count int, err error) {
+	if oplog.Enabled(ctx) {
+		defer func() {
+			n.recordPath(ctx, "get_count", keyspace, key, ColumnPath{ColumnFamily: parent.ColumnFamily, SuperColumn: parent.SuperColumn}, outcome(err, count, "columns"))
+		}()
+	}
 	cf, _, err := n.prepareRead(ctx, keyspace, &parent, nil, cl)
 	if err != nil {
 		return 0, err
@@ -531,7 +543,10 @@ func (n *Node) GetCount(ctx context.Context, keyspace, key string, parent Column
 // Get returns one column (path.Column set) or one whole super column
 // (super CF, only path.SuperColumn set). It returns ErrNotFound (a
 // *NotFoundError) when nothing live is there.
-func (n *Node) Get(ctx context.Context, keyspace, key string, path ColumnPath, cl ConsistencyLevel) (ColumnOrSuperColumn, error) {
+func (n *Node) Get(ctx context.Context, keyspace, key string, path ColumnPath, cl ConsistencyLevel) (got ColumnOrSuperColumn, err error) {
+	if oplog.Enabled(ctx) {
+		defer func() { n.recordPath(ctx, "get", keyspace, key, path, outcome(err, 1, "column")) }()
+	}
 	var zero ColumnOrSuperColumn
 	if err := ctx.Err(); err != nil {
 		return zero, err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"twissandra/ports/oplog"
 
 	"github.com/cockroachdb/pebble"
 )
@@ -159,7 +160,10 @@ func validateInsertPath(cf *cfInfo, p *ColumnPath) error {
 // Insert writes one column (a subcolumn when path.SuperColumn is set).
 // Writes are blind: the stored version and this one are reconciled by
 // timestamp whenever the cell is read or compacted.
-func (n *Node) Insert(ctx context.Context, keyspace, key string, path ColumnPath, value []byte, timestamp int64, cl ConsistencyLevel) error {
+func (n *Node) Insert(ctx context.Context, keyspace, key string, path ColumnPath, value []byte, timestamp int64, cl ConsistencyLevel) (err error) {
+	if oplog.Enabled(ctx) {
+		defer func() { n.recordPath(ctx, "insert", keyspace, key, path, appliedWord(true, err)) }()
+	}
 	cf, err := n.prepareWrite(ctx, keyspace, path.ColumnFamily, key, cl)
 	if err != nil {
 		return err
@@ -181,7 +185,10 @@ func (n *Node) Insert(ctx context.Context, keyspace, key string, path ColumnPath
 // ColumnFamily), a whole super column (only SuperColumn set), or one
 // column. A tombstone hides what it covers with a timestamp <= its own,
 // including writes that arrive later with older timestamps.
-func (n *Node) Remove(ctx context.Context, keyspace, key string, path ColumnPath, timestamp int64, cl ConsistencyLevel) error {
+func (n *Node) Remove(ctx context.Context, keyspace, key string, path ColumnPath, timestamp int64, cl ConsistencyLevel) (err error) {
+	if oplog.Enabled(ctx) {
+		defer func() { n.recordPath(ctx, "remove", keyspace, key, path, appliedWord(true, err)) }()
+	}
 	cf, err := n.prepareWrite(ctx, keyspace, path.ColumnFamily, key, cl)
 	if err != nil {
 		return err
@@ -229,7 +236,10 @@ func (n *Node) Remove(ctx context.Context, keyspace, key string, path ColumnPath
 // is atomic and becomes visible at once; Cassandra 0.6 promised less
 // (atomicity per row of one column family, no isolation across rows), so
 // callers should rely only on that.
-func (n *Node) BatchMutate(ctx context.Context, keyspace string, mutations map[string]map[string][]Mutation, cl ConsistencyLevel) error {
+func (n *Node) BatchMutate(ctx context.Context, keyspace string, mutations map[string]map[string][]Mutation, cl ConsistencyLevel) (err error) {
+	if oplog.Enabled(ctx) {
+		defer func() { n.recordBatch(ctx, keyspace, mutations, err) }()
+	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -369,7 +379,16 @@ func (n *Node) InsertIfAbsent(ctx context.Context, keyspace, key string, parent 
 // no live column, as InsertIfAbsent). It returns applied and, when not
 // applied, the live column found (nil if none). Like InsertIfAbsent it is an
 // extension Cassandra 0.6 did not have.
-func (n *Node) CompareAndSet(ctx context.Context, keyspace, key string, parent ColumnParent, expected []byte, col Column, cl ConsistencyLevel) (applied bool, existing *Column, err error) {
+func (n *Node) CompareAndSet(ctx context.Context, keyspace, key string, parent ColumnParent, expected []byte, col Column, cl ConsistencyLevel) (ok bool, existing *Column, err error) {
+	if oplog.Enabled(ctx) {
+		op := "compare_and_set (an extension 0.6 lacked)"
+		if expected == nil {
+			op = "insert_if_absent (an extension 0.6 lacked)"
+		}
+		defer func() {
+			n.recordPath(ctx, op, keyspace, key, ColumnPath{ColumnFamily: parent.ColumnFamily, SuperColumn: parent.SuperColumn, Column: col.Name}, appliedWord(ok, err))
+		}()
+	}
 	cf, err := n.prepareWrite(ctx, keyspace, parent.ColumnFamily, key, cl)
 	if err != nil {
 		return false, nil, err
