@@ -136,6 +136,7 @@ func (s *Server) routes() {
 	s.tweetRoutes()
 	s.blogRoutes()
 	s.metricsRoutes()
+	s.openAPIRoutes()
 }
 
 // Handler returns the server as an http.Handler.

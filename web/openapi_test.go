@@ -1,0 +1,181 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"twissandra/web/openapi"
+)
+
+func loadSpec(t testing.TB) *openapi.Spec {
+	t.Helper()
+	spec, err := openapi.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
+}
+
+// Every route under /api/v1 is documented with its method, and every documented operation is
+// a route.
+func TestOpenAPIMatchesRoutes(t *testing.T) {
+	t.Parallel()
+	e := newBlogEnv(t)
+	var routes []string
+	for _, r := range e.srv.Engine.Routes() {
+		if r.Path != "/api/v1" && !strings.HasPrefix(r.Path, "/api/v1/") {
+			continue
+		}
+		segs := strings.Split(r.Path, "/")
+		for i, s := range segs {
+			if strings.HasPrefix(s, ":") || strings.HasPrefix(s, "*") {
+				segs[i] = "{" + s[1:] + "}"
+			}
+		}
+		routes = append(routes, r.Method+" "+strings.Join(segs, "/"))
+	}
+	slices.Sort(routes)
+	documented := loadSpec(t).Operations()
+	for _, r := range routes {
+		if !slices.Contains(documented, r) {
+			t.Errorf("route %s is not in the OpenAPI document", r)
+		}
+	}
+	for _, d := range documented {
+		if !slices.Contains(routes, d) {
+			t.Errorf("the OpenAPI document describes %s, which is no route", d)
+		}
+	}
+	if len(routes) < 20 {
+		t.Fatalf("only %d API routes: is the blog API missing? %v", len(routes), routes)
+	}
+}
+
+func TestOpenAPIServed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	rec := e.do(http.MethodGet, "/api/v1/openapi.json", "", "")
+	if rec.Code != http.StatusOK || !bytes.Equal(rec.Body.Bytes(), openapi.Document) {
+		t.Fatalf("GET /api/v1/openapi.json: %d, %d bytes", rec.Code, rec.Body.Len())
+	}
+	var doc struct {
+		OpenAPI string         `json:"openapi"`
+		Paths   map[string]any `json:"paths"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil || !strings.HasPrefix(doc.OpenAPI, "3.") || len(doc.Paths) == 0 {
+		t.Fatalf("document: openapi %q, %d paths, %v", doc.OpenAPI, len(doc.Paths), err)
+	}
+}
+
+// The checker refuses what it should, so that the walk below means something.
+func TestOpenAPICheckerRefuses(t *testing.T) {
+	t.Parallel()
+	spec := loadSpec(t)
+	for _, c := range []struct {
+		method, path string
+		status       int
+		body         string
+	}{
+		{"GET", "/api/v1/public", 200, `{"tweets":[]}`},
+		{"GET", "/api/v1/public", 200, `{"tweets":[{"id":"x","username":"a","body":"b","created_at":"2010-03-01T12:00:00.000000Z"}],"next":null}`},
+		{"GET", "/api/v1/users/bob", 200, `{"username":"bob","created_at":"yesterday"}`},
+		{"GET", "/api/v1/users/bob", 404, `{"error":"not_found"}`},
+		{"DELETE", "/api/v1/sessions/current", 204, `{}`},
+		{"GET", "/api/v1/no/such/path", 200, `{}`},
+		{"GET", "/api/v1/blog/authors/x", 200, `{"name":"x","profile":{"a":1},"posts":0}`},
+	} {
+		if err := spec.CheckResponse(c.method, c.path, c.status, []byte(c.body)); err == nil {
+			t.Errorf("%s %s %d %s: accepted", c.method, c.path, c.status, c.body)
+		}
+	}
+}
+
+// A walk through every operation, successful and refused, checks each response against the
+// document.
+func TestResponsesMatchOpenAPI(t *testing.T) {
+	t.Parallel()
+	spec := loadSpec(t)
+	e := newBlogEnv(t)
+	seen := map[string]bool{}
+	do := func(method, target, body, token string) *httptest.ResponseRecorder {
+		t.Helper()
+		rec := e.do(method, target, body, token)
+		u, _ := url.Parse(target)
+		if err := spec.CheckResponse(method, u.Path, rec.Code, rec.Body.Bytes()); err != nil {
+			t.Errorf("%v (body %s)", err, rec.Body)
+		}
+		tmpl, _ := spec.Template(u.Path)
+		seen[method+" "+tmpl] = true
+		return rec
+	}
+	const pw = `","password":"` + testPassword + `"}`
+	do("POST", "/api/v1/users", `{"username":"jericevans`+pw, "")
+	do("POST", "/api/v1/users", `{"username":"ericflo`+pw, "")
+	do("POST", "/api/v1/users", `{"username":"ericflo`+pw, "")
+	do("POST", "/api/v1/users", `{"username":"no spaces`+pw, "")
+	do("POST", "/api/v1/users", `[1,2]`, "")
+	var sess struct{ Token string }
+	_ = json.Unmarshal(do("POST", "/api/v1/sessions", `{"username":"jericevans`+pw, "").Body.Bytes(), &sess)
+	tok := sess.Token
+	_ = json.Unmarshal(do("POST", "/api/v1/sessions", `{"username":"ericflo`+pw, "").Body.Bytes(), &sess)
+	tok2 := sess.Token
+	do("POST", "/api/v1/sessions", `{"username":"ericflo","password":"wrong"}`, "")
+	do("PUT", "/api/v1/users/ericflo/friends/jericevans", "", tok2)
+	do("PUT", "/api/v1/users/ericflo/friends/jericevans", "", tok)
+	do("PUT", "/api/v1/users/jericevans/friends/nobody", "", tok)
+	var tw struct{ ID string }
+	for range 3 {
+		_ = json.Unmarshal(do("POST", "/api/v1/tweets", `{"body":"Cassandra is a good fit"}`, tok).Body.Bytes(), &tw)
+	}
+	do("POST", "/api/v1/tweets", `{"body":"   "}`, tok)
+	do("POST", "/api/v1/tweets", `{"body":"x"}`, "")
+	do("GET", "/api/v1/tweets/"+tw.ID, "", "")
+	do("GET", "/api/v1/tweets/not-a-uuid", "", "")
+	do("GET", "/api/v1/tweets/00000000-0000-1000-8000-000000000000", "", "")
+	for _, q := range []string{"", "?limit=2", "?limit=0", "?start=garbage"} {
+		do("GET", "/api/v1/public"+q, "", "")
+		do("GET", "/api/v1/users/jericevans/tweets"+q, "", "")
+		do("GET", "/api/v1/timeline"+q, "", tok2)
+		do("GET", "/api/v1/users/jericevans/followers"+q, "", "")
+		do("GET", "/api/v1/users/ericflo/friends"+q, "", "")
+	}
+	do("GET", "/api/v1/timeline", "", "")
+	do("GET", "/api/v1/users/jericevans", "", "")
+	do("GET", "/api/v1/users/nobody", "", "")
+	do("GET", "/api/v1/users?names=jericevans,nobody,ericflo", "", "")
+	do("GET", "/api/v1/users", "", "")
+	do("DELETE", "/api/v1/users/ericflo/friends/jericevans", "", tok2)
+	do("GET", "/api/v1/openapi.json", "", "")
+
+	do("POST", "/api/v1/blog/entries", `{"slug":"why-cassandra","title":"Why Cassandra","body":"Because.","tags":["nosql","cassandra"]}`, tok)
+	do("POST", "/api/v1/blog/entries", `{"slug":"why-cassandra","title":"Again","body":"Taken."}`, tok)
+	do("POST", "/api/v1/blog/entries", `{"slug":"x","title":"t","body":"b","author":"ericflo"}`, tok)
+	do("POST", "/api/v1/blog/entries", `{"slug":"x"}`, tok)
+	do("GET", "/api/v1/blog/entries", "", "")
+	do("GET", "/api/v1/blog/entries?tag=nosql&limit=1", "", "")
+	do("GET", "/api/v1/blog/entries/why-cassandra", "", "")
+	do("GET", "/api/v1/blog/entries/nothing-here", "", "")
+	do("POST", "/api/v1/blog/entries/why-cassandra/comments", `{"name":"Arin","email":"a@example.com","text":"Nice."}`, "")
+	do("POST", "/api/v1/blog/entries/nothing-here/comments", `{"name":"Arin","text":"Nice."}`, "")
+	do("GET", "/api/v1/blog/entries/why-cassandra/comments", "", "")
+	do("GET", "/api/v1/blog/authors/jericevans", "", "")
+	do("GET", "/api/v1/blog/authors/nobody", "", "")
+	do("PUT", "/api/v1/blog/authors/jericevans", `{"profile":{"bio":"Cassandra committer"}}`, tok)
+	do("PUT", "/api/v1/blog/authors/ericflo", `{"profile":{}}`, tok)
+	do("DELETE", "/api/v1/blog/entries/why-cassandra", "", tok2)
+	do("DELETE", "/api/v1/blog/entries/why-cassandra", "", tok)
+	do("DELETE", "/api/v1/sessions/current", "", tok)
+	do("DELETE", "/api/v1/sessions/current", "", tok)
+
+	for _, op := range spec.Operations() {
+		if !seen[op] {
+			t.Errorf("the walk never called %s", op)
+		}
+	}
+}
