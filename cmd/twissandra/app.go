@@ -96,30 +96,31 @@ func coreOptions(cfg *Config, logger *slog.Logger) ([]fx.Option, error) {
 			return l
 		}),
 		backend,
-		// Every port call records itself in the request's storage-operations log (the pages'
-		// footer and the Storage-Ops header); without a log in the context it only passes on.
-		// Inside the trace, each call is counted and timed for /metrics (adapters/instrument).
+		// Each port call is counted and timed for /metrics (adapters/instrument). The pages'
+		// storage-operations footer and the Storage-Ops header show what the storage itself did:
+		// the widerow engine's Thrift calls, the cql3 driver's CQL statements. The memory store
+		// has nothing below its ports, so there the port calls themselves are recorded.
 		fx.Decorate(
 			func(s ports.UserStore, c *Config) ports.UserStore {
-				return opstrace.Users(instrument.Users(s, c.Backend, metrics.Default()))
+				return traceIf(c, instrument.Users(s, c.Backend, metrics.Default()), opstrace.Users)
 			},
 			func(s ports.TweetStore, c *Config) ports.TweetStore {
-				return opstrace.Tweets(instrument.Tweets(s, c.Backend, metrics.Default()))
+				return traceIf(c, instrument.Tweets(s, c.Backend, metrics.Default()), opstrace.Tweets)
 			},
 			func(s ports.LineStore, c *Config) ports.LineStore {
-				return opstrace.Lines(instrument.Lines(s, c.Backend, metrics.Default()))
+				return traceIf(c, instrument.Lines(s, c.Backend, metrics.Default()), opstrace.Lines)
 			},
 			func(s ports.AuthorStore, c *Config) ports.AuthorStore {
-				return opstrace.Authors(instrument.Authors(s, c.Backend, metrics.Default()))
+				return traceIf(c, instrument.Authors(s, c.Backend, metrics.Default()), opstrace.Authors)
 			},
 			func(s ports.EntryStore, c *Config) ports.EntryStore {
-				return opstrace.Entries(instrument.Entries(s, c.Backend, metrics.Default()))
+				return traceIf(c, instrument.Entries(s, c.Backend, metrics.Default()), opstrace.Entries)
 			},
 			func(s ports.TagIndex, c *Config) ports.TagIndex {
-				return opstrace.Tags(instrument.Tags(s, c.Backend, metrics.Default()))
+				return traceIf(c, instrument.Tags(s, c.Backend, metrics.Default()), opstrace.Tags)
 			},
 			func(s ports.CommentStore, c *Config) ports.CommentStore {
-				return opstrace.Comments(instrument.Comments(s, c.Backend, metrics.Default()))
+				return traceIf(c, instrument.Comments(s, c.Backend, metrics.Default()), opstrace.Comments)
 			},
 		),
 		fx.Provide(
@@ -136,6 +137,14 @@ func serverOptions(cfg *Config) []fx.Option {
 		fx.Provide(newEngine),
 		fx.Invoke(startHTTP),
 	}
+}
+
+// traceIf wraps a store in its port-level operations trace on the memory backend only.
+func traceIf[T any](c *Config, store T, trace func(T) T) T {
+	if c.Backend == "memory" {
+		return trace(store)
+	}
+	return store
 }
 
 // engineDeps are newEngine's parameters; the widerow engine is there only on widerow.
