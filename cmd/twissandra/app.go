@@ -96,6 +96,19 @@ func coreOptions(cfg *Config, logger *slog.Logger) ([]fx.Option, error) {
 			return l
 		}),
 		backend,
+		fx.Provide(
+			func() domain.Clock { return domain.SystemClock{} },
+			func(c *Config) *domain.PasswordHasher { return domain.NewPasswordHasher(c.BcryptCost) },
+			social.New,
+			blog.New,
+		),
+	}, nil
+}
+
+// serverOptions add the HTTP server to coreOptions, and the decorations that only a server
+// needs (tools such as migrate need the bare stores, whose optional interfaces a decorator hides).
+func serverOptions(cfg *Config) []fx.Option {
+	return []fx.Option{
 		// Each port call is counted and timed for /metrics (adapters/instrument). The pages'
 		// storage-operations footer and the Storage-Ops header show what the storage itself did:
 		// the widerow engine's Thrift calls, the cql3 driver's CQL statements. The memory store
@@ -123,17 +136,6 @@ func coreOptions(cfg *Config, logger *slog.Logger) ([]fx.Option, error) {
 				return traceIf(c, instrument.Comments(s, c.Backend, metrics.Default()), opstrace.Comments)
 			},
 		),
-		fx.Provide(
-			func() domain.Clock { return domain.SystemClock{} },
-			func(c *Config) *domain.PasswordHasher { return domain.NewPasswordHasher(c.BcryptCost) },
-			social.New,
-			blog.New,
-		),
-	}, nil
-}
-
-func serverOptions(cfg *Config) []fx.Option {
-	return []fx.Option{
 		fx.Provide(newEngine),
 		fx.Invoke(startHTTP),
 	}
