@@ -5,6 +5,7 @@
 //	twissandra dump [flags]    print a column family, a keyspace or a store
 //	twissandra seed [flags]    load the articles' data or generate synthetic data
 //	twissandra migrate [flags] copy everything from one backend to another
+//	twissandra bench [flags]   load-test a running server and plot the results
 //	twissandra version         print the version
 package main
 
@@ -41,6 +42,7 @@ Usage:
   twissandra dump [flags]      print a column family or keyspace (notation or jsonl)
   twissandra seed [flags]      load the articles' data (--articles) or synthetic data (--users, --tweets)
   twissandra migrate [flags]   copy everything from one backend to another (--from, --to)
+  twissandra bench [flags]     load-test a running server (loopback) and plot latency and throughput
   twissandra version           print the version
 
 Run "twissandra <command> -h" for the flags. Every flag can also be set as an environment
@@ -72,6 +74,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = seedCmd(ctx, rest, stdout, stderr)
 	case "migrate":
 		err = migrateCmd(ctx, rest, stdout, stderr)
+	case "bench":
+		err = benchCmd(ctx, rest, stdout, stderr)
 	case "version", "--version", "-version", "-v":
 		fmt.Fprintln(stdout, "twissandra", versionString())
 	case "help", "-h", "--help":
