@@ -306,8 +306,8 @@ func (s settings) cluster(keyspace string) (*gocql.ClusterConfig, error) {
 		}
 		c.SslOpts = &gocql.SslOptions{Config: tc, EnableHostVerification: !s.TLS.SkipVerify}
 	}
-	c.QueryObserver = s.QueryObserver
-	c.BatchObserver = s.BatchObserver
+	obs := opsObserver{queries: s.QueryObserver, batches: s.BatchObserver}
+	c.QueryObserver, c.BatchObserver = obs, obs
 	return c, nil
 }
 
