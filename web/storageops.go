@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -25,17 +26,19 @@ const MaxRecordedOps = 200
 // OpLog collects the storage operations of one request. It is safe for concurrent use, as a
 // fan-out may record from several goroutines.
 type OpLog struct {
-	mu      sync.Mutex
-	ops     []string
-	kinds   map[string]int
-	order   []string
+	mu  sync.Mutex
+	ops []string
+	// kinds and counts are parallel, in order of first appearance: a request has a handful of
+	// kinds, so a linear search beats a map and costs nothing until the first Record.
+	kinds   []string
+	counts  []int
 	dropped int
 }
 
 // WithOps returns a context carrying a fresh OpLog. It travels as the context's
 // oplog.Recorder, so the storages below the ports record into it too.
 func WithOps(ctx context.Context) context.Context {
-	return oplog.With(ctx, &OpLog{kinds: map[string]int{}})
+	return oplog.With(ctx, &OpLog{})
 }
 
 // OpsFrom returns the context's OpLog, or nil when it has none.
@@ -57,10 +60,12 @@ func (l *OpLog) Record(op string) {
 	kind, _, _ := strings.Cut(op, " ")
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if _, ok := l.kinds[kind]; !ok {
-		l.order = append(l.order, kind)
+	if i := slices.Index(l.kinds, kind); i >= 0 {
+		l.counts[i]++
+	} else {
+		l.kinds = append(l.kinds, kind)
+		l.counts = append(l.counts, 1)
 	}
-	l.kinds[kind]++
 	if len(l.ops) < MaxRecordedOps {
 		l.ops = append(l.ops, op)
 	} else {
@@ -101,8 +106,8 @@ func (l *OpLog) Summary() string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d ops:", n)
-	for _, k := range l.order {
-		fmt.Fprintf(&b, " %s=%d", k, l.kinds[k])
+	for i, k := range l.kinds {
+		fmt.Fprintf(&b, " %s=%d", k, l.counts[i])
 	}
 	return b.String()
 }
@@ -117,17 +122,25 @@ func SetOpsHeader(c *gin.Context) {
 }
 
 // StorageOps is the middleware that gives each request an OpLog and sets the Storage-Ops header
-// when the response starts.
+// when the response starts. It runs on every route, so the log and the writer wrapper share one
+// allocation.
 func StorageOps() gin.HandlerFunc {
 	return func(c *gin.Context) {
-		if OpsFrom(c.Request.Context()) != nil { // installed already, further out
+		ctx := c.Request.Context()
+		if OpsFrom(ctx) != nil { // installed already, further out
 			c.Next()
 			return
 		}
-		c.Request = c.Request.WithContext(WithOps(c.Request.Context()))
-		c.Writer = &opsWriter{ResponseWriter: c.Writer, c: c}
+		st := &opsState{w: opsWriter{ResponseWriter: c.Writer, c: c}}
+		c.Request = c.Request.WithContext(oplog.With(ctx, &st.log))
+		c.Writer = &st.w
 		c.Next()
 	}
+}
+
+type opsState struct {
+	log OpLog
+	w   opsWriter
 }
 
 // opsWriter sets the header just before the first byte of the body goes out.
