@@ -121,7 +121,7 @@ func (s *Server) listBlogEntries(c *gin.Context) {
 		s.WriteError(c, err)
 		return
 	}
-	page, err := s.deps.Blog.Entries(c.Request.Context(), c.Query("tag"), c.Query("start"), limit)
+	page, err := s.deps.Blog.Entries(c.Request.Context(), query(c, "tag"), query(c, "start"), limit)
 	if err != nil {
 		s.WriteError(c, err)
 		return
@@ -213,7 +213,7 @@ func (s *Server) listBlogComments(c *gin.Context) {
 		return
 	}
 	slug := c.Param("slug")
-	page, err := s.deps.Blog.Comments(c.Request.Context(), slug, c.Query("start"), limit)
+	page, err := s.deps.Blog.Comments(c.Request.Context(), slug, query(c, "start"), limit)
 	if err != nil {
 		s.WriteError(c, notFoundAs(err, "entry %q not found", slug))
 		return

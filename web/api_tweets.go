@@ -57,7 +57,7 @@ func (s *Server) userline(c *gin.Context) {
 		return
 	}
 	username := c.Param("username")
-	page, err := s.deps.Social.Userline(c.Request.Context(), username, c.Query("start"), limit)
+	page, err := s.deps.Social.Userline(c.Request.Context(), username, query(c, "start"), limit)
 	if err != nil {
 		s.WriteError(c, notFoundAs(err, "user %q not found", username))
 		return
@@ -72,7 +72,7 @@ func (s *Server) timeline(c *gin.Context) {
 		s.WriteError(c, err)
 		return
 	}
-	page, err := s.deps.Social.Timeline(c.Request.Context(), claims.Username, c.Query("start"), limit)
+	page, err := s.deps.Social.Timeline(c.Request.Context(), claims.Username, query(c, "start"), limit)
 	if err != nil {
 		s.WriteError(c, err)
 		return
@@ -86,7 +86,7 @@ func (s *Server) publicLine(c *gin.Context) {
 		s.WriteError(c, err)
 		return
 	}
-	page, err := s.deps.Social.PublicLine(c.Request.Context(), c.Query("start"), limit)
+	page, err := s.deps.Social.PublicLine(c.Request.Context(), query(c, "start"), limit)
 	if err != nil {
 		s.WriteError(c, err)
 		return

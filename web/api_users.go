@@ -145,7 +145,7 @@ func (s *Server) listFollows(list func(ctx context.Context, username, start stri
 			return
 		}
 		username := c.Param("username")
-		page, err := list(c.Request.Context(), username, c.Query("start"), limit)
+		page, err := list(c.Request.Context(), username, query(c, "start"), limit)
 		if err != nil {
 			s.WriteError(c, notFoundAs(err, "user %q not found", username))
 			return
@@ -208,7 +208,7 @@ func notFoundAs(err error, format string, args ...any) error {
 // parseLimit reads ?limit=: absent means the default page size; anything but an integer from 1
 // to domain.MaxPageSize is a 400 (0 included, although the service reads 0 as "default").
 func parseLimit(c *gin.Context) (int, error) {
-	raw, ok := c.GetQuery("limit")
+	raw, ok := queryValue(c, "limit")
 	if !ok {
 		return domain.DefaultPageSize, nil
 	}
