@@ -93,7 +93,9 @@ func EncodeLineCursor(before int64) string {
 	var b [lineCursorLen]byte
 	b[0] = lineCursorVersion
 	binary.BigEndian.PutUint64(b[1:], uint64(before))
-	return base64.RawURLEncoding.EncodeToString(b[:])
+	var enc [(lineCursorLen*8 + 5) / 6]byte
+	base64.RawURLEncoding.Encode(enc[:], b[:])
+	return string(enc[:])
 }
 
 // ParseLineCursor reads a cursor made by EncodeLineCursor. "" means the newest entry.
