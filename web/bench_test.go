@@ -165,3 +165,36 @@ func BenchmarkPublicLineService(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBareGinParallel is BenchmarkBareGin from every P at once.
+func BenchmarkBareGinParallel(b *testing.B) {
+	_, body := benchEnv(b, nil)
+	gin.SetMode(gin.ReleaseMode)
+	bare := gin.New()
+	bare.GET("/api/v1/public", func(c *gin.Context) { c.Data(http.StatusOK, jsonContentType, body) })
+	b.SetBytes(int64(len(body)))
+	benchServeParallel(b, bare, len(body))
+}
+
+// BenchmarkPublicLineAPIParallel is BenchmarkPublicLineAPI/quiet from every P at once: the read
+// locks of the store and the tweet cache, and the pools, under contention.
+func BenchmarkPublicLineAPIParallel(b *testing.B) {
+	srv, body := benchEnv(b, nil)
+	b.SetBytes(int64(len(body)))
+	benchServeParallel(b, srv.Engine, len(body))
+}
+
+func benchServeParallel(b *testing.B, h http.Handler, wantLen int) {
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		req := httptest.NewRequest(http.MethodGet, "/api/v1/public?limit=40", nil)
+		for pb.Next() {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK || rec.Body.Len() != wantLen {
+				b.Errorf("status %d, %d bytes", rec.Code, rec.Body.Len())
+				return
+			}
+		}
+	})
+}
