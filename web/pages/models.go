@@ -16,7 +16,6 @@ import (
 	"github.com/google/uuid"
 
 	"twissandra/adapters/widerow/engine"
-	"twissandra/web"
 )
 
 //go:embed schema/equivalent.cql
@@ -210,7 +209,6 @@ func (h *handler) inspect(c *gin.Context) {
 			var cols []engine.ColumnOrSuperColumn
 			cols, err = h.deps.Node.GetSlice(ctx, d.Keyspace, d.Key, engine.ColumnParent{ColumnFamily: d.CF},
 				engine.SlicePredicate{SliceRange: rng}, engine.ONE)
-			web.RecordOp(ctx, fmt.Sprintf("get_slice %s.%s[%q] %s -> %s", d.Keyspace, d.CF, d.Key, describeRange(cf.CompareWith, rng), countOrError(len(cols), err, "columns")))
 			if err == nil {
 				d.Ran, d.Returned = true, len(cols)
 				d.Lines = notation(cf, d.Key, cols)
@@ -225,19 +223,12 @@ func (h *handler) inspect(c *gin.Context) {
 	h.render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
 }
 
-func countOrError(n int, err error, what string) string {
-	if err != nil {
-		return "error"
-	}
-	return fmt.Sprintf("%d %s", n, what)
-}
 
 // resolveUser reads Twissandra.Username[name]['id'], the inverted index of seed 001.
 func (h *handler) resolveUser(c *gin.Context, name string) (string, error) {
 	ctx := c.Request.Context()
 	cols, err := h.deps.Node.GetSlice(ctx, "Twissandra", name, engine.ColumnParent{ColumnFamily: "Username"},
 		engine.SlicePredicate{ColumnNames: [][]byte{[]byte("id")}}, engine.ONE)
-	web.RecordOp(ctx, fmt.Sprintf("get_slice Twissandra.Username[%q] names=[id] -> %s", name, countOrError(len(cols), err, "columns")))
 	if err != nil {
 		return "", fmt.Errorf("looking up %q failed: %s", name, strings.TrimPrefix(err.Error(), "InvalidRequestException: "))
 	}
@@ -252,7 +243,6 @@ func (h *handler) someKeys(c *gin.Context, ks, cf string) ([]string, error) {
 	ctx := c.Request.Context()
 	rows, err := h.deps.Node.GetRangeSlices(ctx, ks, engine.ColumnParent{ColumnFamily: cf},
 		engine.SlicePredicate{SliceRange: &engine.SliceRange{Count: 1}}, engine.KeyRange{Count: inspectKeyList}, engine.ONE)
-	web.RecordOp(ctx, fmt.Sprintf("get_range_slices %s.%s count=%d columns=1 -> %s", ks, cf, inspectKeyList, countOrError(len(rows), err, "rows")))
 	if err != nil {
 		return nil, err
 	}
@@ -321,22 +311,6 @@ func parseBound(cmp engine.Comparator, s string) ([]byte, error) {
 	return []byte(s), nil
 }
 
-func describeRange(cmp engine.Comparator, r *engine.SliceRange) string {
-	var parts []string
-	if len(r.Start) > 0 {
-		n, _ := decodeName(cmp, r.Start)
-		parts = append(parts, "start="+n)
-	}
-	if len(r.Finish) > 0 {
-		n, _ := decodeName(cmp, r.Finish)
-		parts = append(parts, "finish="+n)
-	}
-	if r.Reversed {
-		parts = append(parts, "reversed")
-	}
-	parts = append(parts, fmt.Sprintf("count=%d", r.Count))
-	return strings.Join(parts, " ")
-}
 
 // notation renders a row as the seed articles write rows:
 //

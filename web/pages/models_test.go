@@ -89,7 +89,7 @@ func TestModelsAndInspector(t *testing.T) {
 		t.Fatalf("inspect: %d\n%s", r.status, r.body)
 	}
 	mustContain(t, r.body, `id="row-notation"`, "Userline =", "/* row key */", "get_slice returned 2 columns",
-		"get_slice Twissandra.Username[&#34;rita&#34;] names=[id] -&gt; 1 columns",
+		"get_slice Twissandra.Username[&#39;rita&#39;] names=[&#34;id&#34;] -&gt; 1 columns",
 		"reversed count=2 -&gt; 2 columns")
 	if h := r.header.Get("Storage-Ops"); h != "2 ops: get_slice=2" {
 		t.Fatalf("Storage-Ops: %q", h)
