@@ -88,6 +88,7 @@ func TestOpenAPICheckerRefuses(t *testing.T) {
 		{"GET", "/api/v1/users/bob", 404, `{"error":"not_found"}`},
 		{"DELETE", "/api/v1/sessions/current", 204, `{}`},
 		{"GET", "/api/v1/no/such/path", 200, `{}`},
+		{"GET", "/api/v1/no/such/path", 404, `{"error":"not_found"}`},
 		{"GET", "/api/v1/blog/authors/x", 200, `{"name":"x","profile":{"a":1},"posts":0}`},
 	} {
 		if err := spec.CheckResponse(c.method, c.path, c.status, []byte(c.body)); err == nil {

@@ -131,6 +131,10 @@ func (s *Spec) Template(path string) (string, bool) {
 func (s *Spec) CheckResponse(method, path string, status int, body []byte) error {
 	tmpl, ok := s.Template(path)
 	if !ok {
+		if status == 404 {
+			// No route: the server's JSON 404, whose body is an Error like every other.
+			return s.checkError(method, path, status, body)
+		}
 		return fmt.Errorf("%s %s: no documented path", method, path)
 	}
 	op, ok := s.raw["paths"].(map[string]any)[tmpl].(map[string]any)[strings.ToLower(method)].(map[string]any)
@@ -161,6 +165,17 @@ func (s *Spec) CheckResponse(method, path string, status int, body []byte) error
 	}
 	if err := s.Validate(schema, v); err != nil {
 		return fmt.Errorf("%s %s %d: %w", method, tmpl, status, err)
+	}
+	return nil
+}
+
+func (s *Spec) checkError(method, path string, status int, body []byte) error {
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return fmt.Errorf("%s %s %d: body is not JSON: %v", method, path, status, err)
+	}
+	if err := s.Validate(map[string]any{"$ref": "#/components/schemas/Error"}, v); err != nil {
+		return fmt.Errorf("%s %s %d: %w", method, path, status, err)
 	}
 	return nil
 }
