@@ -61,6 +61,14 @@ func (c *collector) addColumn(cmp Comparator, encName []byte, cell cellView) err
 	return nil
 }
 
+// advance hands the columns collected so far over to their result for good: later rows append
+// after them (into the spare capacity, or a new array), never over them. The arena needs no
+// such care: every name and value handed out is a full slice expression, capped at its length.
+func (c *collector) advance() {
+	c.cols = c.cols[len(c.cols):]
+	c.supers = c.supers[len(c.supers):]
+}
+
 // standard returns the standard columns collected, as ColumnOrSuperColumns.
 func (c *collector) standard() []ColumnOrSuperColumn {
 	out := make([]ColumnOrSuperColumn, len(c.cols))
@@ -493,6 +501,8 @@ func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string
 	}
 	defer r.close()
 	res = make(map[string][]ColumnOrSuperColumn, len(keys))
+	// One collector serves every row: its buffers are sized once for the whole multiget.
+	out := collector{cols: make([]Column, 0, len(keys)*min(sizeHint(&pred), 16))}
 	for i, key := range keys {
 		if i%64 == 63 {
 			if err := ctx.Err(); err != nil {
@@ -502,11 +512,11 @@ func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string
 		if _, dup := res[key]; dup {
 			continue
 		}
-		out := collector{}
 		if err := r.readParent(cf, key, &parent, names, pred.SliceRange, &out); err != nil {
 			return nil, err
 		}
 		res[key] = out.result(cf, &parent)
+		out.advance()
 	}
 	return res, nil
 }
