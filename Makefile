@@ -4,7 +4,7 @@
 GO ?= go
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $(HOME)/go/bin/staticcheck)
 
-.PHONY: run build test test-short lint bench fuzz cassandra-up cassandra-down
+.PHONY: run build test test-short lint bench fuzz loadtest schemathesis cassandra-up cassandra-down
 
 run:
 	$(GO) run ./cmd/twissandra serve
@@ -29,6 +29,15 @@ bench:
 
 fuzz:
 	scripts/fuzz.sh 20s
+
+# Load-test a running server: make loadtest URL=http://127.0.0.1:8080 (serve with --bcrypt-cost 4
+# for a quick set-up). Writes a latency/throughput plot to artifacts/bench.svg.
+loadtest:
+	$(GO) run ./cmd/twissandra bench --url $(or $(URL),http://127.0.0.1:8080) --svg artifacts/bench.svg
+
+# schemathesis (PyPI) against the OpenAPI document, on memory and widerow.
+schemathesis:
+	scripts/schemathesis.sh
 
 cassandra-up:
 	scripts/cassandra.sh up

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command (make test): every package under -race, a real Cassandra node for
-# the cql3 adapter's suites, then each fuzz target for a few seconds.
+# the cql3 adapter's suites, each fuzz target for a few seconds, then schemathesis against the
+# OpenAPI document.
 #
 # TWISSANDRA_CQL_HOSTS set: the cql3 tests use that cluster and no node is started.
 # Not set: a node is started with scripts/cassandra.sh when java and mvn exist, and stopped after.
@@ -33,3 +34,6 @@ go test -race -count=1 -timeout 30m ./...
 
 echo "== fuzz targets, ${FUZZTIME:-5s} each"
 scripts/fuzz.sh "${FUZZTIME:-5s}"
+
+echo "== schemathesis against the OpenAPI document (memory, widerow)"
+scripts/schemathesis.sh
