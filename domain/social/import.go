@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"fmt"
 	"sync"
 	"time"
 
@@ -13,11 +12,8 @@ import (
 	"twissandra/domain"
 )
 
-// importTimes keeps, per Service, the line times PostAt has handed out. The Service has no
-// field for them because Post never needs them: its Stamper makes times unique by only ever
-// moving forward, which imports, arriving in any order, cannot do.
-var importTimes sync.Map // *Service -> *usedTimes
-
+// usedTimes are the line times PostAt has handed out. Post needs no such set: its Stamper makes
+// times unique by only ever moving forward, which imports, arriving in any order, cannot do.
 type usedTimes struct {
 	mu   sync.Mutex
 	used map[int64]struct{}
@@ -56,28 +52,9 @@ func (s *Service) PostAt(ctx context.Context, username, body string, at time.Tim
 	if at.UnixMicro() <= 0 {
 		return domain.Tweet{}, domain.Invalid("at", "must be after 1970")
 	}
-	v, _ := importTimes.LoadOrStore(s, &usedTimes{used: map[int64]struct{}{}})
-	micros := v.(*usedTimes).claim(at.UnixMicro())
+	micros := s.imported.claim(at.UnixMicro())
 	t := domain.Tweet{ID: importTweetID(username, micros), Username: username, Body: body, CreatedAt: domain.TimeFromMicros(micros)}
-	lines := []domain.LineKey{domain.UserlineOf(username), domain.PublicLine(), domain.TimelineOf(username)}
-	after := ""
-	for {
-		page, err := s.users.Followers(ctx, username, after, domain.MaxFollowPage)
-		if err != nil {
-			return domain.Tweet{}, fmt.Errorf("fan-out followers: %w", err)
-		}
-		for _, f := range page {
-			lines = append(lines, domain.TimelineOf(f.Username))
-		}
-		if len(page) < domain.MaxFollowPage {
-			break
-		}
-		after = page[len(page)-1].Cursor
-	}
-	if err := s.tweets.SaveTweet(ctx, t); err != nil {
-		return domain.Tweet{}, err
-	}
-	if err := s.lines.Append(ctx, domain.LineEntry{Time: micros, TweetID: t.ID}, lines...); err != nil {
+	if err := s.publish(ctx, t); err != nil {
 		return domain.Tweet{}, err
 	}
 	return t, nil

@@ -30,6 +30,8 @@ type Service struct {
 	clock   domain.Clock
 	stamper *domain.Stamper
 	hasher  *domain.PasswordHasher
+	// imported are the line times PostAt has handed out (see import.go).
+	imported usedTimes
 }
 
 // New wires a Service. clock may be nil (the wall clock); hasher may be nil (bcrypt's default cost).
@@ -40,7 +42,8 @@ func New(users ports.UserStore, tweets ports.TweetStore, lines ports.LineStore, 
 	if hasher == nil {
 		hasher = domain.NewPasswordHasher(0)
 	}
-	return &Service{users: users, tweets: tweets, lines: lines, clock: clock, stamper: domain.NewStamper(clock), hasher: hasher}
+	return &Service{users: users, tweets: tweets, lines: lines, clock: clock, stamper: domain.NewStamper(clock), hasher: hasher,
+		imported: usedTimes{used: map[int64]struct{}{}}}
 }
 
 // SignUp creates a user. A taken name is domain.ErrAlreadyExists, decided by the store
@@ -254,12 +257,20 @@ func (s *Service) Post(ctx context.Context, username, body string) (domain.Tweet
 	}
 	now := s.stamper.Next()
 	t := domain.Tweet{ID: domain.NewTimeUUID(now), Username: username, Body: body, CreatedAt: domain.TimeFromMicros(now)}
-	lines := []domain.LineKey{domain.UserlineOf(username), domain.PublicLine(), domain.TimelineOf(username)}
+	if err := s.publish(ctx, t); err != nil {
+		return domain.Tweet{}, err
+	}
+	return t, nil
+}
+
+// publish stores a tweet and fans it out to every line it belongs in.
+func (s *Service) publish(ctx context.Context, t domain.Tweet) error {
+	lines := []domain.LineKey{domain.UserlineOf(t.Username), domain.PublicLine(), domain.TimelineOf(t.Username)}
 	after := ""
 	for {
-		page, err := s.users.Followers(ctx, username, after, domain.MaxFollowPage)
+		page, err := s.users.Followers(ctx, t.Username, after, domain.MaxFollowPage)
 		if err != nil {
-			return domain.Tweet{}, fmt.Errorf("fan-out followers: %w", err)
+			return fmt.Errorf("fan-out followers: %w", err)
 		}
 		for _, f := range page {
 			lines = append(lines, domain.TimelineOf(f.Username))
@@ -272,12 +283,9 @@ func (s *Service) Post(ctx context.Context, username, body string) (domain.Tweet
 	// The tweet is stored before any line names it, so a reader never meets a dangling ID for
 	// long; lines that do name a missing tweet are skipped when read.
 	if err := s.tweets.SaveTweet(ctx, t); err != nil {
-		return domain.Tweet{}, err
+		return err
 	}
-	if err := s.lines.Append(ctx, domain.LineEntry{Time: now, TweetID: t.ID}, lines...); err != nil {
-		return domain.Tweet{}, err
-	}
-	return t, nil
+	return s.lines.Append(ctx, domain.LineEntry{Time: t.Time(), TweetID: t.ID}, lines...)
 }
 
 // GetTweet returns one tweet.
