@@ -3,8 +3,10 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -231,19 +233,54 @@ func (s *Store) Append(ctx context.Context, e domain.LineEntry, lines ...domain.
 	return nil
 }
 
-// AppendEntries adds entries to one line.
+// AppendEntries adds entries to one line: the batch is sorted and merged into the line in one
+// pass, so copying a long line in pages (a migration, a backfill) costs O(n + m) per page, not
+// an insertion each.
 func (s *Store) AppendEntries(ctx context.Context, line domain.LineKey, entries []domain.LineEntry) error {
 	if err := done(ctx); err != nil {
 		return err
 	}
+	batch := slices.Clone(entries)
+	slices.SortStableFunc(batch, func(a, b domain.LineEntry) int { return cmp.Compare(a.Time, b.Time) })
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	l := s.lines[line]
-	for _, e := range entries {
-		l = insertEntry(l, e)
-	}
-	s.lines[line] = l
+	s.lines[line] = mergeEntries(s.lines[line], batch)
 	return nil
+}
+
+// mergeEntries merges two ascending lines; on equal times the later entry of b wins, as a
+// column written again would.
+func mergeEntries(a, b []domain.LineEntry) []domain.LineEntry {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 || a[len(a)-1].Time < b[0].Time {
+		out := a
+		for _, e := range b {
+			out = insertEntry(out, e)
+		}
+		return out
+	}
+	out := make([]domain.LineEntry, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || (i < len(a) && a[i].Time < b[j].Time):
+			out = append(out, a[i])
+			i++
+		case i < len(a) && a[i].Time == b[j].Time:
+			i++ // replaced by b[j] below
+		default:
+			e := b[j]
+			for j+1 < len(b) && b[j+1].Time == e.Time {
+				j++
+				e = b[j]
+			}
+			out = append(out, e)
+			j++
+		}
+	}
+	return out
 }
 
 // insertEntry keeps l ascending by Time; an entry of an existing time replaces it, as a column
