@@ -63,6 +63,9 @@ func NewStore(node *engine.Node) *Store {
 	return &Store{node: node, stamp: domain.NewStamper(domain.SystemClock{})}
 }
 
+// Node is the engine the store runs on (for tools that read the rows themselves).
+func (s *Store) Node() *engine.Node { return s.node }
+
 // ts returns a write timestamp: microseconds, strictly increasing, so a write that follows a
 // delete in this process (a re-follow after an unfollow) is never hidden by a tombstone of the
 // same microsecond (a tombstone wins a tie).
@@ -119,11 +122,15 @@ func (s *Store) CreateUser(ctx context.Context, u domain.User) error {
 	if err := s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{id: {cfUser: row}}, cl); err != nil {
 		return wrap("create user", err)
 	}
-	applied, _, err := s.node.InsertIfAbsent(ctx, KeyspaceTwissandra, u.Username, engine.ColumnParent{ColumnFamily: cfUsername},
+	applied, existing, err := s.node.InsertIfAbsent(ctx, KeyspaceTwissandra, u.Username, engine.ColumnParent{ColumnFamily: cfUsername},
 		engine.Column{Name: []byte("id"), Value: []byte(id), Timestamp: ts}, cl)
 	if err == nil && applied {
 		s.remember(u.Username, id)
 		return nil
+	}
+	if err == nil && existing != nil && string(existing.Value) == id {
+		// The same user again (a re-run import): the row just rewritten is the winner's own.
+		return fmt.Errorf("widerow: username %q: %w", u.Username, domain.ErrAlreadyExists)
 	}
 	if rmErr := s.node.Remove(ctx, KeyspaceTwissandra, id, engine.ColumnPath{ColumnFamily: cfUser}, s.ts(), cl); rmErr != nil {
 		err = errors.Join(err, rmErr)

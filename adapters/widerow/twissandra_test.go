@@ -1,7 +1,14 @@
 package widerow_test
 
 import (
+	"context"
+	"errors"
 	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"twissandra/domain"
 
 	"twissandra/adapters/widerow"
 	"twissandra/adapters/widerow/engine"
@@ -33,4 +40,22 @@ func TestContractOnDisk(t *testing.T) {
 		s := widerow.NewStore(openNode(t, t.TempDir()))
 		return porttest.Stores{Users: s, Tweets: s, Lines: s}
 	})
+}
+
+// TestCreatingTheSameUserAgainKeepsIt: a re-run import creates a user that exists with the same
+// ID; the refused create must not remove the User row it shares with the winner.
+func TestCreatingTheSameUserAgainKeepsIt(t *testing.T) {
+	s := widerow.NewStore(openNode(t, ""))
+	ctx := context.Background()
+	u := domain.User{ID: uuid.New(), Username: "jericevans", PasswordHash: []byte("h"), CreatedAt: time.Now().UTC().Truncate(time.Microsecond)}
+	if err := s.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateUser(ctx, u); !errors.Is(err, domain.ErrAlreadyExists) {
+		t.Fatalf("second create: %v, want ErrAlreadyExists", err)
+	}
+	got, err := widerow.NewStore(s.Node()).GetUser(ctx, "jericevans") // a fresh store: no cache
+	if err != nil || got.ID != u.ID {
+		t.Fatalf("after a repeated create, GetUser = %+v, %v", got, err)
+	}
 }
