@@ -2,7 +2,6 @@ package widerow
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"math"
@@ -97,19 +96,6 @@ func (s *BlogStore) lock(cf, key string) func() {
 	return m.Unlock
 }
 
-func blogErr(op string, err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, engine.ErrNotFound):
-		return fmt.Errorf("widerow %s: %w: %w", op, domain.ErrNotFound, err)
-	case errors.Is(err, engine.ErrInvalidRequest):
-		return fmt.Errorf("widerow %s: %w: %w", op, domain.ErrInvalid, err)
-	case errors.Is(err, engine.ErrClosed), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return fmt.Errorf("widerow %s: %w: %w", op, domain.ErrUnavailable, err)
-	}
-	return fmt.Errorf("widerow %s: %w", op, err)
-}
 
 func blogColumn(name string, value []byte, ts int64) engine.Column {
 	return engine.Column{Name: []byte(name), Value: value, Timestamp: ts}
@@ -131,7 +117,7 @@ func count32(n int) int32 { return int32(min(n, math.MaxInt32)) }
 
 func (s *BlogStore) readRow(ctx context.Context, cf, key string) ([]engine.ColumnOrSuperColumn, error) {
 	cols, err := s.node.GetSlice(ctx, KeyspaceBloggyAppy, key, engine.ColumnParent{ColumnFamily: cf}, blogWholeRow(), blogCL)
-	return cols, blogErr("read "+cf+" row", err)
+	return cols, wrap("read "+cf+" row", err)
 }
 
 // PutAuthor creates numPosts at 0 if the row is new, then deletes the attributes the new profile
@@ -141,7 +127,7 @@ func (s *BlogStore) PutAuthor(ctx context.Context, a model.Author) error {
 	parent := engine.ColumnParent{ColumnFamily: cfAuthors}
 	applied, existing, err := s.node.InsertIfAbsent(ctx, KeyspaceBloggyAppy, a.Name, parent, blogColumn(colNumPosts, []byte("0"), s.ts()), blogCL)
 	if err != nil {
-		return blogErr("put author", err)
+		return wrap("put author", err)
 	}
 	if !applied && existing == nil {
 		return fmt.Errorf("widerow put author %q: numPosts is hidden by a newer tombstone", a.Name)
@@ -169,7 +155,7 @@ func (s *BlogStore) PutAuthor(ctx context.Context, a model.Author) error {
 		return nil
 	}
 	err = s.node.BatchMutate(ctx, KeyspaceBloggyAppy, map[string]map[string][]engine.Mutation{a.Name: {cfAuthors: muts}}, blogCL)
-	return blogErr("put author", err)
+	return wrap("put author", err)
 }
 
 func decodeAuthor(name string, cols []engine.ColumnOrSuperColumn) model.Author {
@@ -203,7 +189,7 @@ func (s *BlogStore) GetAuthors(ctx context.Context, names []string) ([]model.Aut
 	}
 	rows, err := s.node.MultigetSlice(ctx, KeyspaceBloggyAppy, names, engine.ColumnParent{ColumnFamily: cfAuthors}, blogWholeRow(), blogCL)
 	if err != nil {
-		return nil, blogErr("multiget authors", err)
+		return nil, wrap("multiget authors", err)
 	}
 	out := make([]model.Author, 0, len(names))
 	for _, n := range names {
@@ -219,7 +205,7 @@ func (s *BlogStore) AddPosts(ctx context.Context, name string, delta int64) erro
 	defer s.lock(cfAuthors, name)()
 	got, err := s.node.Get(ctx, KeyspaceBloggyAppy, name, engine.ColumnPath{ColumnFamily: cfAuthors, Column: []byte(colNumPosts)}, blogCL)
 	if err != nil {
-		return blogErr(fmt.Sprintf("author %q", name), err)
+		return wrap(fmt.Sprintf("author %q", name), err)
 	}
 	n, err := strconv.ParseInt(string(got.Column.Value), 10, 64)
 	if err != nil {
@@ -227,7 +213,7 @@ func (s *BlogStore) AddPosts(ctx context.Context, name string, delta int64) erro
 	}
 	n = max(0, n+delta)
 	err = s.node.Insert(ctx, KeyspaceBloggyAppy, name, engine.ColumnPath{ColumnFamily: cfAuthors, Column: []byte(colNumPosts)}, []byte(strconv.FormatInt(n, 10)), s.ts(), blogCL)
-	return blogErr("count posts", err)
+	return wrap("count posts", err)
 }
 
 // CreateEntry claims the slug with InsertIfAbsent on the id column, then writes the other
@@ -236,7 +222,7 @@ func (s *BlogStore) CreateEntry(ctx context.Context, e model.Entry) error {
 	parent := engine.ColumnParent{ColumnFamily: cfBlogEntries}
 	applied, existing, err := s.node.InsertIfAbsent(ctx, KeyspaceBloggyAppy, e.Slug, parent, blogColumn(colID, e.ID[:], s.ts()), blogCL)
 	if err != nil {
-		return blogErr("create entry", err)
+		return wrap("create entry", err)
 	}
 	if !applied {
 		if existing != nil {
@@ -256,7 +242,7 @@ func (s *BlogStore) CreateEntry(ctx context.Context, e model.Entry) error {
 	if err := s.node.BatchMutate(ctx, KeyspaceBloggyAppy, map[string]map[string][]engine.Mutation{e.Slug: {cfBlogEntries: muts}}, blogCL); err != nil {
 		// Give the slug back rather than leave a claim no reader sees as an entry.
 		_ = s.node.Remove(context.WithoutCancel(ctx), KeyspaceBloggyAppy, e.Slug, engine.ColumnPath{ColumnFamily: cfBlogEntries}, s.ts(), blogCL)
-		return blogErr("create entry", err)
+		return wrap("create entry", err)
 	}
 	return nil
 }
@@ -314,7 +300,7 @@ func (s *BlogStore) GetEntries(ctx context.Context, slugs []string) ([]model.Ent
 	}
 	rows, err := s.node.MultigetSlice(ctx, KeyspaceBloggyAppy, slugs, engine.ColumnParent{ColumnFamily: cfBlogEntries}, blogWholeRow(), blogCL)
 	if err != nil {
-		return nil, blogErr("multiget entries", err)
+		return nil, wrap("multiget entries", err)
 	}
 	out := make([]model.Entry, 0, len(slugs))
 	for _, slug := range slugs {
@@ -330,13 +316,13 @@ func (s *BlogStore) DeleteEntry(ctx context.Context, slug string, id uuid.UUID) 
 	defer s.lock(cfBlogEntries, slug)()
 	got, err := s.node.Get(ctx, KeyspaceBloggyAppy, slug, engine.ColumnPath{ColumnFamily: cfBlogEntries, Column: []byte(colID)}, blogCL)
 	if err != nil {
-		return blogErr(fmt.Sprintf("entry %q", slug), err)
+		return wrap(fmt.Sprintf("entry %q", slug), err)
 	}
 	if string(got.Column.Value) != string(id[:]) {
 		return fmt.Errorf("widerow: entry %q of ID %s: %w", slug, id, domain.ErrNotFound)
 	}
 	err = s.node.Remove(ctx, KeyspaceBloggyAppy, slug, engine.ColumnPath{ColumnFamily: cfBlogEntries}, s.ts(), blogCL)
-	return blogErr("delete entry", err)
+	return wrap("delete entry", err)
 }
 
 // AddTagged writes the column into every tag row in one batch.
@@ -349,7 +335,7 @@ func (s *BlogStore) AddTagged(ctx context.Context, id uuid.UUID, slug string, ta
 	for _, tag := range tags {
 		rows[tag] = map[string][]engine.Mutation{cfTaggedPosts: {blogInsert(engine.Column{Name: id[:], Value: []byte(slug), Timestamp: ts})}}
 	}
-	return blogErr("index entry", s.node.BatchMutate(ctx, KeyspaceBloggyAppy, rows, blogCL))
+	return wrap("index entry", s.node.BatchMutate(ctx, KeyspaceBloggyAppy, rows, blogCL))
 }
 
 // SliceTagged reads the tag row backwards from before. A SliceRange's start is inclusive, so it
@@ -364,7 +350,7 @@ func (s *BlogStore) SliceTagged(ctx context.Context, tag string, before uuid.UUI
 	}
 	cols, err := s.node.GetSlice(ctx, KeyspaceBloggyAppy, tag, engine.ColumnParent{ColumnFamily: cfTaggedPosts}, engine.SlicePredicate{SliceRange: r}, blogCL)
 	if err != nil {
-		return nil, blogErr("slice tag", err)
+		return nil, wrap("slice tag", err)
 	}
 	out := make([]model.TagRef, 0, min(limit, len(cols)))
 	for _, c := range cols {
@@ -390,7 +376,7 @@ func (s *BlogStore) RemoveTagged(ctx context.Context, id uuid.UUID, tags ...stri
 	for _, tag := range tags {
 		rows[tag] = map[string][]engine.Mutation{cfTaggedPosts: {blogDelete(ts, id[:])}}
 	}
-	return blogErr("unindex entry", s.node.BatchMutate(ctx, KeyspaceBloggyAppy, rows, blogCL))
+	return wrap("unindex entry", s.node.BatchMutate(ctx, KeyspaceBloggyAppy, rows, blogCL))
 }
 
 // AddComment writes the comment's super column; a super column of that name is deleted first in
@@ -411,7 +397,7 @@ func (s *BlogStore) AddComment(ctx context.Context, c model.Comment) error {
 		{ColumnOrSuperColumn: &engine.ColumnOrSuperColumn{SuperColumn: &engine.SuperColumn{Name: c.ID[:], Columns: subs}}},
 	}
 	err := s.node.BatchMutate(ctx, KeyspaceBloggyAppy, map[string]map[string][]engine.Mutation{c.Slug: {cfComments: muts}}, blogCL)
-	return blogErr("add comment", err)
+	return wrap("add comment", err)
 }
 
 // SliceComments reads the entry's Comments row forwards from after (inclusive, so one more
@@ -426,7 +412,7 @@ func (s *BlogStore) SliceComments(ctx context.Context, slug string, after uuid.U
 	}
 	scs, err := s.node.GetSlice(ctx, KeyspaceBloggyAppy, slug, engine.ColumnParent{ColumnFamily: cfComments}, engine.SlicePredicate{SliceRange: r}, blogCL)
 	if err != nil {
-		return nil, blogErr("slice comments", err)
+		return nil, wrap("slice comments", err)
 	}
 	out := make([]model.Comment, 0, min(limit, len(scs)))
 	for _, sc := range scs {
@@ -456,5 +442,5 @@ func (s *BlogStore) SliceComments(ctx context.Context, slug string, after uuid.U
 // DeleteComments removes the entry's whole Comments row.
 func (s *BlogStore) DeleteComments(ctx context.Context, slug string) error {
 	err := s.node.Remove(ctx, KeyspaceBloggyAppy, slug, engine.ColumnPath{ColumnFamily: cfComments}, s.ts(), blogCL)
-	return blogErr("delete comments", err)
+	return wrap("delete comments", err)
 }

@@ -71,6 +71,7 @@ func (s *Store) Node() *engine.Node { return s.node }
 // same microsecond (a tombstone wins a tie).
 func (s *Store) ts() int64 { return s.stamp.Next() }
 
+// wrap translates the engine's errors into the domain's sentinels, keeping the original.
 func wrap(op string, err error) error {
 	switch {
 	case err == nil:
@@ -79,7 +80,7 @@ func wrap(op string, err error) error {
 		return fmt.Errorf("widerow %s: %w: %w", op, domain.ErrNotFound, err)
 	case errors.Is(err, engine.ErrInvalidRequest):
 		return fmt.Errorf("widerow %s: %w: %w", op, domain.ErrInvalid, err)
-	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
+	case errors.Is(err, engine.ErrClosed), errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return fmt.Errorf("widerow %s: %w: %w", op, domain.ErrUnavailable, err)
 	}
 	return fmt.Errorf("widerow %s: %w", op, err)
