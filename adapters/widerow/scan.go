@@ -2,7 +2,6 @@ package widerow
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/google/uuid"
 
@@ -92,44 +91,19 @@ func (s *Store) ScanTweets(ctx context.Context, after string, limit int) ([]doma
 	if err != nil {
 		return nil, "", err
 	}
-	type raw struct {
-		t   domain.Tweet
-		uid string
-	}
-	found := make([]raw, 0, len(rows))
-	authors := make([]string, 0, len(rows))
+	ids := make([]uuid.UUID, 0, len(rows))
+	cols := make([][]engine.ColumnOrSuperColumn, 0, len(rows))
 	for _, r := range rows {
-		id, err := uuid.Parse(r.Key)
-		if err != nil || len(r.Columns) == 0 {
-			continue
+		if id, err := uuid.Parse(r.Key); err == nil {
+			ids = append(ids, id)
+			cols = append(cols, r.Columns)
 		}
-		x := raw{t: domain.Tweet{ID: id}}
-		for _, c := range r.Columns {
-			switch string(c.Column.Name) {
-			case "user_id":
-				x.uid = string(c.Column.Value)
-			case "body":
-				x.t.Body = string(c.Column.Value)
-			case "_ts":
-				n, _ := strconv.ParseInt(string(c.Column.Value), 10, 64)
-				x.t.CreatedAt = domain.TimeFromMicros(n)
-			}
-		}
-		found = append(found, x)
-		authors = append(authors, x.uid)
 	}
-	names, err := s.usernames(ctx, authors)
+	tweets, err := s.tweetsOf(ctx, ids, cols)
 	if err != nil {
 		return nil, "", err
 	}
-	out := make([]domain.Tweet, 0, len(found))
-	for _, x := range found {
-		if n, ok := names[x.uid]; ok {
-			x.t.Username = n
-			out = append(out, x.t)
-		}
-	}
-	return out, next, nil
+	return tweets, next, nil
 }
 
 // ScanAuthors pages through the Authors rows.

@@ -415,14 +415,23 @@ func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet,
 	if err != nil {
 		return nil, wrap("tweet rows", err)
 	}
+	found := make([][]engine.ColumnOrSuperColumn, len(keys))
+	for i, k := range keys {
+		found[i] = rows[k]
+	}
+	return s.tweetsOf(ctx, ids, found)
+}
+
+// tweetsOf decodes Tweet rows (id, user_id, body, _ts), skipping empty ones, and names their
+// authors with one lookup for the lot (seed 003's optional third step).
+func (s *Store) tweetsOf(ctx context.Context, ids []uuid.UUID, rows [][]engine.ColumnOrSuperColumn) ([]domain.Tweet, error) {
 	type raw struct {
 		t   domain.Tweet
 		uid string
 	}
 	found := make([]raw, 0, len(ids))
 	authors := make([]string, 0, len(ids))
-	for i, k := range keys {
-		cols := rows[k]
+	for i, cols := range rows {
 		if len(cols) == 0 {
 			continue
 		}
