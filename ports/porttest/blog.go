@@ -674,28 +674,13 @@ func testConcurrentPublish(t *testing.T, newStores BlogFactory) {
 
 type entryPager func(start string) (blog.EntryPage, error)
 
-// walkEntries pages through a listing and checks the paging rules on the way.
+// walkEntries pages through a listing with walkPages.
 func walkEntries(t *testing.T, limit int, page entryPager) (all []blog.EntryView, pages int) {
 	t.Helper()
-	start := ""
-	for {
+	return walkPages(t, limit, func(start string) ([]blog.EntryView, string, error) {
 		p, err := page(start)
-		if err != nil {
-			t.Fatalf("page %d: %v", pages+1, err)
-		}
-		pages++
-		if len(p.Entries) == 0 && pages > 1 {
-			t.Fatalf("page %d is empty: next must exist only when more does", pages)
-		}
-		all = append(all, p.Entries...)
-		if p.Next == "" {
-			return all, pages
-		}
-		if len(p.Entries) != limit {
-			t.Fatalf("page %d has %d entries but a next cursor", pages, len(p.Entries))
-		}
-		start = p.Next
-	}
+		return p.Entries, p.Next, err
+	})
 }
 
 func testTagPaging(t *testing.T, newStores BlogFactory) {
@@ -712,9 +697,7 @@ func testTagPaging(t *testing.T, newStores BlogFactory) {
 				if !slices.Equal(viewIDs(got), entryIDs(want)) {
 					t.Fatalf("Entries(%q): paged %d entries, want %d, newest first, no gaps or duplicates", listing, len(got), len(want))
 				}
-				if wantPages := max(1, (n+limit-1)/limit); pages != wantPages {
-					t.Fatalf("Entries(%q): %d entries in %d pages of %d, want %d", listing, n, pages, limit, wantPages)
-				}
+				checkPageCount(t, fmt.Sprintf("entries of %q", listing), n, limit, pages)
 			}
 		})
 	}
@@ -736,32 +719,15 @@ func testCommentPaging(t *testing.T, newStores BlogFactory) {
 				}
 				want = append(want, cm.ID)
 			}
-			var got []uuid.UUID
-			start, pages := "", 0
-			for {
+			comments, pages := walkPages(t, limit, func(start string) ([]blog.Comment, string, error) {
 				p, err := svc.Comments(c, e.Slug, start, limit)
-				if err != nil {
-					t.Fatalf("page %d: %v", pages+1, err)
-				}
-				pages++
-				if len(p.Comments) == 0 && pages > 1 {
-					t.Fatalf("page %d is empty: next must exist only when more does", pages)
-				}
-				got = append(got, commentIDs(p.Comments)...)
-				if p.Next == "" {
-					break
-				}
-				if len(p.Comments) != limit {
-					t.Fatalf("page %d has %d comments but a next cursor", pages, len(p.Comments))
-				}
-				start = p.Next
-			}
+				return p.Comments, p.Next, err
+			})
+			got := commentIDs(comments)
 			if !slices.Equal(got, want) {
 				t.Fatalf("paged %d comments, want %d, oldest first, no gaps or duplicates", len(got), len(want))
 			}
-			if wantPages := max(1, (n+limit-1)/limit); pages != wantPages {
-				t.Fatalf("%d comments in %d pages of %d, want %d", n, pages, limit, wantPages)
-			}
+			checkPageCount(t, "comments", n, limit, pages)
 		})
 	}
 }

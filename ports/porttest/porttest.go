@@ -243,34 +243,17 @@ func testFollowPaging(t *testing.T, s Stores) {
 				}
 				want = append(want, f.Username)
 			}
-			var got []string
-			start, pages := "", 0
-			for {
-				page, err := svc.Followers(c, star.Username, start, limit)
-				if err != nil {
-					t.Fatal(err)
-				}
-				pages++
-				if len(page.Follows) == 0 && pages > 1 {
-					t.Fatalf("page %d is empty: next must exist only when more does", pages)
-				}
-				got = append(got, page.Usernames()...)
-				if page.Next == "" {
-					break
-				}
-				if len(page.Follows) != limit {
-					t.Fatalf("page %d has %d items but a next cursor", pages, len(page.Follows))
-				}
-				start = page.Next
-			}
+			follows, pages := walkPages(t, limit, func(start string) ([]domain.Follow, string, error) {
+				p, err := svc.Followers(c, star.Username, start, limit)
+				return p.Follows, p.Next, err
+			})
+			got := social.FollowPage{Follows: follows}.Usernames()
 			slices.Sort(got)
 			slices.Sort(want)
 			if !slices.Equal(got, want) {
 				t.Fatalf("paged followers = %v, want %v", got, want)
 			}
-			if wantPages := max(1, (n+limit-1)/limit); pages != wantPages {
-				t.Fatalf("%d followers in %d pages of %d, want %d pages", n, pages, limit, wantPages)
-			}
+			checkPageCount(t, "followers", n, limit, pages)
 		})
 	}
 }
@@ -426,28 +409,13 @@ func tweetIDs(ts []domain.Tweet) []uuid.UUID {
 
 type pager func(start string) (social.TweetPage, error)
 
-// walk pages through a line and checks the paging rules on the way.
+// walk pages through a line with walkPages.
 func walk(t *testing.T, limit int, page pager) (all []domain.Tweet, pages int) {
 	t.Helper()
-	start := ""
-	for {
+	return walkPages(t, limit, func(start string) ([]domain.Tweet, string, error) {
 		p, err := page(start)
-		if err != nil {
-			t.Fatalf("page %d: %v", pages+1, err)
-		}
-		pages++
-		if len(p.Tweets) == 0 && pages > 1 {
-			t.Fatalf("page %d is empty: next must exist only when more does", pages)
-		}
-		all = append(all, p.Tweets...)
-		if p.Next == "" {
-			return all, pages
-		}
-		if len(p.Tweets) != limit {
-			t.Fatalf("page %d has %d tweets but a next cursor", pages, len(p.Tweets))
-		}
-		start = p.Next
-	}
+		return p.Tweets, p.Next, err
+	})
 }
 
 func testLinePaging(t *testing.T, s Stores) {
@@ -471,9 +439,7 @@ func testLinePaging(t *testing.T, s Stores) {
 				if !slices.Equal(tweetIDs(got), tweetIDs(want)) {
 					t.Fatalf("%s: paged %d tweets, want %d, newest first, no gaps or duplicates", line.name, len(got), len(want))
 				}
-				if wantPages := max(1, (n+limit-1)/limit); pages != wantPages {
-					t.Fatalf("%s: %d tweets in %d pages of %d, want %d", line.name, n, pages, limit, wantPages)
-				}
+				checkPageCount(t, line.name+" tweets", n, limit, pages)
 			}
 		})
 	}
