@@ -51,11 +51,28 @@ type Store struct {
 	node  *engine.Node
 	stamp *domain.Stamper
 
-	// ids caches username <-> user uuid. The pair never changes once the username is claimed
-	// (users are neither renamed nor deleted), so the cache needs no invalidation; it spares a
+	// idCache caches username <-> user uuid. The pair never changes once the username is
+	// claimed (users are neither renamed nor deleted), so it needs no invalidation; it spares a
 	// fan-out to 10,000 followers 10,000 Username lookups.
-	ids   sync.Map // username -> string (uuid)
-	names sync.Map // uuid string -> username
+	idCache nameCache
+}
+
+// nameCache is the two-way username <-> uuid map. A plain map under a RWMutex: a fan-out reads
+// 10,000 entries in one go under one read lock.
+type nameCache struct {
+	mu    sync.RWMutex
+	ids   map[string]string // username -> uuid
+	names map[string]string // uuid -> username
+}
+
+func (c *nameCache) put(username, id string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ids == nil {
+		c.ids, c.names = map[string]string{}, map[string]string{}
+	}
+	c.ids[username] = id
+	c.names[id] = username
 }
 
 // NewStore runs Twissandra on node.
@@ -142,23 +159,22 @@ func (s *Store) CreateUser(ctx context.Context, u domain.User) error {
 	return fmt.Errorf("widerow: username %q: %w", u.Username, domain.ErrAlreadyExists)
 }
 
-func (s *Store) remember(username, id string) {
-	s.ids.Store(username, id)
-	s.names.Store(id, username)
-}
+func (s *Store) remember(username, id string) { s.idCache.put(username, id) }
 
 // userIDs resolves usernames to user uuids (cache, then one multiget of Username rows); names
 // with no user are left out of the map.
 func (s *Store) userIDs(ctx context.Context, usernames []string) (map[string]string, error) {
 	out := make(map[string]string, len(usernames))
 	var missing []string
+	s.idCache.mu.RLock()
 	for _, n := range usernames {
-		if id, ok := s.ids.Load(n); ok {
-			out[n] = id.(string)
+		if id, ok := s.idCache.ids[n]; ok {
+			out[n] = id
 		} else {
 			missing = append(missing, n)
 		}
 	}
+	s.idCache.mu.RUnlock()
 	if len(missing) == 0 {
 		return out, nil
 	}
@@ -355,13 +371,15 @@ func (s *Store) follows(ctx context.Context, cf, username, after string, limit i
 func (s *Store) usernames(ctx context.Context, ids []string) (map[string]string, error) {
 	out := make(map[string]string, len(ids))
 	var missing []string
+	s.idCache.mu.RLock()
 	for _, id := range ids {
-		if n, ok := s.names.Load(id); ok {
-			out[id] = n.(string)
+		if n, ok := s.idCache.names[id]; ok {
+			out[id] = n
 		} else {
 			missing = append(missing, id)
 		}
 	}
+	s.idCache.mu.RUnlock()
 	rows, err := s.userRows(ctx, missing)
 	if err != nil {
 		return nil, err
@@ -503,13 +521,22 @@ func (s *Store) Append(ctx context.Context, e domain.LineEntry, lines ...domain.
 		return err
 	}
 	shared := []engine.Mutation{col(string(LongName(e.Time)), []byte(e.TweetID.String()), s.ts())}
+	// Rows with only their Timeline touched (every follower's) share one read-only map too.
+	timelineOnly := map[string][]engine.Mutation{cfTimeline: shared}
 	m := make(map[string]map[string][]engine.Mutation, len(rows))
 	for l, key := range rows {
 		cf := lineCF(l.Kind)
-		if byCF := m[key]; byCF != nil {
-			byCF[cf] = shared
-		} else {
+		switch byCF := m[key]; {
+		case byCF == nil && cf == cfTimeline:
+			m[key] = timelineOnly
+		case byCF == nil:
 			m[key] = map[string][]engine.Mutation{cf: shared}
+		default:
+			merged := map[string][]engine.Mutation{cf: shared}
+			for c, ms := range byCF {
+				merged[c] = ms
+			}
+			m[key] = merged
 		}
 	}
 	return wrap("append", s.node.BatchMutate(ctx, KeyspaceTwissandra, m, cl))
