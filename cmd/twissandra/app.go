@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"go.uber.org/dig"
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxevent"
 
@@ -90,7 +91,12 @@ func coreOptions(cfg *Config, logger *slog.Logger) ([]fx.Option, error) {
 	}
 	return []fx.Option{
 		fx.Supply(cfg, logger),
+		// fx narrates its graph at debug level only; a failure reaches the user once, as the
+		// command's one-line error (see rootCause).
 		fx.WithLogger(func() fxevent.Logger {
+			if !logger.Enabled(context.Background(), slog.LevelDebug) {
+				return fxevent.NopLogger
+			}
 			l := &fxevent.SlogLogger{Logger: logger}
 			l.UseLogLevel(slog.LevelDebug)
 			return l
@@ -271,7 +277,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	app := fx.New(append(opts, serverOptions(cfg)...)...)
 	if err := app.Err(); err != nil {
-		return err
+		return rootCause(err)
 	}
 	startCtx, cancel := context.WithTimeout(ctx, startTimeout(cfg))
 	defer cancel()
@@ -290,6 +296,12 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	defer cancelStop()
 	logger.Info("shutting down")
 	return errors.Join(failed, app.Stop(stopCtx))
+}
+
+// rootCause strips fx's account of the dependency chain from a construction error, leaving
+// what went wrong ("data dir ... is not a twissandra data dir"), not how it was reached.
+func rootCause(err error) error {
+	return dig.RootCause(err)
 }
 
 func startTimeout(cfg *Config) time.Duration {

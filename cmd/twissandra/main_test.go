@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -158,4 +160,22 @@ func waitHealthy(t *testing.T, url string, exited <-chan int) {
 		time.Sleep(20 * time.Millisecond) // polling interval, not synchronisation
 	}
 	t.Fatalf("%s never answered 200", url)
+}
+
+// TestServeRefusesADataDirNotItsOwn: pointing --data-dir at some other folder fails start-up
+// with one line and leaves the folder as it was.
+func TestServeRefusesADataDirNotItsOwn(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "thesis.tex"), []byte("precious"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var stderr syncBuffer
+	code := run(context.Background(), []string{"serve", "--data-dir", dir, "--addr", freeAddr(t)}, io.Discard, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "not a twissandra data dir") || strings.Count(strings.TrimSpace(stderr.String()), "\n") != 0 {
+		t.Fatalf("serve on a foreign dir: exit %d, stderr %q; want one line naming the problem", code, stderr.String())
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("the foreign dir was changed: %v", entries)
+	}
 }
