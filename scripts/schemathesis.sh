@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Property-based tests of the JSON API against its OpenAPI document (web/openapi/openapi.json)
-# with schemathesis: scripts/schemathesis.sh [backend ...] (default: memory widerow).
+# with schemathesis: scripts/schemathesis.sh [backend ...] (default: memory widerow, and cql3 when
+# TWISSANDRA_CQL_HOSTS names a cluster; it then works in a keyspace of its own).
 #
 # For each backend it starts `twissandra serve` on a free loopback port, signs a user up for a
 # bearer token, and runs schemathesis with the checks not_a_server_error and
@@ -27,16 +28,24 @@ trap cleanup EXIT
 
 go build -o "$work/twissandra" ./cmd/twissandra
 
+defaults="memory widerow"
+if [ -n "${TWISSANDRA_CQL_HOSTS:-}" ]; then
+	defaults="$defaults cql3"
+fi
 status=0
-for backend in "${@:-memory widerow}"; do
+for backend in "${@:-$defaults}"; do
 	for b in $backend; do
+		extra=()
+		if [ "$b" = cql3 ]; then
+			extra=(--cql-hosts "${TWISSANDRA_CQL_HOSTS:-127.0.0.1}" --cql-port "${TWISSANDRA_CQL_PORT:-9042}" --cql-keyspace "schemathesis_$$")
+		fi
 		echo "== schemathesis on $b"
 		log="$work/serve-$b.log"
 		"$work/twissandra" serve --backend "$b" --data-dir "$work/data-$b" --addr 127.0.0.1:0 \
-			--bcrypt-cost 4 --log-level info --token-secret "schemathesis-secret-0123456789abcdef" >"$log" 2>&1 &
+			--bcrypt-cost 4 --log-level info --token-secret "schemathesis-secret-0123456789abcdef" "${extra[@]}" >"$log" 2>&1 &
 		server_pid=$!
 		addr=""
-		for _ in $(seq 300); do # up to 30 s
+		for _ in $(seq 1200); do # up to 120 s: a cql3 start creates a keyspace and migrates
 			addr=$(sed -n 's/.*msg=serving addr=\(127\.0\.0\.1:[0-9]*\).*/\1/p' "$log" | head -1)
 			if [ -n "$addr" ] && curl -fs "http://$addr/healthz" >/dev/null; then break; fi
 			if ! kill -0 "$server_pid" 2>/dev/null; then cat "$log"; exit 1; fi
