@@ -25,6 +25,9 @@ import (
 // scripts/test.sh exports them), or skips; under CI=true it fails instead.
 func cqlNode(t *testing.T) (hosts, port string) {
 	t.Helper()
+	if testing.Short() && os.Getenv("CI") != "true" {
+		t.Skip("-short: skipping the tests that need a Cassandra node")
+	}
 	hosts, port = os.Getenv("TWISSANDRA_CQL_HOSTS"), os.Getenv("TWISSANDRA_CQL_PORT")
 	if port == "" {
 		port = "9042"
