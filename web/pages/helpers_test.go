@@ -39,12 +39,13 @@ type stores struct {
 	tags     ports.TagIndex
 	comments ports.CommentStore
 	node     WideRowNode
+	cql      CQLInspector
 	backend  string
 }
 
 func memoryStores() stores {
 	m, b := memory.New(), memory.NewBlog()
-	return stores{m, m, m, b, b, b, b, nil, "memory"}
+	return stores{m, m, m, b, b, b, b, nil, nil, "memory"}
 }
 
 func widerowStores(t testing.TB) stores {
@@ -55,7 +56,7 @@ func widerowStores(t testing.TB) stores {
 	}
 	t.Cleanup(func() { _ = node.Close() })
 	s, b := widerow.NewStore(node), widerow.NewBlogStore(node)
-	return stores{s, s, s, b, b, b, b, node, "widerow"}
+	return stores{s, s, s, b, b, b, b, node, nil, "widerow"}
 }
 
 // newApp serves the pages (and the JSON API) on st, its stores wrapped by opstrace as the
@@ -69,7 +70,7 @@ func newApp(t testing.TB, st stores) *testApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Register(s, Deps{Social: svc, Blog: bl, Backend: st.backend, Node: st.node}); err != nil {
+	if err := Register(s, Deps{Social: svc, Blog: bl, Backend: st.backend, Node: st.node, CQL: st.cql}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s.Engine)

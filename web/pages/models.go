@@ -72,10 +72,14 @@ type modelsData struct {
 	CQLNote   string
 	Mappings  []mapping
 	Inspector bool
+	// InspectCF links each column family to the widerow inspector, InspectTable each table to
+	// the cql3 one.
+	InspectCF, InspectTable bool
 }
 
 func (h *handler) models(c *gin.Context) {
-	d := modelsData{Running: h.deps.Backend, Mappings: mappings, Inspector: h.deps.Node != nil}
+	d := modelsData{Running: h.deps.Backend, Mappings: mappings, Inspector: h.deps.Node != nil || h.deps.CQL != nil,
+		InspectCF: h.deps.Node != nil, InspectTable: h.deps.CQL != nil}
 	if h.deps.Node != nil {
 		d.LiveXML = h.deps.Node.Schema().XML
 		d.LiveNote = "The running engine's storage-conf.xml."
@@ -117,10 +121,12 @@ type notationLine struct {
 	Value  string
 	Open   bool // the line opens a map: `name: {`
 	Close  bool // the line closes a map: `},`
+	List   bool // the line opens or closes a list: `[`, `],`
 }
 
 type inspectData struct {
 	Available bool
+	Backend   string
 	Choices   []cfChoice
 	Keyspace  string
 	CF        string
@@ -140,7 +146,11 @@ type inspectData struct {
 }
 
 func (h *handler) inspect(c *gin.Context) {
-	d := inspectData{Available: h.deps.Node != nil, Count: inspectDefaultCount}
+	if h.deps.CQL != nil {
+		h.inspectCQL(c)
+		return
+	}
+	d := inspectData{Available: h.deps.Node != nil, Count: inspectDefaultCount, Backend: h.deps.Backend}
 	if h.deps.Node == nil {
 		h.render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
 		return
@@ -222,7 +232,6 @@ func (h *handler) inspect(c *gin.Context) {
 	}
 	h.render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
 }
-
 
 // resolveUser reads Twissandra.Username[name]['id'], the inverted index of seed 001.
 func (h *handler) resolveUser(c *gin.Context, name string) (string, error) {
@@ -310,7 +319,6 @@ func parseBound(cmp engine.Comparator, s string) ([]byte, error) {
 	}
 	return []byte(s), nil
 }
-
 
 // notation renders a row as the seed articles write rows:
 //

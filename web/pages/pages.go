@@ -1,7 +1,7 @@
 // Package pages serves Twissandra's HTML pages on the web package's gin engine: the timelines,
 // user pages, sign-in and sign-up, find people, the blog, and the "Models" teaching views (the
-// running backend's schema beside the other model's, a storage inspector of the widerow engine,
-// and the storage operations of every request).
+// running backend's schema beside the other model's, a storage inspector of the widerow engine's
+// rows and the cql3 backend's partitions, and the storage operations of every request).
 //
 // Sessions are one signed and encrypted cookie; every form carries a per-session CSRF token;
 // failed logins are throttled per username and per client address.
@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"reflect"
 	"strings"
 	"time"
 
@@ -51,6 +52,8 @@ type Deps struct {
 	Backend string
 	// Node is the widerow engine, for the storage inspector and the live schema; nil elsewhere.
 	Node WideRowNode
+	// CQL reads the cql3 backend's tables for the storage inspector; nil elsewhere.
+	CQL CQLInspector
 	// CQLSchema is the CQL DDL of the cql3 adapter (its migrations); empty means the pages'
 	// own rendition of the equivalent tables.
 	CQLSchema string
@@ -95,6 +98,9 @@ func Register(s *web.Server, deps Deps) error {
 	}
 	if n, ok := deps.Node.(*engine.Node); ok && n == nil {
 		deps.Node = nil // a nil *engine.Node from an optional fx dependency
+	}
+	if v := reflect.ValueOf(deps.CQL); v.Kind() == reflect.Pointer && v.IsNil() {
+		deps.CQL = nil // a nil *cql3.Store
 	}
 	if deps.Backend == "" {
 		deps.Backend = "memory"

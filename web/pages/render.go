@@ -25,7 +25,7 @@ type pageTemplate struct{ t *template.Template }
 var pageFiles = []string{
 	"home", "user", "follows", "login", "find", "error",
 	"blog_index", "blog_entry", "blog_author", "blog_new",
-	"models", "inspect",
+	"models", "inspect", "inspect_cql",
 }
 
 var funcs = template.FuncMap{
@@ -39,6 +39,14 @@ var funcs = template.FuncMap{
 	"pathEscape": url.PathEscape,
 	"join":       strings.Join,
 	"lines":      func(s string) []string { return strings.Split(s, "\n") },
+	// cqlTable is the table name at the start of a mapping's CQL3 table, "" for none.
+	"cqlTable": func(s string) string {
+		name, _, _ := strings.Cut(s, " ")
+		if strings.HasPrefix(name, "(") {
+			return ""
+		}
+		return name
+	},
 }
 
 func loadTemplates() (map[string]*pageTemplate, error) {
