@@ -165,6 +165,7 @@ type engineDeps struct {
 	Clock   domain.Clock
 	Pingers []ports.Pinger `group:"pingers"`
 	Node    *engine.Node   `optional:"true"`
+	CQL     *cql3.Store    `optional:"true"`
 	Schema  cqlSchema      `optional:"true"`
 }
 
@@ -188,6 +189,9 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 	pd := pages.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: string(d.Schema), Clock: d.Clock, Logger: d.Logger}
 	if d.Node != nil {
 		pd.Node = d.Node
+	}
+	if d.CQL != nil {
+		pd.CQL = d.CQL
 	}
 	if err := pages.Register(s, pd); err != nil {
 		return nil, err
