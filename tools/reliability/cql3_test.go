@@ -29,6 +29,9 @@ import (
 // exports them), or skips; under CI=true it fails instead: CI must run these tests.
 func cqlNode(t *testing.T) (hosts []string, port int) {
 	t.Helper()
+	if testing.Short() && os.Getenv("CI") != "true" {
+		t.Skip("-short: skipping the tests that need a Cassandra node")
+	}
 	h := os.Getenv("TWISSANDRA_CQL_HOSTS")
 	if h == "" {
 		msg := "TWISSANDRA_CQL_HOSTS is not set: the cql3 reliability tests need a real Cassandra node (scripts/cassandra.sh up)"
