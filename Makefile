@@ -4,7 +4,7 @@
 GO ?= go
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $(HOME)/go/bin/staticcheck)
 
-.PHONY: run build test test-short lint bench fuzz loadtest schemathesis cassandra-up cassandra-down
+.PHONY: run build test test-short lint bench fuzz loadtest schemathesis heavy cassandra-up cassandra-down
 
 run:
 	$(GO) run ./cmd/twissandra serve
@@ -38,6 +38,11 @@ loadtest:
 # schemathesis (PyPI) against the OpenAPI document, on memory and widerow.
 schemathesis:
 	scripts/schemathesis.sh
+
+# Heavy reliability tests (TWISSANDRA_HEAVY=1): a Cassandra node stopped and restarted under
+# load, and a three-node cluster with RF=3 serving at LOCAL_QUORUM with one node down.
+heavy:
+	scripts/heavy.sh
 
 cassandra-up:
 	scripts/cassandra.sh up
