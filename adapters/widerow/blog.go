@@ -96,7 +96,6 @@ func (s *BlogStore) lock(cf, key string) func() {
 	return m.Unlock
 }
 
-
 func blogColumn(name string, value []byte, ts int64) engine.Column {
 	return engine.Column{Name: []byte(name), Value: value, Timestamp: ts}
 }
