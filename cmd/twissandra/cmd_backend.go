@@ -48,7 +48,7 @@ func openBackend(ctx context.Context, cfg *Config, stderr io.Writer) (*openedBac
 	}
 	b.app = fx.New(opts...)
 	if err := b.app.Err(); err != nil {
-		return nil, err
+		return nil, rootCause(err)
 	}
 	startCtx, cancel := context.WithTimeout(ctx, startTimeout(cfg))
 	defer cancel()
