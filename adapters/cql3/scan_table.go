@@ -1,7 +1,6 @@
 package cql3
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"reflect"
@@ -47,75 +46,38 @@ type TableRow map[string]any
 // characters). Names are taken from the schema, and this is checked on top.
 var tableNamePattern = regexp.MustCompile(`^\w{1,222}$`)
 
-const (
-	stSchemaTables  = "SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?"
-	stSchemaColumns = "SELECT column_name, kind, position, type FROM system_schema.columns WHERE keyspace_name = ? AND table_name = ?"
-)
-
 // Tables lists the tables of the Store's keyspace, sorted.
 func (s *Store) Tables(ctx context.Context) ([]string, error) {
-	sess, err := s.sess()
+	tables, err := s.InspectTables(ctx)
 	if err != nil {
 		return nil, err
 	}
-	iter := sess.ContextQuery(ctx, stSchemaTables, nil).Bind(s.cfg.Keyspace).Iter()
-	var (
-		out  []string
-		name string
-	)
-	for iter.Scan(&name) {
-		out = append(out, name)
+	out := make([]string, len(tables))
+	for i, t := range tables {
+		out[i] = t.Name
 	}
-	if err := iter.Close(); err != nil {
-		return nil, wrap("list tables", err)
-	}
-	slices.Sort(out)
 	return out, nil
 }
 
 // Table describes the table name of the Store's keyspace; a name the keyspace does not have is
 // domain.ErrNotFound.
 func (s *Store) Table(ctx context.Context, name string) (TableInfo, error) {
-	tables, err := s.Tables(ctx)
+	t, err := s.inspectTable(ctx, name)
 	if err != nil {
 		return TableInfo{}, err
 	}
-	if !slices.Contains(tables, name) || !tableNamePattern.MatchString(name) {
-		return TableInfo{}, fmt.Errorf("cql3: keyspace %s has no table %q (it has %v): %w", s.cfg.Keyspace, name, tables, domain.ErrNotFound)
+	if !tableNamePattern.MatchString(name) {
+		return TableInfo{}, fmt.Errorf("cql3: table name %q: %w", name, domain.ErrNotFound)
 	}
-	sess, err := s.sess()
-	if err != nil {
-		return TableInfo{}, err
-	}
-	info := TableInfo{Keyspace: s.cfg.Keyspace, Name: name}
-	type col struct {
-		TableColumn
-		kind string
-		pos  int
-	}
-	var cols []col
-	iter := sess.ContextQuery(ctx, stSchemaColumns, nil).Bind(s.cfg.Keyspace, name).Iter()
-	var c col
-	for iter.Scan(&c.Name, &c.kind, &c.pos, &c.Type) {
-		cols = append(cols, c)
-	}
-	if err := iter.Close(); err != nil {
-		return TableInfo{}, wrap("describe table "+name, err)
-	}
-	slices.SortFunc(cols, func(a, b col) int { return cmp.Or(cmp.Compare(a.pos, b.pos), cmp.Compare(a.Name, b.Name)) })
-	for _, c := range cols {
-		switch c.kind {
-		case "partition_key":
-			info.PartitionKey = append(info.PartitionKey, c.TableColumn)
-		case "clustering":
-			info.Clustering = append(info.Clustering, c.TableColumn)
-		case "static":
-			info.Static = append(info.Static, c.TableColumn)
-		default:
-			info.Regular = append(info.Regular, c.TableColumn)
+	cols := func(in []InspectColumn) []TableColumn {
+		out := make([]TableColumn, len(in))
+		for i, c := range in {
+			out[i] = TableColumn{Name: c.Name, Type: c.Type}
 		}
+		return out
 	}
-	return info, nil
+	return TableInfo{Keyspace: t.Keyspace, Name: t.Name, PartitionKey: cols(t.PartitionKey),
+		Clustering: cols(t.Clustering), Static: cols(t.Static), Regular: cols(t.Regular)}, nil
 }
 
 // ScanTable reads every row of the table name (see Table) with SELECT *, in token order, the
