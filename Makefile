@@ -28,7 +28,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 fuzz:
-	scripts/fuzz.sh 20s
+	scripts/fuzz.sh 200000x
 
 # Load-test a running server: make loadtest URL=http://127.0.0.1:8080 (serve with --bcrypt-cost 4
 # for a quick set-up). Writes a latency/throughput plot to artifacts/bench.svg.

@@ -32,8 +32,8 @@ fi
 echo "== go test -race ./..."
 go test -race -count=1 -timeout 30m ./...
 
-echo "== fuzz targets, ${FUZZTIME:-5s} each"
-scripts/fuzz.sh "${FUZZTIME:-5s}"
+echo "== fuzz targets, ${FUZZTIME:-10000x} executions each"
+scripts/fuzz.sh "${FUZZTIME:-10000x}"
 
 echo "== schemathesis against the OpenAPI document (memory, widerow)"
 scripts/schemathesis.sh
