@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strings"
 	"time"
@@ -137,7 +138,7 @@ func Register(s *web.Server, deps Deps) error {
 	g := s.Engine.Group("/", mw...)
 	h.routes(g)
 
-	notFound := append([]gin.HandlerFunc{apiPassThrough(s.APINotFound)}, append(mw, h.notFound)...)
+	notFound := append([]gin.HandlerFunc{apiPassThrough(s.APINotFound), trimTrailingSlash}, append(mw, h.notFound)...)
 	s.Engine.NoRoute(notFound...)
 	noMethod := append([]gin.HandlerFunc{apiPassThrough(s.APIMethodNotAllowed)}, append(mw, h.methodNotAllowed)...)
 	s.Engine.NoMethod(noMethod...)
@@ -153,6 +154,22 @@ func apiPassThrough(api gin.HandlerFunc) gin.HandlerFunc {
 			c.Abort()
 		}
 	}
+}
+
+// trimTrailingSlash sends a browser's GET of "/blog/" to "/blog", as readers expect of pages
+// (the engine's own redirect is off, so that the JSON API never redirects).
+func trimTrailingSlash(c *gin.Context) {
+	p := c.Request.URL.Path
+	if (c.Request.Method != http.MethodGet && c.Request.Method != http.MethodHead) || len(p) < 2 || !strings.HasSuffix(p, "/") {
+		return
+	}
+	target := strings.TrimRight(p, "/")
+	if target == "" || strings.HasPrefix(target, "//") {
+		return
+	}
+	u := url.URL{Path: target, RawQuery: c.Request.URL.RawQuery}
+	c.Redirect(http.StatusMovedPermanently, u.String())
+	c.Abort()
 }
 
 func (h *handler) routes(g *gin.RouterGroup) {
