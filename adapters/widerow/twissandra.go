@@ -354,14 +354,14 @@ func (s *Store) follows(ctx context.Context, cf, username, after string, limit i
 	for i, c := range cols {
 		others[i] = string(c.Column.Name)
 	}
-	names, err := s.usernames(ctx, others)
+	names, err := s.namesOf(ctx, others)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]domain.Follow, 0, len(cols))
 	for i, c := range cols {
-		if n, ok := names[others[i]]; ok {
-			out = append(out, domain.Follow{Username: n, Since: parseMicros(c.Column.Value), Cursor: others[i]})
+		if names[i] != "" {
+			out = append(out, domain.Follow{Username: names[i], Since: parseMicros(c.Column.Value), Cursor: others[i]})
 		}
 	}
 	return out, nil
@@ -369,23 +369,44 @@ func (s *Store) follows(ctx context.Context, cf, username, after string, limit i
 
 // usernames resolves user uuids to usernames: the cache, then one multiget of User rows.
 func (s *Store) usernames(ctx context.Context, ids []string) (map[string]string, error) {
+	names, err := s.namesOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	out := make(map[string]string, len(ids))
+	for i, n := range names {
+		if n != "" {
+			out[ids[i]] = n
+		}
+	}
+	return out, nil
+}
+
+// namesOf is usernames as a slice aligned with ids ("" where no user has the id): a fan-out
+// resolves thousands at once, and a slice spares it building a map.
+func (s *Store) namesOf(ctx context.Context, ids []string) ([]string, error) {
+	out := make([]string, len(ids))
 	var missing []string
 	s.idCache.mu.RLock()
-	for _, id := range ids {
+	for i, id := range ids {
 		if n, ok := s.idCache.names[id]; ok {
-			out[id] = n
+			out[i] = n
 		} else {
 			missing = append(missing, id)
 		}
 	}
 	s.idCache.mu.RUnlock()
+	if len(missing) == 0 {
+		return out, nil
+	}
 	rows, err := s.userRows(ctx, missing)
 	if err != nil {
 		return nil, err
 	}
-	for id, u := range rows {
-		out[id] = u.Username
+	for i, id := range ids {
+		if out[i] == "" {
+			out[i] = rows[id].Username
+		}
 	}
 	return out, nil
 }
@@ -482,24 +503,36 @@ func (s *Store) tweetsOf(ctx context.Context, ids []uuid.UUID, rows [][]engine.C
 	return out, nil
 }
 
-// lineRow maps a line to its column family and row key.
-func (s *Store) lineRows(ctx context.Context, lines []domain.LineKey) (map[domain.LineKey]string, error) {
-	var owners []string
+// lineRow is where a line lives: a column family and a row key.
+type lineRow struct{ cf, key string }
+
+// lineRows maps lines to their rows, in order, leaving out lines of unknown users: owners'
+// uuids come from the name cache under one read lock, and only misses are read.
+func (s *Store) lineRows(ctx context.Context, lines []domain.LineKey) ([]lineRow, error) {
+	out := make([]lineRow, 0, len(lines))
+	var missing []string
+	s.idCache.mu.RLock()
 	for _, l := range lines {
-		if l.Kind != domain.Public {
-			owners = append(owners, l.Owner)
+		switch id, ok := s.idCache.ids[l.Owner]; {
+		case l.Kind == domain.Public:
+			out = append(out, lineRow{cfUserline, PublicKey})
+		case ok:
+			out = append(out, lineRow{lineCF(l.Kind), id})
+		default:
+			missing = append(missing, l.Owner)
 		}
 	}
-	ids, err := s.userIDs(ctx, owners)
+	s.idCache.mu.RUnlock()
+	if len(missing) == 0 {
+		return out, nil
+	}
+	ids, err := s.userIDs(ctx, missing) // fills the cache
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[domain.LineKey]string, len(lines))
 	for _, l := range lines {
-		if l.Kind == domain.Public {
-			out[l] = PublicKey
-		} else if id, ok := ids[l.Owner]; ok {
-			out[l] = id
+		if id, ok := ids[l.Owner]; ok && l.Kind != domain.Public {
+			out = append(out, lineRow{lineCF(l.Kind), id})
 		}
 	}
 	return out, nil
@@ -524,8 +557,8 @@ func (s *Store) Append(ctx context.Context, e domain.LineEntry, lines ...domain.
 	// Rows with only their Timeline touched (every follower's) share one read-only map too.
 	timelineOnly := map[string][]engine.Mutation{cfTimeline: shared}
 	m := make(map[string]map[string][]engine.Mutation, len(rows))
-	for l, key := range rows {
-		cf := lineCF(l.Kind)
+	for _, r := range rows {
+		cf, key := r.cf, r.key
 		switch byCF := m[key]; {
 		case byCF == nil && cf == cfTimeline:
 			m[key] = timelineOnly
@@ -558,11 +591,10 @@ func (s *Store) AppendEntries(ctx context.Context, line domain.LineKey, entries 
 
 func (s *Store) lineRow(ctx context.Context, line domain.LineKey) (string, bool, error) {
 	rows, err := s.lineRows(ctx, []domain.LineKey{line})
-	if err != nil {
+	if err != nil || len(rows) == 0 {
 		return "", false, err
 	}
-	key, ok := rows[line]
-	return key, ok, nil
+	return rows[0].key, true, nil
 }
 
 // Slice is one reversed slice: start at before-1 (slice bounds are inclusive), count limit.
