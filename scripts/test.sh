@@ -35,5 +35,5 @@ go test -race -count=1 -timeout 30m ./...
 echo "== fuzz targets, ${FUZZTIME:-10000x} executions each"
 scripts/fuzz.sh "${FUZZTIME:-10000x}"
 
-echo "== schemathesis against the OpenAPI document (memory, widerow)"
+echo "== schemathesis against the OpenAPI document (memory, widerow, and cql3 when a cluster is named)"
 scripts/schemathesis.sh
