@@ -17,37 +17,7 @@ func TestConcurrentSignUpsOfOneName(t *testing.T) {
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			t.Parallel()
-			c := newClient(t, b.new(t))
-			const n = 32
-			statuses := make([]int, n)
-			errs := make([]error, n)
-			gate := make(chan struct{})
-			var wg sync.WaitGroup
-			for i := range n {
-				wg.Go(func() {
-					<-gate
-					statuses[i], _, errs[i] = c.call(http.MethodPost, "/api/v1/users",
-						map[string]string{"username": "contested", "password": password + strconv.Itoa(i)}, "")
-				})
-			}
-			close(gate)
-			wg.Wait()
-			created, conflicts := 0, 0
-			for i, s := range statuses {
-				switch {
-				case errs[i] != nil:
-					t.Errorf("request %d: %v", i, errs[i])
-				case s == http.StatusCreated:
-					created++
-				case s == http.StatusConflict:
-					conflicts++
-				default:
-					t.Errorf("request %d: status %d", i, s)
-				}
-			}
-			if created != 1 || conflicts != n-1 {
-				t.Fatalf("%d created and %d conflicts, want 1 and %d", created, conflicts, n-1)
-			}
+			signUpRace(t, newClient(t, b.new(t)), 32)
 		})
 	}
 }
@@ -175,5 +145,50 @@ func TestManyWritersTimelines(t *testing.T) {
 			check("public line", c.line(t, "/api/v1/public", ""), everything)
 			t.Logf("%d writers x %d tweets on %s: every line exact", writers, perWriter, b.name)
 		})
+	}
+}
+
+// signUpRace sends n simultaneous sign-ups of one name, each with its own password, and checks
+// that exactly one gets 201 and the others 409, and that only the winner's password logs in.
+func signUpRace(t *testing.T, c *client, n int) {
+	t.Helper()
+	statuses := make([]int, n)
+	errs := make([]error, n)
+	gate := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			<-gate
+			statuses[i], _, errs[i] = c.call(http.MethodPost, "/api/v1/users",
+				map[string]string{"username": "contested", "password": password + strconv.Itoa(i)}, "")
+		})
+	}
+	close(gate)
+	wg.Wait()
+	created, conflicts := 0, 0
+	for i, s := range statuses {
+		switch {
+		case errs[i] != nil:
+			t.Errorf("request %d: %v", i, errs[i])
+		case s == http.StatusCreated:
+			created++
+		case s == http.StatusConflict:
+			conflicts++
+		default:
+			t.Errorf("request %d: status %d", i, s)
+		}
+	}
+	if created != 1 || conflicts != n-1 {
+		t.Fatalf("%d created and %d conflicts, want 1 and %d", created, conflicts, n-1)
+	}
+	ok := 0
+	for i := range n {
+		s, _, err := c.call(http.MethodPost, "/api/v1/sessions", map[string]string{"username": "contested", "password": password + strconv.Itoa(i)}, "")
+		if err == nil && s == http.StatusOK {
+			ok++
+		}
+	}
+	if ok != 1 {
+		t.Fatalf("%d passwords log in, want 1", ok)
 	}
 }

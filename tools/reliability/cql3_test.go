@@ -91,48 +91,7 @@ func cqlServer(t *testing.T) *web.Server {
 
 // Of simultaneous sign-ups of one name on cql3 (INSERT ... IF NOT EXISTS), exactly one gets 201.
 func TestCQL3ConcurrentSignUpsOfOneName(t *testing.T) {
-	c := newClient(t, cqlServer(t))
-	const n = 16
-	statuses := make([]int, n)
-	errs := make([]error, n)
-	gate := make(chan struct{})
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			<-gate
-			statuses[i], _, errs[i] = c.call(http.MethodPost, "/api/v1/users",
-				map[string]string{"username": "contested", "password": password + strconv.Itoa(i)}, "")
-		})
-	}
-	close(gate)
-	wg.Wait()
-	created, conflicts := 0, 0
-	for i, s := range statuses {
-		switch {
-		case errs[i] != nil:
-			t.Errorf("request %d: %v", i, errs[i])
-		case s == http.StatusCreated:
-			created++
-		case s == http.StatusConflict:
-			conflicts++
-		default:
-			t.Errorf("request %d: status %d", i, s)
-		}
-	}
-	if created != 1 || conflicts != n-1 {
-		t.Fatalf("%d created and %d conflicts, want 1 and %d", created, conflicts, n-1)
-	}
-	// The winner's password is the one that logs in.
-	ok := 0
-	for i := range n {
-		s, _, err := c.call(http.MethodPost, "/api/v1/sessions", map[string]string{"username": "contested", "password": password + strconv.Itoa(i)}, "")
-		if err == nil && s == http.StatusOK {
-			ok++
-		}
-	}
-	if ok != 1 {
-		t.Fatalf("%d passwords log in, want 1", ok)
-	}
+	signUpRace(t, newClient(t, cqlServer(t)), 16)
 }
 
 // A smaller TestManyWritersTimelines on cql3: 10 writers x 20 tweets with followers; every line
