@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -367,40 +366,21 @@ func testConcurrentCreateEntry(t *testing.T, newStores BlogFactory) {
 	s, c := newStores(t), ctx(t)
 	slug := slugOf("popular")
 	const n = 20
-	var wins, taken atomic.Int32
-	winner := make(chan uuid.UUID, n)
-	start := make(chan struct{})
-	var wg sync.WaitGroup
 	now := time.Now().UnixMicro()
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			e := rawEntry(slug, now+int64(i), "guitar")
-			e.Title = fmt.Sprintf("attempt %d", i)
-			<-start
-			switch err := s.Entries.CreateEntry(c, e); {
-			case err == nil:
-				wins.Add(1)
-				winner <- e.ID
-			case errors.Is(err, domain.ErrAlreadyExists):
-				taken.Add(1)
-			default:
-				t.Errorf("CreateEntry: %v", err)
-			}
-		}()
+	entries := make([]model.Entry, n)
+	for i := range entries {
+		entries[i] = rawEntry(slug, now+int64(i), "guitar")
+		entries[i].Title = fmt.Sprintf("attempt %d", i)
 	}
-	close(start)
-	wg.Wait()
-	if wins.Load() != 1 || taken.Load() != n-1 {
-		t.Fatalf("of %d concurrent creates: %d won, %d taken; want exactly 1 winner", n, wins.Load(), taken.Load())
-	}
+	winner := exactlyOneWins(t, "creates", n, domain.ErrAlreadyExists, func(i int) error {
+		return s.Entries.CreateEntry(c, entries[i])
+	})
 	got, err := s.Entries.GetEntry(c, slug)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if id := <-winner; got.ID != id {
-		t.Fatalf("stored entry %s is not the winner %s", got.ID, id)
+	if got.ID != entries[winner].ID {
+		t.Fatalf("stored entry %s is not the winner %s", got.ID, entries[winner].ID)
 	}
 }
 
@@ -635,33 +615,13 @@ func testConcurrentPublish(t *testing.T, newStores BlogFactory) {
 	author := mustAuthor(t, svc, authorOf("Arin Sarkissian"), nil)
 	slug, tag := slugOf("popular"), slugOf("guitar")
 	const n = 20
-	var wins, taken atomic.Int32
-	winner := make(chan uuid.UUID, n)
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			e, err := svc.Publish(c, blog.Draft{Slug: slug, Title: fmt.Sprintf("attempt %d", i), Body: "body", Author: author.Name, Tags: []string{tag}})
-			switch {
-			case err == nil:
-				wins.Add(1)
-				winner <- e.ID
-			case errors.Is(err, domain.ErrAlreadyExists):
-				taken.Add(1)
-			default:
-				t.Errorf("Publish: %v", err)
-			}
-		}()
-	}
-	close(start)
-	wg.Wait()
-	if wins.Load() != 1 || taken.Load() != n-1 {
-		t.Fatalf("of %d concurrent publishes: %d won, %d got 409; want exactly 1 winner", n, wins.Load(), taken.Load())
-	}
-	id := <-winner
+	ids := make([]uuid.UUID, n)
+	winner := exactlyOneWins(t, "publishes", n, domain.ErrAlreadyExists, func(i int) error {
+		e, err := svc.Publish(c, blog.Draft{Slug: slug, Title: fmt.Sprintf("attempt %d", i), Body: "body", Author: author.Name, Tags: []string{tag}})
+		ids[i] = e.ID
+		return err
+	})
+	id := ids[winner]
 	if v, err := svc.GetEntry(c, slug); err != nil || v.ID != id || v.AuthorProfile.Posts != 1 {
 		t.Fatalf("GetEntry = %+v, %v; want the winner %s and 1 post", v, err, id)
 	}
@@ -823,30 +783,7 @@ func testConcurrentDelete(t *testing.T, newStores BlogFactory) {
 	author := mustAuthor(t, svc, authorOf("Arin Sarkissian"), nil)
 	keep := mustPublish(t, svc, blog.Draft{Slug: slugOf("keep"), Author: author.Name, Tags: []string{"guitar"}})
 	gone := mustPublish(t, svc, blog.Draft{Slug: slugOf("gone"), Author: author.Name, Tags: []string{"guitar"}})
-	const n = 10
-	var wins, missing atomic.Int32
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			switch err := svc.DeleteEntry(c, gone.Slug); {
-			case err == nil:
-				wins.Add(1)
-			case errors.Is(err, domain.ErrNotFound):
-				missing.Add(1)
-			default:
-				t.Errorf("DeleteEntry: %v", err)
-			}
-		}()
-	}
-	close(start)
-	wg.Wait()
-	if wins.Load() != 1 || missing.Load() != n-1 {
-		t.Fatalf("of %d concurrent deletes: %d succeeded, %d not found; want exactly 1", n, wins.Load(), missing.Load())
-	}
+	exactlyOneWins(t, "deletes", 10, domain.ErrNotFound, func(int) error { return svc.DeleteEntry(c, gone.Slug) })
 	if got, _ := svc.GetAuthor(c, author.Name); got.Posts != 1 {
 		t.Fatalf("posts = %d after one delete of two entries, want 1", got.Posts)
 	}

@@ -139,38 +139,19 @@ func testConcurrentSignUps(t *testing.T, s Stores) {
 	c := ctx(t)
 	username := name("popular")
 	const n = 50
-	var wins, taken atomic.Int32
-	winner := make(chan uuid.UUID, n)
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			u := domain.User{ID: uuid.New(), Username: username, PasswordHash: []byte("h"), CreatedAt: time.Now().UTC()}
-			<-start
-			switch err := s.Users.CreateUser(c, u); {
-			case err == nil:
-				wins.Add(1)
-				winner <- u.ID
-			case errors.Is(err, domain.ErrAlreadyExists):
-				taken.Add(1)
-			default:
-				t.Errorf("CreateUser: %v", err)
-			}
-		}()
+	ids := make([]uuid.UUID, n)
+	for i := range ids {
+		ids[i] = uuid.New()
 	}
-	close(start)
-	wg.Wait()
-	if wins.Load() != 1 || taken.Load() != n-1 {
-		t.Fatalf("of %d concurrent sign-ups: %d won, %d taken; want exactly 1 winner", n, wins.Load(), taken.Load())
-	}
+	winner := exactlyOneWins(t, "sign-ups", n, domain.ErrAlreadyExists, func(i int) error {
+		return s.Users.CreateUser(c, domain.User{ID: ids[i], Username: username, PasswordHash: []byte("h"), CreatedAt: time.Now().UTC()})
+	})
 	got, err := s.Users.GetUser(c, username)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if id := <-winner; got.ID != id {
-		t.Fatalf("stored user %s is not the winner %s", got.ID, id)
+	if got.ID != ids[winner] {
+		t.Fatalf("stored user %s is not the winner %s", got.ID, ids[winner])
 	}
 }
 
