@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -245,6 +246,8 @@ func TestMapErr(t *testing.T) {
 		{gocql.ErrTimeoutNoResponse, domain.ErrUnavailable},
 		{gocql.ErrConnectionClosed, domain.ErrUnavailable},
 		{context.DeadlineExceeded, domain.ErrUnavailable},
+		{io.EOF, domain.ErrUnavailable}, // the node's connection closed under the request
+		{fmt.Errorf("read: %w", io.ErrUnexpectedEOF), domain.ErrUnavailable},
 		{&gocql.RequestErrUnavailable{}, domain.ErrUnavailable},
 		{&gocql.RequestErrWriteTimeout{}, domain.ErrUnavailable},
 		{&gocql.RequestErrReadTimeout{}, domain.ErrUnavailable},

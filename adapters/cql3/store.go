@@ -12,6 +12,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net"
@@ -253,7 +254,9 @@ func unavailable(err error) bool {
 		errors.Is(err, gocql.ErrSessionClosed), errors.Is(err, gocql.ErrNoStreams),
 		errors.Is(err, gocql.ErrTooManyTimeouts), errors.Is(err, gocql.ErrHostQueryFailed),
 		errors.Is(err, gocql.ErrUnavailable), errors.Is(err, context.DeadlineExceeded),
-		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET):
+		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET),
+		// A connection the peer closes under a request surfaces as the read's EOF.
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.EPIPE):
 		return true
 	}
 	var (
