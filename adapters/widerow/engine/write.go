@@ -1,10 +1,9 @@
 package engine
 
 import (
-	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
-	"slices"
 	"sync"
 	"twissandra/ports/oplog"
 
@@ -27,9 +26,12 @@ type writer struct {
 	staged bool
 	buf    []byte
 	ents   []stagedCell
+	order  []sortKey // scratch of sortedOrder
+	tmp    []sortKey
 }
 
-type stagedCell struct{ k0, k1, v1 int } // key buf[k0:k1], value buf[k1:v1]
+// batchHeaderLen is the size of a Pebble batch's header (sequence number and count).
+const batchHeaderLen = 12
 
 // stageThreshold is the batch size from which staging and sorting pays.
 const stageThreshold = 256
@@ -47,7 +49,7 @@ func (w *writer) release() {
 		w.b.Close()
 	}
 	w.n, w.b = nil, nil
-	w.staged, w.buf, w.ents = false, w.buf[:0], w.ents[:0]
+	w.staged, w.buf, w.ents, w.order, w.tmp = false, w.buf[:0], w.ents[:0], w.order[:0], w.tmp[:0]
 	if cap(w.row)+cap(w.key)+cap(w.value)+cap(w.buf) < 4<<20 && cap(w.ents) < 1<<16 {
 		writerPool.Put(w)
 	}
@@ -56,10 +58,13 @@ func (w *writer) release() {
 func (w *writer) commit() error {
 	if w.staged {
 		buf := w.buf
-		slices.SortFunc(w.ents, func(a, b stagedCell) int {
-			return bytes.Compare(buf[a.k0:a.k1], buf[b.k0:b.k1])
-		})
-		for _, e := range w.ents {
+		if w.b.Empty() {
+			// Size the batch once: each record is its bytes plus a kind and two varint lengths.
+			w.b.Close()
+			w.b = w.n.db.NewBatchWithSize(batchHeaderLen + len(buf) + len(w.ents)*(1+2*binary.MaxVarintLen32))
+		}
+		for _, o := range w.sortedOrder() {
+			e := w.ents[o.i]
 			if err := w.b.Merge(buf[e.k0:e.k1], buf[e.k1:e.v1], nil); err != nil {
 				return err
 			}
