@@ -41,7 +41,12 @@ func (p Partitioner) Token(key string) string {
 // md5Token writes abs(BigInteger(md5(key))) as 16 unsigned big-endian bytes.
 // The magnitude is at most 2^127, which fits.
 func md5Token(dst *[tokenLen]byte, key string) {
-	*dst = md5.Sum([]byte(key))
+	var buf [64]byte // row keys are mostly short: hash them without a heap copy
+	if len(key) <= len(buf) {
+		*dst = md5.Sum(append(buf[:0], key...))
+	} else {
+		*dst = md5.Sum([]byte(key))
+	}
 	if dst[0]&0x80 == 0 {
 		return
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -176,6 +177,60 @@ func BenchmarkStagedOrder10k(b *testing.B) {
 		for b.Loop() {
 			copy(ents, w.ents)
 			slices.SortFunc(ents, func(x, y stagedCell) int { return bytes.Compare(w.buf[x.k0:x.k1], w.buf[y.k0:y.k1]) })
+		}
+	})
+}
+
+// TestSharedMutationList gives many rows one mutation list (as a fan-out does), in batches
+// below and above the staging threshold: every row gets every cell of the list, with its own
+// row prefix, and a list that is invalid fails the whole batch wherever it first appears.
+func TestSharedMutationList(t *testing.T) {
+	stores(t, func(t *testing.T, n *Node) {
+		for _, rows := range []int{5, stageThreshold * 2} {
+			t.Run(fmt.Sprint(rows), func(t *testing.T) {
+				prefix := fmt.Sprintf("r%d-", rows)
+				standard := []Mutation{
+					colMut([]byte("a"), "A", 20),
+					colMut([]byte("b"), "B", 20),
+					{Deletion: &Deletion{Timestamp: 20, Predicate: &SlicePredicate{ColumnNames: [][]byte{[]byte("c")}}}},
+				}
+				super := []Mutation{{ColumnOrSuperColumn: &ColumnOrSuperColumn{SuperColumn: &SuperColumn{
+					Name: []byte("home"), Columns: []Column{{Name: []byte("city"), Value: []byte("Austin"), Timestamp: 20}},
+				}}}}
+				muts := make(map[string]map[string][]Mutation, rows)
+				for i := range rows {
+					key := fmt.Sprint(prefix, i)
+					insert(t, n, "Scratch", "UTF8s", key, nil, []byte("c"), "old", 10)
+					muts[key] = map[string][]Mutation{"UTF8s": standard, "AddressBook": super}
+				}
+				if err := n.BatchMutate(bg, "Scratch", muts, ONE); err != nil {
+					t.Fatal(err)
+				}
+				for i := range rows {
+					key := fmt.Sprint(prefix, i)
+					if got := sliceNames(t, n, "Scratch", "UTF8s", key, nil, SliceRange{Count: 10}); !slices.Equal(got, []string{"a", "b"}) {
+						t.Fatalf("row %s: %q, want [a b] (c deleted)", key, got)
+					}
+					got, err := n.Get(bg, "Scratch", key, ColumnPath{ColumnFamily: "AddressBook", SuperColumn: []byte("home"), Column: []byte("city")}, ONE)
+					if err != nil || string(got.Column.Value) != "Austin" {
+						t.Fatalf("row %s home/city = %+v, %v", key, got.Column, err)
+					}
+				}
+
+				bad := []Mutation{colMut([]byte("z"), "Z", 30), colMut([]byte{0xff}, "not UTF-8", 30)}
+				muts = make(map[string]map[string][]Mutation, rows)
+				for i := range rows {
+					muts[fmt.Sprint(prefix, "bad", i)] = map[string][]Mutation{"UTF8s": bad}
+				}
+				if err := n.BatchMutate(bg, "Scratch", muts, ONE); !errors.Is(err, ErrInvalidRequest) {
+					t.Fatalf("invalid shared list: %v, want an InvalidRequest", err)
+				}
+				for i := range rows {
+					if got := sliceNames(t, n, "Scratch", "UTF8s", fmt.Sprint(prefix, "bad", i), nil, SliceRange{Count: 10}); len(got) != 0 {
+						t.Fatalf("failed batch wrote %q", got)
+					}
+				}
+			})
 		}
 	})
 }

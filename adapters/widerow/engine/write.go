@@ -28,6 +28,49 @@ type writer struct {
 	ents   []stagedCell
 	order  []sortKey // scratch of sortedOrder
 	tmp    []sortKey
+
+	// The cells of the last mutation list applied, relative to its row: when the next row
+	// of the batch brings the very same list (a fan-out writes one column to thousands of
+	// rows from one shared list), its cells are replayed under the new row's prefix instead
+	// of being validated and encoded again.
+	shared sharedCells
+}
+
+// sharedCells are the cells one mutation list produced: each a key suffix (everything after
+// the row prefix) and an encoded cell, cells[i][0]:cells[i][1] and cells[i][1]:cells[i][2] of buf.
+type sharedCells struct {
+	list  *Mutation // &muts[0] of the list, with its length and column family
+	n     int
+	cf    *cfInfo
+	buf   []byte
+	cells [][3]int
+	rec   bool // recording the list now being applied
+}
+
+// applyRow applies one row's mutations of one column family (w.setRow done).
+func (w *writer) applyRow(cf *cfInfo, muts []Mutation) error {
+	if len(muts) == 0 {
+		return nil
+	}
+	sh := &w.shared
+	if sh.list == &muts[0] && sh.n == len(muts) && sh.cf == cf {
+		for _, c := range sh.cells {
+			w.key = append(append(w.key[:0], w.row...), sh.buf[c[0]:c[1]]...)
+			if err := w.mergeCell(sh.buf[c[1]:c[2]]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	sh.list, sh.n, sh.cf, sh.buf, sh.cells, sh.rec = nil, 0, nil, sh.buf[:0], sh.cells[:0], true
+	for mi := range muts {
+		if err := w.mutation(cf, &muts[mi]); err != nil {
+			sh.rec = false
+			return err
+		}
+	}
+	sh.list, sh.n, sh.cf, sh.rec = &muts[0], len(muts), cf, false
+	return nil
 }
 
 // batchHeaderLen is the size of a Pebble batch's header (sequence number and count).
@@ -50,6 +93,7 @@ func (w *writer) release() {
 	}
 	w.n, w.b = nil, nil
 	w.staged, w.buf, w.ents, w.order, w.tmp = false, w.buf[:0], w.ents[:0], w.order[:0], w.tmp[:0]
+	w.shared = sharedCells{buf: w.shared.buf[:0], cells: w.shared.cells[:0]}
 	if cap(w.row)+cap(w.key)+cap(w.value)+cap(w.buf) < 4<<20 && cap(w.ents) < 1<<16 {
 		writerPool.Put(w)
 	}
@@ -76,16 +120,28 @@ func (w *writer) commit() error {
 func (w *writer) empty() bool { return w.b.Empty() && len(w.ents) == 0 }
 
 func (w *writer) merge(value []byte, ts int64, tombstone bool) error {
+	w.value = appendCell(w.value[:0], value, ts, tombstone)
+	if sh := &w.shared; sh.rec {
+		s0 := len(sh.buf)
+		sh.buf = append(sh.buf, w.key[len(w.row):]...)
+		s1 := len(sh.buf)
+		sh.buf = append(sh.buf, w.value...)
+		sh.cells = append(sh.cells, [3]int{s0, s1, len(sh.buf)})
+	}
+	return w.mergeCell(w.value)
+}
+
+// mergeCell adds the encoded cell under w.key, to the stage or to the batch.
+func (w *writer) mergeCell(cell []byte) error {
 	if w.staged {
 		k0 := len(w.buf)
 		w.buf = append(w.buf, w.key...)
 		k1 := len(w.buf)
-		w.buf = appendCell(w.buf, value, ts, tombstone)
+		w.buf = append(w.buf, cell...)
 		w.ents = append(w.ents, stagedCell{k0, k1, len(w.buf)})
 		return nil
 	}
-	w.value = appendCell(w.value[:0], value, ts, tombstone)
-	return w.b.Merge(w.key, w.value, nil)
+	return w.b.Merge(w.key, cell, nil)
 }
 
 func (w *writer) setRow(cf *cfInfo, key string) {
@@ -273,10 +329,8 @@ func (n *Node) BatchMutate(ctx context.Context, keyspace string, mutations map[s
 				return err
 			}
 			w.setRow(cf, key)
-			for mi := range muts {
-				if err := w.mutation(cf, &muts[mi]); err != nil {
-					return err
-				}
+			if err := w.applyRow(cf, muts); err != nil {
+				return err
 			}
 		}
 	}
