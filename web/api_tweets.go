@@ -86,7 +86,12 @@ func (s *Server) publicLine(c *gin.Context) {
 		s.WriteError(c, err)
 		return
 	}
-	page, err := s.deps.Social.PublicLine(c.Request.Context(), query(c, "start"), limit)
+	start := query(c, "start")
+	if start == "" && s.pages != nil {
+		s.servePublicFirstPage(c, limit)
+		return
+	}
+	page, err := s.deps.Social.PublicLine(c.Request.Context(), start, limit)
 	if err != nil {
 		s.WriteError(c, err)
 		return

@@ -19,8 +19,13 @@ import (
 	"twissandra/domain/social"
 )
 
-// benchEnv is a server with 40 tweets on the public line.
+// benchEnv is a server with 40 tweets on the public line, configured as serve configures it
+// on the memory store (first pages of the public line cached between posts).
 func benchEnv(b *testing.B, logger *slog.Logger) (*Server, []byte) {
+	return benchEnvWith(b, logger, true)
+}
+
+func benchEnvWith(b *testing.B, logger *slog.Logger, cache bool) (*Server, []byte) {
 	b.Helper()
 	store := memory.New()
 	svc := social.New(store, store, store, nil, domain.NewPasswordHasher(bcrypt.MinCost))
@@ -33,7 +38,7 @@ func benchEnv(b *testing.B, logger *slog.Logger) (*Server, []byte) {
 			b.Fatal(err)
 		}
 	}
-	srv, err := NewServer(Config{TokenSecret: testSecret}, Deps{Social: svc, Logger: logger})
+	srv, err := NewServer(Config{TokenSecret: testSecret, CachePublicPages: cache}, Deps{Social: svc, Logger: logger})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -58,17 +63,22 @@ func benchServe(b *testing.B, h http.Handler, wantLen int) {
 }
 
 // BenchmarkPublicLineAPI is GET /api/v1/public?limit=40 through the whole engine: "quiet" with
-// request logging disabled, "logged" with a JSON Info log written to io.Discard.
+// request logging disabled, "logged" with a JSON Info log written to io.Discard, both as serve
+// runs on memory (the page served from the page cache between posts); "uncached" is "quiet"
+// with the page cache off, so every request reads the stores and encodes the page (as on
+// cql3, and as the first request after each post).
 func BenchmarkPublicLineAPI(b *testing.B) {
 	for _, bc := range []struct {
 		name   string
 		logger *slog.Logger
+		cache  bool
 	}{
-		{"quiet", nil},
-		{"logged", slog.New(slog.NewJSONHandler(io.Discard, nil))},
+		{"quiet", nil, true},
+		{"logged", slog.New(slog.NewJSONHandler(io.Discard, nil)), true},
+		{"uncached", nil, false},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			srv, body := benchEnv(b, bc.logger)
+			srv, body := benchEnvWith(b, bc.logger, bc.cache)
 			b.SetBytes(int64(len(body)))
 			benchServe(b, srv.Engine, len(body))
 		})

@@ -72,8 +72,10 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// newEnv is a server on the memory store configured as serve configures it for that store
+// (the public line's first pages cached).
 func newEnv(t testing.TB) *testEnv {
-	return newEnvWith(t, Config{TokenSecret: testSecret}, nil)
+	return newEnvWith(t, Config{TokenSecret: testSecret, CachePublicPages: true}, nil)
 }
 
 func newEnvWith(t testing.TB, cfg Config, edit func(*Deps)) *testEnv {

@@ -45,6 +45,10 @@ type Config struct {
 	MaxBodyBytes int64
 	// TrustedProxies are the addresses or CIDRs whose X-Forwarded-For is believed; none by default.
 	TrustedProxies []string
+	// CachePublicPages keeps the public line's first pages between posts (see pageCache). Turn
+	// it on only when this process is the only writer of the stores (the embedded widerow
+	// store, the memory store): it learns of posts from its own social.Service only.
+	CachePublicPages bool
 }
 
 // Deps are the web layer's collaborators.
@@ -73,6 +77,7 @@ type Server struct {
 	deps   Deps
 	log    *slog.Logger
 	tweets *tweetCache
+	pages  *pageCache // nil unless Config.CachePublicPages
 }
 
 // NewEngine builds the server and returns its gin engine (see NewServer).
@@ -124,6 +129,9 @@ func NewServer(cfg Config, deps Deps) (*Server, error) {
 	engine.RedirectTrailingSlash = false
 
 	s := &Server{Engine: engine, Tokens: tokens, cfg: cfg, deps: deps, log: deps.Logger, tweets: newTweetCache(tweetCacheSize)}
+	if cfg.CachePublicPages {
+		s.pages = newPageCache()
+	}
 	engine.Use(httpMetrics())
 	engine.Use(requestLogger(s.log), s.recovery, StorageOps(), bodyLimit(s, cfg.MaxBodyBytes))
 	engine.NoRoute(s.noRoute)

@@ -182,6 +182,9 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		TokenTTL:       d.Config.TokenTTL,
 		MaxBodyBytes:   d.Config.MaxBodyBytes,
 		TrustedProxies: splitList(d.Config.TrustedProxies),
+		// The embedded stores have this process as their only writer; a Cassandra cluster
+		// may be written by other servers, whose posts this process would not see.
+		CachePublicPages: d.Config.Backend != "cql3",
 	}, web.Deps{Social: d.Social, Blog: d.Blog, Ready: d.Pingers, Logger: d.Logger, Clock: d.Clock})
 	if err != nil {
 		return nil, err

@@ -32,6 +32,8 @@ type Service struct {
 	hasher  *domain.PasswordHasher
 	// imported are the line times PostAt has handed out (see import.go).
 	imported usedTimes
+	// publicWrites counts the posts written to the public line (see PublicLineVersion).
+	publicWrites writeClock
 }
 
 // New wires a Service. clock may be nil (the wall clock); hasher may be nil (bcrypt's default cost).
@@ -285,6 +287,8 @@ func (s *Service) publish(ctx context.Context, t domain.Tweet) error {
 	if err := s.tweets.SaveTweet(ctx, t); err != nil {
 		return err
 	}
+	s.publicWrites.begin()
+	defer s.publicWrites.end()
 	return s.lines.Append(ctx, domain.LineEntry{Time: t.Time(), TweetID: t.ID}, lines...)
 }
 
