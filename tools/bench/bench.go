@@ -9,7 +9,17 @@
 //     bytes of one real public-line response: the floor of HTTP and gin on this machine;
 //  3. public: the same requests against the server;
 //  4. mixed: reads (public line, home timelines, Zipf-chosen userlines) and tweets, at the
-//     configured read share.
+//     configured read share;
+//  5. paced: the baseline and the public line again, now offered at a fixed rate, PacedShare
+//     of the baseline's throughput (0.6 by default), spread over the same clients.
+//
+// Phases 2 to 4 are closed loops: each client sends its next request as soon as the last one
+// is answered, so they measure the most a server can do, and their latencies are mostly the
+// queue of Clients requests in front of each one (Little's law: latency = clients/throughput).
+// The paced phases are open loops, as users are: requests are due on a schedule whether or not
+// earlier ones were answered, and each latency is counted from when the request was due, so a
+// server that falls behind shows it (no coordinated omission). They answer the question "at
+// this load, how fast are answers?".
 //
 // The server's overhead is the public phase's throughput as a share of the baseline's. Phases
 // stop at Duration or after Requests requests, whichever comes first. Only loopback servers
@@ -52,6 +62,9 @@ type Config struct {
 	ReadShare float64
 	// Prefix starts every username of this run (default: random), so runs can share a server.
 	Prefix string
+	// PacedShare is the rate the paced phases offer, as a share of the baseline's throughput
+	// (default 0.6); negative leaves the paced phases out.
+	PacedShare float64
 	// Seed makes the workload repeatable.
 	Seed uint64
 	// Log receives progress lines; nil discards them.
@@ -79,6 +92,12 @@ func (c *Config) defaults() error {
 	}
 	if c.ReadShare < 0 || c.ReadShare > 1 {
 		return fmt.Errorf("read share %v: want 0 to 1", c.ReadShare)
+	}
+	if c.PacedShare == 0 {
+		c.PacedShare = 0.6
+	}
+	if c.PacedShare > 1 {
+		return fmt.Errorf("paced share %v: want at most 1 (a share of the baseline's throughput)", c.PacedShare)
 	}
 	if c.Prefix == "" {
 		c.Prefix = "b" + strconv.FormatUint(rand.Uint64()%1e6, 36) + "_"
@@ -112,10 +131,20 @@ type Result struct {
 	Ratio float64
 	// Mix counts the mixed phase's requests by kind.
 	Mix map[string]int
+	// Offered is the rate of the paced phases (requests per second), and BaselinePaced and
+	// PublicPaced what they measured; Offered is 0 when they were left out.
+	Offered                    float64
+	BaselinePaced, PublicPaced Stats
 }
 
 // Phases lists the measured phases in order.
-func (r *Result) Phases() []Stats { return []Stats{r.Baseline, r.Public, r.Mixed} }
+func (r *Result) Phases() []Stats {
+	ps := []Stats{r.Baseline, r.Public, r.Mixed}
+	if r.Offered > 0 {
+		ps = append(ps, r.BaselinePaced, r.PublicPaced)
+	}
+	return ps
+}
 
 type user struct {
 	name, token string
@@ -166,16 +195,18 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	defer stop()
 
 	res := &Result{Mix: map[string]int{}}
-	res.Baseline = r.phase(ctx, "baseline (bare gin, same bytes)", func(*rand.Rand, int) (string, *http.Request) {
+	baseline := func(*rand.Rand, int) (string, *http.Request) {
 		return "public", mustRequest(http.MethodGet, baseURL+publicTarget, nil, "")
-	}, nil)
-	fmt.Fprintln(cfg.Log, line(res.Baseline))
-	res.Public = r.phase(ctx, "public line", func(*rand.Rand, int) (string, *http.Request) {
+	}
+	public := func(*rand.Rand, int) (string, *http.Request) {
 		return "public", mustRequest(http.MethodGet, r.base+publicTarget, nil, "")
-	}, nil)
+	}
+	res.Baseline = r.phase(ctx, "baseline (bare gin, same bytes)", 0, baseline, nil)
+	fmt.Fprintln(cfg.Log, line(res.Baseline))
+	res.Public = r.phase(ctx, "public line", 0, public, nil)
 	fmt.Fprintln(cfg.Log, line(res.Public))
 	var mu sync.Mutex
-	res.Mixed = r.phase(ctx, fmt.Sprintf("mixed (%.0f%% reads)", 100*cfg.ReadShare), r.mixed, func(kind string) {
+	res.Mixed = r.phase(ctx, fmt.Sprintf("mixed (%.0f%% reads)", 100*cfg.ReadShare), 0, r.mixed, func(kind string) {
 		mu.Lock()
 		res.Mix[kind]++
 		mu.Unlock()
@@ -183,6 +214,13 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	fmt.Fprintln(cfg.Log, line(res.Mixed))
 	if res.Baseline.Throughput > 0 {
 		res.Ratio = res.Public.Throughput / res.Baseline.Throughput
+	}
+	if cfg.PacedShare > 0 && res.Baseline.Throughput > 0 {
+		res.Offered = cfg.PacedShare * res.Baseline.Throughput
+		res.BaselinePaced = r.phase(ctx, fmt.Sprintf("baseline, paced %.0f/s", res.Offered), res.Offered, baseline, nil)
+		fmt.Fprintln(cfg.Log, line(res.BaselinePaced))
+		res.PublicPaced = r.phase(ctx, fmt.Sprintf("public line, paced %.0f/s", res.Offered), res.Offered, public, nil)
+		fmt.Fprintln(cfg.Log, line(res.PublicPaced))
 	}
 	return res, nil
 }
@@ -199,6 +237,10 @@ func (r *Result) Summary() string {
 		fmt.Fprintln(&b, line(s))
 	}
 	fmt.Fprintf(&b, "server/baseline throughput ratio on the public line: %.2f\n", r.Ratio)
+	if r.Offered > 0 {
+		fmt.Fprintf(&b, "offered %.0f req/s (%.2f of the baseline) to the public line: served %.0f req/s (%.2f of the baseline), p99 %s\n",
+			r.Offered, r.Offered/r.Baseline.Throughput, r.PublicPaced.Throughput, r.PublicPaced.Throughput/r.Baseline.Throughput, fmtDur(r.PublicPaced.P99))
+	}
 	fmt.Fprintf(&b, "mixed phase requests by kind: %v\n", r.Mix)
 	return b.String()
 }
@@ -221,20 +263,38 @@ func (r *runner) mixed(rr *rand.Rand, client int) (string, *http.Request) {
 	}
 }
 
-// phase runs Clients clients until Duration passes or Requests requests are made.
-func (r *runner) phase(ctx context.Context, name string, next func(*rand.Rand, int) (string, *http.Request), count func(string)) Stats {
+// phase runs Clients clients until Duration passes or Requests requests are made. With rate 0
+// each client sends its next request when the last is answered (a closed loop); with a rate
+// (requests per second, over all clients) the requests are due on a fixed schedule, each
+// client's staggered from the others', and a latency counts from when its request was due.
+func (r *runner) phase(ctx context.Context, name string, rate float64, next func(*rand.Rand, int) (string, *http.Request), count func(string)) Stats {
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Duration)
 	defer cancel()
 	var issued atomic.Int64
 	per := make([][]sample, r.cfg.Clients)
+	var every time.Duration // one client's interval between requests when paced
+	if rate > 0 {
+		every = time.Duration(float64(r.cfg.Clients) / rate * float64(time.Second))
+	}
 	start := time.Now()
 	var wg sync.WaitGroup
 	for c := range r.cfg.Clients {
 		wg.Go(func() {
 			rr := rand.New(rand.NewPCG(r.cfg.Seed, uint64(c)))
+			due := start.Add(every * time.Duration(c) / time.Duration(r.cfg.Clients))
 			for ctx.Err() == nil && issued.Add(1) <= int64(r.cfg.Requests) {
 				kind, req := next(rr, c)
 				t0 := time.Now()
+				if every > 0 {
+					if wait := time.Until(due); wait > 0 {
+						select {
+						case <-time.After(wait):
+						case <-ctx.Done():
+							return
+						}
+					}
+					t0, due = due, due.Add(every)
+				}
 				ok := r.do(req.WithContext(ctx))
 				if ctx.Err() != nil && !ok {
 					break // cut off by the deadline: not the server's failure

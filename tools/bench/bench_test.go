@@ -6,8 +6,11 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"math/rand/v2"
+	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -98,8 +101,34 @@ func TestRunAgainstServer(t *testing.T) {
 			lines++
 		}
 	}
-	if lines != 9 { // p50, p99 and throughput of three phases
-		t.Errorf("%d polylines, want 9", lines)
+	if lines != 15 { // p50, p99 and throughput of five phases
+		t.Errorf("%d polylines, want 15", lines)
+	}
+	if res.Offered <= 0 || res.PublicPaced.Requests == 0 || res.PublicPaced.Errors != 0 || !strings.Contains(res.Summary(), "offered") {
+		t.Errorf("paced phases: offered %v, %+v\n%s", res.Offered, res.PublicPaced, res.Summary())
+	}
+}
+
+// TestPacedPhase offers a fixed rate: no more requests are sent than the schedule holds,
+// however fast the server answers, and a server that keeps up serves about all of them.
+func TestPacedPhase(t *testing.T) {
+	t.Parallel()
+	var served atomic.Int64
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		served.Add(1)
+		w.Write([]byte("ok"))
+	}))
+	defer ts.Close()
+	r := &runner{cfg: Config{Clients: 8, Duration: time.Second, Requests: 1_000_000}, client: ts.Client()}
+	const rate = 400.0
+	st := r.phase(context.Background(), "paced", rate, func(*rand.Rand, int) (string, *http.Request) {
+		return "get", mustRequest(http.MethodGet, ts.URL, nil, "")
+	}, nil)
+	if limit := int64(rate*r.cfg.Duration.Seconds()) + int64(r.cfg.Clients); served.Load() > limit {
+		t.Fatalf("%d requests sent in %s at %v/s: the schedule holds at most %d", served.Load(), r.cfg.Duration, rate, limit)
+	}
+	if st.Errors != 0 || st.Requests < int(rate*r.cfg.Duration.Seconds()/2) {
+		t.Fatalf("paced phase: %+v", st)
 	}
 }
 
