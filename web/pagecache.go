@@ -9,7 +9,10 @@ import (
 
 // PageCacheHeader says whether a public-line page came from the page cache ("hit") or from the
 // stores ("miss"); it is set only when the cache is on (Config.CachePublicPages).
-const PageCacheHeader = "Page-Cache"
+const PageCacheHeader = "Page-Cache" // canonical: set into the header map directly
+
+// The header's values, shared by every response (net/http never changes them in place).
+var pageCacheHit, pageCacheMiss = []string{"hit"}, []string{"miss"}
 
 // pageCache keeps the encoded first pages of the public line, one per limit, with the version
 // of the line they were read at (social.Service.PublicLineVersion). The public line is the
@@ -57,7 +60,7 @@ func (s *Server) servePublicFirstPage(c *gin.Context, limit int) {
 	before, ok := s.deps.Social.PublicLineVersion()
 	if ok {
 		if body, hit := s.pages.get(limit, before); hit {
-			c.Header(PageCacheHeader, "hit")
+			c.Writer.Header()[PageCacheHeader] = pageCacheHit
 			c.Data(http.StatusOK, jsonContentType, body)
 			return
 		}
@@ -71,6 +74,6 @@ func (s *Server) servePublicFirstPage(c *gin.Context, limit int) {
 	if after, ok2 := s.deps.Social.PublicLineVersion(); ok && ok2 && after == before {
 		s.pages.put(limit, before, body)
 	}
-	c.Header(PageCacheHeader, "miss")
+	c.Writer.Header()[PageCacheHeader] = pageCacheMiss
 	c.Data(http.StatusOK, jsonContentType, body)
 }

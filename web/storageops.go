@@ -96,13 +96,13 @@ func (l *OpLog) Len() int {
 // Summary is the header form: "3 ops: slice=1 multiget=2", or "0 ops".
 func (l *OpLog) Summary() string {
 	if l == nil {
-		return "0 ops"
+		return noOps
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := len(l.ops) + l.dropped
 	if n == 0 {
-		return "0 ops"
+		return noOps
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d ops:", n)
@@ -117,9 +117,19 @@ func (l *OpLog) Summary() string {
 // it for responses written by others.
 func SetOpsHeader(c *gin.Context) {
 	if l := OpsFrom(c.Request.Context()); l != nil {
-		c.Writer.Header().Set(StorageOpsHeader, l.Summary())
+		if sum := l.Summary(); sum == noOps {
+			c.Writer.Header()[StorageOpsHeader] = noOpsValue // the common case, without an allocation
+		} else {
+			c.Writer.Header()[StorageOpsHeader] = []string{sum}
+		}
 	}
 }
+
+// noOps is the summary of a request that touched no store; noOpsValue is it as a header value,
+// shared by every response (net/http never changes a header's value slice in place).
+const noOps = "0 ops"
+
+var noOpsValue = []string{noOps}
 
 // StorageOps is the middleware that gives each request an OpLog and sets the Storage-Ops header
 // when the response starts. It runs on every route, so the log and the writer wrapper share one
