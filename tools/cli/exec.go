@@ -111,6 +111,9 @@ func (s *Shell) describe(ksName string) error {
 		if cf.Super {
 			fmt.Fprintf(&sb, "    CompareSubcolumnsWith: %s\n", cf.CompareSubcolumnsWith)
 		}
+		if cf.RowsCached > 0 {
+			fmt.Fprintf(&sb, "    RowsCached: %d\n", cf.RowsCached)
+		}
 		if cf.Comment != "" {
 			fmt.Fprintf(&sb, "    Comment: %s\n", cf.Comment)
 		}

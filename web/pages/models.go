@@ -269,6 +269,9 @@ func cfDefinition(cf *engine.ColumnFamilyDef) string {
 	if cf.Super {
 		s += fmt.Sprintf(` ColumnType="Super" CompareSubcolumnsWith=%q`, cf.CompareSubcolumnsWith.String())
 	}
+	if cf.RowsCached > 0 {
+		s += fmt.Sprintf(` RowsCached="%d"`, cf.RowsCached)
+	}
 	return s + "/>"
 }
 

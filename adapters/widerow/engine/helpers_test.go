@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/google/uuid"
@@ -15,14 +16,21 @@ func stores(t *testing.T, f func(t *testing.T, n *Node)) {
 	storesWith(t, nil, f)
 }
 
+// storesWith runs f on a node in memory, one on disk, and one in memory whose every column
+// family has a row cache (small, so rows are filled, dropped and evicted all the time): every
+// rule must hold whether a row is read from the storage or from the cache.
 func storesWith(t *testing.T, schema *Schema, f func(t *testing.T, n *Node)) {
 	t.Helper()
-	for _, kind := range []string{"memory", "disk"} {
+	for _, kind := range []string{"memory", "disk", "rowcache"} {
 		t.Run(kind, func(t *testing.T) {
 			opts := Options{Schema: schema}
-			if kind == "disk" {
+			switch kind {
+			case "disk":
 				opts.Dir = t.TempDir()
 				opts.CommitLogSync = SyncPeriodic
+			case "rowcache":
+				opts.Schema = everyRowCached(schema, 4)
+				opts.RowCacheSize = 1 << 20
 			}
 			n, err := Open(opts)
 			if err != nil {
@@ -99,4 +107,20 @@ func equalStrings(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// everyRowCached is schema (nil: the default) with RowsCached set on every column family.
+func everyRowCached(schema *Schema, rows int) *Schema {
+	if schema == nil {
+		schema = DefaultSchema()
+	}
+	c := *schema
+	c.Keyspaces = slices.Clone(schema.Keyspaces)
+	for i := range c.Keyspaces {
+		c.Keyspaces[i].ColumnFamilies = slices.Clone(c.Keyspaces[i].ColumnFamilies)
+		for j := range c.Keyspaces[i].ColumnFamilies {
+			c.Keyspaces[i].ColumnFamilies[j].RowsCached = rows
+		}
+	}
+	return &c
 }

@@ -39,6 +39,9 @@ type Options struct {
 	CacheSize int64
 	// MemTableSize is Pebble's memtable size in bytes (default 64 MiB).
 	MemTableSize uint64
+	// RowCacheSize is the byte budget of the row cache of the column families with
+	// RowsCached (default DefaultRowCacheSize, 32 MiB); negative turns the row cache off.
+	RowCacheSize int
 	// Logger receives Pebble's error messages (informational ones are dropped).
 	// Nil discards them.
 	Logger interface {
@@ -57,6 +60,7 @@ type Node struct {
 	fileLock    io.Closer
 	dir         string
 
+	rows     *rowCache // see rowcache.go
 	rowLocks [rowLockStripes]sync.Mutex
 	seed     maphash.Seed
 
@@ -79,6 +83,8 @@ type cfInfo struct {
 	cmp      Comparator // CompareWith
 	sub      Comparator // CompareSubcolumnsWith (super CFs)
 	prefix   []byte     // 'd' | 2-byte column family id
+	// rowsCached is RowsCached: how many of its rows the row cache may hold (0: none).
+	rowsCached int
 }
 
 const (
@@ -121,6 +127,11 @@ func Open(opts Options) (*Node, error) {
 		seed:        maphash.MakeSeed(),
 		dir:         opts.Dir,
 	}
+	rowCacheSize := opts.RowCacheSize
+	if rowCacheSize == 0 {
+		rowCacheSize = DefaultRowCacheSize
+	}
+	n.rows = newRowCache(max(rowCacheSize, 0))
 	for ki := range schema.Keyspaces {
 		ks := &schema.Keyspaces[ki]
 		m := map[string]*cfInfo{}
@@ -129,6 +140,9 @@ func Open(opts Options) (*Node, error) {
 			// prefix is set by checkMeta, from the store's id for this CF.
 			m[def.Name] = &cfInfo{keyspace: ks.Name, def: def, name: def.Name, super: def.Super,
 				cmp: def.CompareWith, sub: def.CompareSubcolumnsWith}
+			if rowCacheSize > 0 {
+				m[def.Name].rowsCached = def.RowsCached
+			}
 		}
 		n.cfs[ks.Name] = m
 	}

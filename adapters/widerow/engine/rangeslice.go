@@ -53,7 +53,7 @@ func (n *Node) GetRangeSlices(ctx context.Context, keyspace string, parent Colum
 		seekBuf []byte
 		rowPart []byte
 	)
-	it := r.it
+	it := r.pit
 	for _, seg := range segs {
 		seek := append(seekBuf[:0], cf.prefix...)
 		seek = append(seek, seg.lo...)

@@ -91,7 +91,10 @@ func (c *collector) superColumns() []ColumnOrSuperColumn {
 // reader holds the scratch buffers of one read; it is pooled.
 type reader struct {
 	n   *Node
-	it  *pebble.Iterator
+	it  kvIter           // what the read paths walk: pit, or a cached row (ri)
+	pit *pebble.Iterator // the storage, as of newReader
+	gen uint64           // the row cache's generation before pit was opened
+	ri  rowIter
 	k   []byte // seek key
 	k2  []byte // encoded bound
 	row []byte // row prefix
@@ -102,18 +105,19 @@ type reader struct {
 var readerPool = sync.Pool{New: func() any { return new(reader) }}
 
 func (n *Node) newReader() (*reader, error) {
+	gen := n.rows.generation() // before the snapshot: see rowcache.go
 	it, err := n.db.NewIter(nil)
 	if err != nil {
 		return nil, err
 	}
 	r := readerPool.Get().(*reader)
-	r.n, r.it = n, it
+	r.n, r.it, r.pit, r.gen = n, it, it, gen
 	return r, nil
 }
 
 func (r *reader) close() error {
-	err := r.it.Close()
-	r.it, r.n = nil, nil
+	err := r.pit.Close()
+	r.it, r.pit, r.n, r.ri = nil, nil, nil, rowIter{}
 	if cap(r.k)+cap(r.k2)+cap(r.row)+cap(r.grp)+cap(r.p) < 1<<20 {
 		readerPool.Put(r)
 	}
@@ -371,8 +375,24 @@ func (r *reader) sliceSupers(cf *cfInfo, sr *SliceRange, rowDel int64, out *coll
 	return it.Error()
 }
 
-// readParent reads the columns selected by pred under parent in one row.
+// readParent reads the columns selected by pred under parent in one row: from the row cache
+// when the column family has one (RowsCached) and the row is there or this read may fill it.
 func (r *reader) readParent(cf *cfInfo, key string, parent *ColumnParent, names [][]byte, sr *SliceRange, out *collector) error {
+	if cf.rowsCached > 0 {
+		want := 0 // cells asked for from the row's start, if that is what this read does
+		if sr != nil && !sr.Reversed && len(sr.Start) == 0 && len(parent.SuperColumn) == 0 {
+			want = int(sr.Count)
+		}
+		row, err := r.cachedRowFor(cf, key, want)
+		if err != nil {
+			return err
+		}
+		if row != nil {
+			r.ri = rowIter{row: row, i: -1}
+			r.it = &r.ri
+			defer func() { r.it = r.pit }()
+		}
+	}
 	rowDel, err := r.rowDeletion(cf, key)
 	if err != nil {
 		return err

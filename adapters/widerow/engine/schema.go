@@ -62,6 +62,9 @@ type ColumnFamilyDef struct {
 	// CompareSubcolumnsWith orders the subcolumns of a super CF; zero for a standard CF.
 	CompareSubcolumnsWith Comparator
 	Comment               string
+	// RowsCached is how many whole rows the node keeps in memory for reads (see rowcache.go);
+	// 0, the default, keeps none.
+	RowsCached int
 }
 
 // ColumnType returns "Standard" or "Super".
@@ -126,6 +129,7 @@ type xmlColumnFamily struct {
 	CompareSubcolumnsWith string `xml:"CompareSubcolumnsWith,attr"`
 	ColumnType            string `xml:"ColumnType,attr"`
 	Comment               string `xml:"Comment,attr"`
+	RowsCached            string `xml:"RowsCached,attr"`
 }
 
 type xmlKeyspace struct {
@@ -264,6 +268,13 @@ func parseKeyspace(xk xmlKeyspace) (KeyspaceDef, error) {
 			cf.CompareSubcolumnsWith = c
 		} else if cf.Super {
 			cf.CompareSubcolumnsWith = BytesType
+		}
+		if rc := strings.TrimSpace(xc.RowsCached); rc != "" {
+			n, err := strconv.Atoi(rc)
+			if err != nil || n < 0 {
+				return ks, fmt.Errorf("storage-conf: column family %s: RowsCached must be a number of rows (0 or more), not %q", where, xc.RowsCached)
+			}
+			cf.RowsCached = n
 		}
 		ks.ColumnFamilies = append(ks.ColumnFamilies, cf)
 	}

@@ -42,6 +42,13 @@ func TestEmbeddedSchema(t *testing.T) {
 			t.Errorf("%s: got %q\nwant %q", ks, got, w)
 		}
 	}
+	// The one tuning attribute: the fan-out reads whole Followers rows, so they are row-cached.
+	k, _ := s.Keyspace("Twissandra")
+	for _, cf := range k.ColumnFamilies {
+		if want := map[string]int{"Followers": 1000}[cf.Name]; cf.RowsCached != want {
+			t.Errorf("%s: RowsCached %d, want %d", cf.Name, cf.RowsCached, want)
+		}
+	}
 }
 
 func TestParseSchema(t *testing.T) {
@@ -60,6 +67,10 @@ func TestParseSchema(t *testing.T) {
 		{"bad root", `<Config/>`, "root element"},
 		{"not XML", `<Keyspaces>`, "storage-conf"},
 		{"no keyspaces", `<Keyspaces></Keyspaces>`, "no <Keyspace>"},
+		{"rows cached", `<Keyspaces><Keyspace Name="K"><ColumnFamily Name="C" RowsCached="200"/></Keyspace></Keyspaces>`, ""},
+		{"rows cached as a share", `<Keyspaces><Keyspace Name="K"><ColumnFamily Name="C" RowsCached="10%"/></Keyspace></Keyspaces>`,
+			`RowsCached must be a number of rows (0 or more), not "10%"`},
+		{"rows cached negative", `<Keyspaces><Keyspace Name="K"><ColumnFamily Name="C" RowsCached="-1"/></Keyspace></Keyspaces>`, "RowsCached must be a number"},
 	}
 	for _, tt := range tests {
 		s, err := ParseSchema([]byte(tt.xml))

@@ -29,6 +29,10 @@ type writer struct {
 	order  []sortKey // scratch of sortedOrder
 	tmp    []sortKey
 
+	// touched are the rows of row-cached column families this write changes: dropped from
+	// the row cache once it is committed.
+	touched []rowCacheKey
+
 	// The cells of the last mutation list applied, relative to its row: when the next row
 	// of the batch brings the very same list (a fan-out writes one column to thousands of
 	// rows from one shared list), its cells are replayed under the new row's prefix instead
@@ -94,6 +98,8 @@ func (w *writer) release() {
 	w.n, w.b = nil, nil
 	w.staged, w.buf, w.ents, w.order, w.tmp = false, w.buf[:0], w.ents[:0], w.order[:0], w.tmp[:0]
 	w.shared = sharedCells{buf: w.shared.buf[:0], cells: w.shared.cells[:0]}
+	clear(w.touched)
+	w.touched = w.touched[:0]
 	if cap(w.row)+cap(w.key)+cap(w.value)+cap(w.buf) < 4<<20 && cap(w.ents) < 1<<16 {
 		writerPool.Put(w)
 	}
@@ -114,7 +120,11 @@ func (w *writer) commit() error {
 			}
 		}
 	}
-	return w.b.Commit(w.n.writeOpts)
+	err := w.b.Commit(w.n.writeOpts)
+	if len(w.touched) > 0 {
+		w.n.rows.drop(w.touched) // after the commit: see rowcache.go
+	}
+	return err
 }
 
 func (w *writer) empty() bool { return w.b.Empty() && len(w.ents) == 0 }
@@ -146,6 +156,9 @@ func (w *writer) mergeCell(cell []byte) error {
 
 func (w *writer) setRow(cf *cfInfo, key string) {
 	w.row = w.n.appendRowPrefix(w.row[:0], cf, key)
+	if cf.rowsCached > 0 {
+		w.touched = append(w.touched, rowCacheKey{cf, key})
+	}
 }
 
 // columnKey sets w.key to the key of a column of the current row: a

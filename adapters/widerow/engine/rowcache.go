@@ -1,0 +1,268 @@
+package engine
+
+import (
+	"bytes"
+	"container/list"
+	"sort"
+	"sync"
+
+	"github.com/cockroachdb/pebble"
+)
+
+// The row cache is Cassandra 0.6's RowsCached: a column family with RowsCached="N" keeps up to
+// N whole rows in memory, most recently used first, and serves reads of a cached row from
+// there instead of from the storage engine. Twissandra's Followers rows are the case it is
+// for: every tweet reads its author's whole Followers row to fan out, and follows are rare.
+//
+// What this emulation adds to the 0.6 behaviour, and why:
+//   - A row is cached only by a read that starts at the row's first column and asks for at
+//     least a quarter of the cells it finds (populateFactor): filling the cache then costs
+//     at most a constant times what the read itself costs, so a slice stays O(log n + k)
+//     however wide the row (0.6 read the whole row into the cache on any read of it).
+//   - Rows beyond a share of the node's byte budget (Options.RowCacheSize) are not cached.
+//   - A write to a cached row drops it (0.6 updated it in place); the next whole-row read
+//     caches it again. The rows this cache is for are read often and written seldom.
+//
+// Coherence: every write drops the rows it touched after its batch is committed, and bumps
+// the cache's generation. A reader notes the generation before it opens its storage iterator
+// and caches what it read only if the generation has not moved since, so a row read from a
+// snapshot that a later write made stale is never cached.
+
+const (
+	// populateFactor bounds the cells a read may scan to fill the cache: that many times the
+	// cells it asked for.
+	populateFactor = 4
+	// populateMinCells lets small reads cache small rows.
+	populateMinCells = 1024
+	// rowCacheEntryOverhead approximates the memory of one cached cell besides its bytes.
+	rowCacheEntryOverhead = 48
+	// DefaultRowCacheSize is the byte budget of the row cache when Options.RowCacheSize is 0.
+	DefaultRowCacheSize = 32 << 20
+)
+
+// kvIter is what a reader walks: Pebble's iterator, or a cached row.
+type kvIter interface {
+	SeekGE(key []byte) bool
+	SeekLT(key []byte) bool
+	Next() bool
+	Prev() bool
+	Key() []byte
+	Value() []byte
+	Error() error
+}
+
+var _ kvIter = (*pebble.Iterator)(nil)
+
+// cachedRow is every stored key of one row (its tombstone marker and its cells, including
+// dead ones: the read paths apply the deletion rules as they do on Pebble), in key order.
+type cachedRow struct {
+	cf         *cfInfo
+	key        string
+	keys, vals [][]byte
+	size       int
+	elem       *list.Element
+}
+
+// rowIter walks a cached row like a Pebble iterator; i is -1 before the first key and
+// len(keys) after the last.
+type rowIter struct {
+	row *cachedRow
+	i   int
+}
+
+func (it *rowIter) valid() bool { return it.i >= 0 && it.i < len(it.row.keys) }
+
+func (it *rowIter) search(key []byte) int {
+	return sort.Search(len(it.row.keys), func(i int) bool { return bytes.Compare(it.row.keys[i], key) >= 0 })
+}
+
+func (it *rowIter) SeekGE(key []byte) bool { it.i = it.search(key); return it.valid() }
+func (it *rowIter) SeekLT(key []byte) bool { it.i = it.search(key) - 1; return it.valid() }
+
+func (it *rowIter) Next() bool {
+	if it.i < len(it.row.keys) {
+		it.i++
+	}
+	return it.valid()
+}
+
+func (it *rowIter) Prev() bool {
+	if it.i >= 0 {
+		it.i--
+	}
+	return it.valid()
+}
+
+func (it *rowIter) Key() []byte   { return it.row.keys[it.i] }
+func (it *rowIter) Value() []byte { return it.row.vals[it.i] }
+func (it *rowIter) Error() error  { return nil }
+
+type rowCacheKey struct {
+	cf  *cfInfo
+	key string
+}
+
+// RowCacheStats counts the row cache's work since the node opened.
+type RowCacheStats struct {
+	Hits, Misses, Fills, Drops int64
+	Rows, Bytes                int
+}
+
+type rowCache struct {
+	mu   sync.Mutex
+	gen  uint64
+	rows map[rowCacheKey]*cachedRow
+	// wide remembers rows a read found too wide to cache, with the cells it had seen: reads
+	// asking for fewer than a quarter of that do not scan them again. Writes leave it be (a
+	// row rarely shrinks a lot); it is forgotten whole when it grows past maxWide entries.
+	wide     map[rowCacheKey]int
+	lru      list.List // of *cachedRow, most recent first
+	perCF    map[*cfInfo]int
+	bytes    int
+	maxBytes int
+	stats    RowCacheStats
+}
+
+func newRowCache(maxBytes int) *rowCache {
+	return &rowCache{rows: map[rowCacheKey]*cachedRow{}, wide: map[rowCacheKey]int{}, perCF: map[*cfInfo]int{}, maxBytes: maxBytes}
+}
+
+func (c *rowCache) generation() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen
+}
+
+// maxWide bounds rowCache.wide.
+const maxWide = 4096
+
+// get returns the cached row, or nil and the cells a read found the row to hold at least
+// when it was too wide to cache (0 when unknown).
+func (c *rowCache) get(cf *cfInfo, key string) (*cachedRow, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := rowCacheKey{cf, key}
+	row := c.rows[k]
+	if row == nil {
+		c.stats.Misses++
+		return nil, c.wide[k]
+	}
+	c.stats.Hits++
+	c.lru.MoveToFront(row.elem)
+	return row, 0
+}
+
+// tooWide notes that a read saw at least cells cells in (cf, key) and gave up caching it.
+func (c *rowCache) tooWide(cf *cfInfo, key string, cells int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.wide) >= maxWide {
+		clear(c.wide)
+	}
+	c.wide[rowCacheKey{cf, key}] = cells
+}
+
+// put caches row unless a write has dropped anything since generation gen was noted, or the
+// row is too big; it evicts the least recently used rows past the column family's RowsCached
+// and the byte budget.
+func (c *rowCache) put(row *cachedRow, gen uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := rowCacheKey{row.cf, row.key}
+	if c.gen != gen || row.size > c.maxBytes/4 || c.rows[k] != nil {
+		return
+	}
+	row.elem = c.lru.PushFront(row)
+	c.rows[k] = row
+	c.perCF[row.cf]++
+	c.bytes += row.size
+	c.stats.Fills++
+	for e := c.lru.Back(); e != nil && c.perCF[row.cf] > row.cf.rowsCached; {
+		prev := e.Prev()
+		if old := e.Value.(*cachedRow); old.cf == row.cf {
+			c.remove(old)
+		}
+		e = prev
+	}
+	for c.bytes > c.maxBytes {
+		c.remove(c.lru.Back().Value.(*cachedRow))
+	}
+}
+
+func (c *rowCache) remove(row *cachedRow) {
+	c.lru.Remove(row.elem)
+	delete(c.rows, rowCacheKey{row.cf, row.key})
+	c.perCF[row.cf]--
+	c.bytes -= row.size
+}
+
+// drop forgets the given rows after a write to them.
+func (c *rowCache) drop(touched []rowCacheKey) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.gen++
+	for _, k := range touched {
+		if row := c.rows[k]; row != nil {
+			c.remove(row)
+			c.stats.Drops++
+		}
+	}
+}
+
+func (c *rowCache) snapshot() RowCacheStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s := c.stats
+	s.Rows, s.Bytes = len(c.rows), c.bytes
+	return s
+}
+
+// RowCacheStats reports the row cache's counters.
+func (n *Node) RowCacheStats() RowCacheStats { return n.rows.snapshot() }
+
+// cachedRowFor returns the row (cf, key) from the cache, or fills the cache from Pebble when
+// the read may: want is the number of cells the read asks for from the row's start (0 when it
+// reads anything else). It returns nil when the read should go to Pebble.
+func (r *reader) cachedRowFor(cf *cfInfo, key string, want int) (*cachedRow, error) {
+	row, wide := r.n.rows.get(cf, key)
+	if row != nil {
+		return row, nil
+	}
+	limit := max(want, populateMinCells/populateFactor) * populateFactor
+	if want <= 0 || limit <= wide {
+		return nil, nil
+	}
+	prefix := r.n.appendRowPrefix(r.row[:0], cf, key)
+	r.row = prefix
+	row = &cachedRow{cf: cf, key: key}
+	var arena []byte
+	type span struct{ k0, k1, v1 int }
+	var spans []span
+	it := r.pit
+	for valid := it.SeekGE(prefix); valid; valid = it.Next() {
+		k := it.Key()
+		if !bytes.HasPrefix(k, prefix) {
+			break
+		}
+		if len(spans) == limit {
+			r.n.rows.tooWide(cf, key, limit)
+			return nil, it.Error() // too wide to cache from this read
+		}
+		k0 := len(arena)
+		arena = append(arena, k...)
+		k1 := len(arena)
+		arena = append(arena, it.Value()...)
+		spans = append(spans, span{k0, k1, len(arena)})
+	}
+	if err := it.Error(); err != nil {
+		return nil, err
+	}
+	row.keys, row.vals = make([][]byte, len(spans)), make([][]byte, len(spans))
+	for i, s := range spans {
+		row.keys[i] = arena[s.k0:s.k1:s.k1]
+		row.vals[i] = arena[s.k1:s.v1:s.v1]
+	}
+	row.size = len(arena) + len(spans)*rowCacheEntryOverhead
+	r.n.rows.put(row, r.gen)
+	return row, nil
+}
