@@ -61,18 +61,20 @@ type Store struct {
 // 10,000 entries in one go under one read lock.
 type nameCache struct {
 	mu    sync.RWMutex
-	ids   map[string]string // username -> uuid
-	names map[string]string // uuid -> username
+	ids   map[string]string    // username -> uuid
+	names map[string]nameEntry // uuid -> username (and the uuid, as one string to share)
 }
+
+type nameEntry struct{ username, id string }
 
 func (c *nameCache) put(username, id string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ids == nil {
-		c.ids, c.names = map[string]string{}, map[string]string{}
+		c.ids, c.names = map[string]string{}, map[string]nameEntry{}
 	}
 	c.ids[username] = id
-	c.names[id] = username
+	c.names[id] = nameEntry{username, id}
 }
 
 // NewStore runs Twissandra on node.
@@ -350,18 +352,18 @@ func (s *Store) follows(ctx context.Context, cf, username, after string, limit i
 	if len(cols) > limit {
 		cols = cols[:limit]
 	}
-	others := make([]string, len(cols))
+	ids := make([][]byte, len(cols))
 	for i, c := range cols {
-		others[i] = string(c.Column.Name)
+		ids[i] = c.Column.Name
 	}
-	names, err := s.namesOf(ctx, others)
+	known, err := namesOf(ctx, s, ids)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]domain.Follow, 0, len(cols))
 	for i, c := range cols {
-		if names[i] != "" {
-			out = append(out, domain.Follow{Username: names[i], Since: parseMicros(c.Column.Value), Cursor: others[i]})
+		if e := known[i]; e.username != "" { // "": a follow of a user since deleted
+			out = append(out, domain.Follow{Username: e.username, Since: parseMicros(c.Column.Value), Cursor: e.id})
 		}
 	}
 	return out, nil
@@ -369,30 +371,34 @@ func (s *Store) follows(ctx context.Context, cf, username, after string, limit i
 
 // usernames resolves user uuids to usernames: the cache, then one multiget of User rows.
 func (s *Store) usernames(ctx context.Context, ids []string) (map[string]string, error) {
-	names, err := s.namesOf(ctx, ids)
+	known, err := namesOf(ctx, s, ids)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[string]string, len(ids))
-	for i, n := range names {
-		if n != "" {
-			out[ids[i]] = n
+	for _, e := range known {
+		if e.username != "" {
+			out[e.id] = e.username
 		}
 	}
 	return out, nil
 }
 
-// namesOf is usernames as a slice aligned with ids ("" where no user has the id): a fan-out
-// resolves thousands at once, and a slice spares it building a map.
-func (s *Store) namesOf(ctx context.Context, ids []string) ([]string, error) {
-	out := make([]string, len(ids))
+// namesOf resolves user uuids (strings, or the column names of a Friends or Followers row) to
+// entries aligned with ids: from the cache under one read lock, then one multiget of the User
+// rows it lacks; a uuid no user has gives an entry with no username. A fan-out resolves
+// thousands at once: entries from the cache bring their uuid strings along (to serve as
+// cursors), so nothing is allocated per follower the cache knows.
+func namesOf[ID ~string | ~[]byte](ctx context.Context, s *Store, ids []ID) ([]nameEntry, error) {
+	out := make([]nameEntry, len(ids))
 	var missing []string
 	s.idCache.mu.RLock()
 	for i, id := range ids {
-		if n, ok := s.idCache.names[id]; ok {
-			out[i] = n
+		if e, ok := s.idCache.names[string(id)]; ok {
+			out[i] = e
 		} else {
-			missing = append(missing, id)
+			out[i].id = string(id)
+			missing = append(missing, out[i].id)
 		}
 	}
 	s.idCache.mu.RUnlock()
@@ -403,9 +409,9 @@ func (s *Store) namesOf(ctx context.Context, ids []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i, id := range ids {
-		if out[i] == "" {
-			out[i] = rows[id].Username
+	for i := range out {
+		if out[i].username == "" {
+			out[i].username = rows[out[i].id].Username
 		}
 	}
 	return out, nil
@@ -554,23 +560,25 @@ func (s *Store) Append(ctx context.Context, e domain.LineEntry, lines ...domain.
 		return err
 	}
 	shared := []engine.Mutation{col(string(LongName(e.Time)), []byte(e.TweetID.String()), s.ts())}
-	// Rows with only their Timeline touched (every follower's) share one read-only map too.
+	// Rows with only their Timeline touched (every follower's) share one read-only map too,
+	// set without looking first: the few rows of other column families (the author's userline,
+	// the public line) come after and merge with what a key already has.
 	timelineOnly := map[string][]engine.Mutation{cfTimeline: shared}
 	m := make(map[string]map[string][]engine.Mutation, len(rows))
 	for _, r := range rows {
-		cf, key := r.cf, r.key
-		switch byCF := m[key]; {
-		case byCF == nil && cf == cfTimeline:
-			m[key] = timelineOnly
-		case byCF == nil:
-			m[key] = map[string][]engine.Mutation{cf: shared}
-		default:
-			merged := map[string][]engine.Mutation{cf: shared}
-			for c, ms := range byCF {
-				merged[c] = ms
-			}
-			m[key] = merged
+		if r.cf == cfTimeline {
+			m[r.key] = timelineOnly
 		}
+	}
+	for _, r := range rows {
+		if r.cf == cfTimeline {
+			continue
+		}
+		merged := map[string][]engine.Mutation{r.cf: shared}
+		for c, ms := range m[r.key] {
+			merged[c] = ms
+		}
+		m[r.key] = merged
 	}
 	return wrap("append", s.node.BatchMutate(ctx, KeyspaceTwissandra, m, cl))
 }
