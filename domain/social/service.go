@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/google/uuid"
 
@@ -274,6 +275,7 @@ func (s *Service) publish(ctx context.Context, t domain.Tweet) error {
 		if err != nil {
 			return fmt.Errorf("fan-out followers: %w", err)
 		}
+		lines = slices.Grow(lines, len(page))
 		for _, f := range page {
 			lines = append(lines, domain.TimelineOf(f.Username))
 		}

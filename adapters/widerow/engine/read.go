@@ -391,6 +391,12 @@ func (r *reader) readParent(cf *cfInfo, key string, parent *ColumnParent, names 
 			r.ri = rowIter{row: row, i: -1}
 			r.it = &r.ri
 			defer func() { r.it = r.pit }()
+			if sr != nil && !out.countOnly {
+				// The row's size bounds what the read can collect: size the result once.
+				n := min(int(sr.Count), len(row.keys))
+				out.cols = slices.Grow(out.cols, n)
+				out.arena = slices.Grow(out.arena, n*(row.payload/max(len(row.keys), 1)+1))
+			}
 		}
 	}
 	rowDel, err := r.rowDeletion(cf, key)

@@ -59,7 +59,8 @@ type cachedRow struct {
 	cf         *cfInfo
 	key        string
 	keys, vals [][]byte
-	size       int
+	size       int // its memory, roughly
+	payload    int // the bytes of its names (as stored) and values: what reading it all copies
 	elem       *list.Element
 }
 
@@ -263,6 +264,7 @@ func (r *reader) cachedRowFor(cf *cfInfo, key string, want int) (*cachedRow, err
 		row.vals[i] = arena[s.k1:s.v1:s.v1]
 	}
 	row.size = len(arena) + len(spans)*rowCacheEntryOverhead
+	row.payload = len(arena) - len(spans)*len(prefix)
 	r.n.rows.put(row, r.gen)
 	return row, nil
 }

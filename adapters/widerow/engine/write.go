@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"slices"
 	"sync"
 	"twissandra/ports/oplog"
 
@@ -79,6 +80,10 @@ func (w *writer) applyRow(cf *cfInfo, muts []Mutation) error {
 
 // batchHeaderLen is the size of a Pebble batch's header (sequence number and count).
 const batchHeaderLen = 12
+
+// stagedCellGuess is the room a staged batch reserves per row: a Twissandra Timeline cell
+// (a 66-byte key and a 46-byte cell) and a little more.
+const stagedCellGuess = 128
 
 // stageThreshold is the batch size from which staging and sorting pays.
 const stageThreshold = 256
@@ -325,8 +330,16 @@ func (n *Node) BatchMutate(ctx context.Context, keyspace string, mutations map[s
 	}
 	w := n.newWriter()
 	defer w.release()
-	w.staged = len(mutations) >= stageThreshold
+	if w.staged = len(mutations) >= stageThreshold; w.staged {
+		// Room for one cell of about this size per row, so a fan-out rarely regrows the stage.
+		w.buf = slices.Grow(w.buf[:0], len(mutations)*stagedCellGuess)
+		w.ents = slices.Grow(w.ents[:0], len(mutations))
+	}
 	i := 0
+	var (
+		lastName string
+		lastCF   *cfInfo
+	)
 	for key, byCF := range mutations {
 		if i++; i%1024 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -337,10 +350,13 @@ func (n *Node) BatchMutate(ctx context.Context, keyspace string, mutations map[s
 			return err
 		}
 		for cfName, muts := range byCF {
-			cf, err := n.columnFamily(keyspace, cfName)
-			if err != nil {
-				return err
+			if cfName != lastName || lastCF == nil { // rows of a fan-out name one column family
+				if lastCF, err = n.columnFamily(keyspace, cfName); err != nil {
+					return err
+				}
+				lastName = cfName
 			}
+			cf := lastCF
 			w.setRow(cf, key)
 			if err := w.applyRow(cf, muts); err != nil {
 				return err
