@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -186,7 +187,7 @@ func BenchmarkStagedOrder10k(b *testing.B) {
 // row prefix, and a list that is invalid fails the whole batch wherever it first appears.
 func TestSharedMutationList(t *testing.T) {
 	stores(t, func(t *testing.T, n *Node) {
-		for _, rows := range []int{5, stageThreshold * 2} {
+		for _, rows := range []int{5, stageThreshold * 2, parallelThreshold + 10} {
 			t.Run(fmt.Sprint(rows), func(t *testing.T) {
 				prefix := fmt.Sprintf("r%d-", rows)
 				standard := []Mutation{
@@ -227,6 +228,21 @@ func TestSharedMutationList(t *testing.T) {
 				}
 				for i := range rows {
 					if got := sliceNames(t, n, "Scratch", "UTF8s", fmt.Sprint(prefix, "bad", i), nil, SliceRange{Count: 10}); len(got) != 0 {
+						t.Fatalf("failed batch wrote %q", got)
+					}
+				}
+
+				// One bad row among good ones (in whichever half it lands): nothing is written.
+				muts = make(map[string]map[string][]Mutation, rows)
+				for i := range rows {
+					muts[fmt.Sprint(prefix, "one", i)] = map[string][]Mutation{"UTF8s": standard[:1]}
+				}
+				muts[strings.Repeat("k", MaxNameLength+1)] = map[string][]Mutation{"UTF8s": standard[:1]}
+				if err := n.BatchMutate(bg, "Scratch", muts, ONE); !errors.Is(err, ErrInvalidRequest) {
+					t.Fatalf("a batch with an over-long key: %v, want an InvalidRequest", err)
+				}
+				for i := range rows {
+					if got := sliceNames(t, n, "Scratch", "UTF8s", fmt.Sprint(prefix, "one", i), nil, SliceRange{Count: 10}); len(got) != 0 {
 						t.Fatalf("failed batch wrote %q", got)
 					}
 				}
