@@ -3,10 +3,10 @@ package engine
 import (
 	"bytes"
 	"errors"
-	"strings"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
