@@ -282,6 +282,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	defer applyGCPercent(cfg)()
 	app := fx.New(append(opts, serverOptions(cfg)...)...)
 	if err := app.Err(); err != nil {
 		return rootCause(err)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -79,6 +80,7 @@ func TestBadInvocationsExitNonZeroWithOneLine(t *testing.T) {
 		{[]string{"serve", "--backend", "memory", "--token-secret", "short"}, "", 1},
 		{[]string{"serve", "--backend", "memory", "extra"}, "", 1},
 		{[]string{"serve", "--backend", "memory", "--addr", "nonsense"}, "", 1},
+		{[]string{"serve", "--backend", "memory", "--gc-percent", "-5"}, "", 1},
 	}
 	for _, tc := range cases {
 		var stdout, stderr bytes.Buffer
@@ -89,6 +91,40 @@ func TestBadInvocationsExitNonZeroWithOneLine(t *testing.T) {
 		if tc.code == 1 && strings.Count(strings.TrimSpace(stderr.String()), "\n") != 0 {
 			t.Errorf("%v: stderr is not one line: %q", tc.args, stderr.String())
 		}
+	}
+}
+
+func TestGCPercent(t *testing.T) {
+	cfg := &Config{}
+	fs := newFlagSet("serve", io.Discard)
+	bindFlags(fs, cfg)
+	bindServeFlags(fs, cfg)
+	if err := parseConfig(fs, nil, func(k string) string { return map[string]string{"TWISSANDRA_GC_PERCENT": "250"}[k] }); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.GCPercent != 250 {
+		t.Fatalf("TWISSANDRA_GC_PERCENT=250 gave %d", cfg.GCPercent)
+	}
+	// SetGCPercent returns the target it replaces: setting the value we expect reads it back.
+	orig := debug.SetGCPercent(100)
+	debug.SetGCPercent(orig)
+	restore := applyGCPercent(cfg)
+	if got := debug.SetGCPercent(250); got != 250 {
+		t.Errorf("after applying 250 the collector's target was %d", got)
+	}
+	restore()
+	if got := debug.SetGCPercent(orig); got != orig {
+		t.Errorf("restore left %d, want %d", got, orig)
+	}
+	applyGCPercent(&Config{GCPercent: 0})() // 0 leaves the runtime's setting
+	if got := debug.SetGCPercent(orig); got != orig {
+		t.Errorf("--gc-percent 0 changed the target from %d to %d", orig, got)
+	}
+	fs = newFlagSet("serve", io.Discard)
+	def := &Config{}
+	bindServeFlags(fs, def)
+	if def.GCPercent != defaultGCPercent {
+		t.Errorf("default --gc-percent %d, want %d", def.GCPercent, defaultGCPercent)
 	}
 }
 

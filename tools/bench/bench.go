@@ -21,6 +21,9 @@
 // server that falls behind shows it (no coordinated omission). They answer the question "at
 // this load, how fast are answers?".
 //
+// The load generator's own garbage collector is held off while it measures (a soft memory limit
+// of 1 GiB still bounds it): its pauses would otherwise be counted as the server's latency.
+//
 // The server's overhead is the public phase's throughput as a share of the baseline's. Phases
 // stop at Duration or after Requests requests, whichever comes first. Only loopback servers
 // are accepted: this is a load generator.
@@ -37,6 +40,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -194,6 +198,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	defer stop()
 
+	defer holdGC()()
 	res := &Result{Mix: map[string]int{}}
 	baseline := func(*rand.Rand, int) (string, *http.Request) {
 		return "public", mustRequest(http.MethodGet, baseURL+publicTarget, nil, "")
@@ -223,6 +228,17 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		fmt.Fprintln(cfg.Log, line(res.PublicPaced))
 	}
 	return res, nil
+}
+
+// holdGC turns this process's collector off, under a 1 GiB soft memory limit, and returns what
+// turns it back on.
+func holdGC() (restore func()) {
+	gc := debug.SetGCPercent(-1)
+	limit := debug.SetMemoryLimit(1 << 30)
+	return func() {
+		debug.SetMemoryLimit(limit)
+		debug.SetGCPercent(gc)
+	}
 }
 
 func line(s Stats) string {
