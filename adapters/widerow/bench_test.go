@@ -16,32 +16,40 @@ import (
 	"twissandra/domain/social"
 )
 
+// fanoutStore is an on-disk store in periodic commit-log mode with "author" and n followers
+// ("fan00000"...), and its service.
+func fanoutStore(b *testing.B, n int) *social.Service {
+	b.Helper()
+	node, err := engine.Open(engine.Options{Dir: b.TempDir(), CommitLogSync: engine.SyncPeriodic, CommitLogSyncPeriod: time.Second})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { node.Close() })
+	s := widerow.NewStore(node)
+	ctx := context.Background()
+	mk := func(name string) {
+		if err := s.CreateUser(ctx, domain.User{ID: uuid.New(), Username: name, PasswordHash: []byte("h"), CreatedAt: time.Now()}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	mk("author")
+	for i := 0; i < n; i++ {
+		f := fmt.Sprintf("fan%05d", i)
+		mk(f)
+		if err := s.Follow(ctx, f, "author", time.Now()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return social.New(s, s, s, nil, domain.NewPasswordHasher(bcrypt.MinCost))
+}
+
 // BenchmarkPost posts as a user with 0, 100 and 10,000 followers on an on-disk store in periodic
 // commit-log mode: the fan-out is one BatchMutate, one Pebble batch.
 func BenchmarkPost(b *testing.B) {
 	for _, n := range []int{0, 100, 10000} {
 		b.Run(fmt.Sprintf("followers=%d", n), func(b *testing.B) {
-			node, err := engine.Open(engine.Options{Dir: b.TempDir(), CommitLogSync: engine.SyncPeriodic, CommitLogSyncPeriod: time.Second})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer node.Close()
-			s := widerow.NewStore(node)
-			svc := social.New(s, s, s, nil, domain.NewPasswordHasher(bcrypt.MinCost))
+			svc := fanoutStore(b, n)
 			ctx := context.Background()
-			mk := func(name string) {
-				if err := s.CreateUser(ctx, domain.User{ID: uuid.New(), Username: name, PasswordHash: []byte("h"), CreatedAt: time.Now()}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			mk("author")
-			for i := 0; i < n; i++ {
-				f := fmt.Sprintf("fan%05d", i)
-				mk(f)
-				if err := s.Follow(ctx, f, "author", time.Now()); err != nil {
-					b.Fatal(err)
-				}
-			}
 			b.ResetTimer()
 			cpu0 := processCPU()
 			for i := 0; i < b.N; i++ {
@@ -53,6 +61,28 @@ func BenchmarkPost(b *testing.B) {
 			// the wall time it does not grow when a shared machine lends the CPU to others.
 			b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
+	}
+}
+
+// BenchmarkTimelinePageAfterFanout reads followers' home timelines (a page of 40) after 150
+// posts to 10,000 followers: 1.5 million timeline columns written, memtables flushed, tables
+// waiting for compaction, as a store looks after a burst of fan-out.
+func BenchmarkTimelinePageAfterFanout(b *testing.B) {
+	svc := fanoutStore(b, 10000)
+	ctx := context.Background()
+	for range 150 {
+		if _, err := svc.Post(ctx, "author", "hello followers"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		i++
+		p, err := svc.Timeline(ctx, fmt.Sprintf("fan%05d", (i*7919)%10000), "", 40)
+		if err != nil || len(p.Tweets) != 40 {
+			b.Fatal(len(p.Tweets), err)
+		}
 	}
 }
 

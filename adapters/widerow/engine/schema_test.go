@@ -42,10 +42,11 @@ func TestEmbeddedSchema(t *testing.T) {
 			t.Errorf("%s: got %q\nwant %q", ks, got, w)
 		}
 	}
-	// The one tuning attribute: the fan-out reads whole Followers rows, so they are row-cached.
+	// The one tuning attribute: the fan-out reads whole Followers rows and every timeline page
+	// reads whole Tweet rows, so they are row-cached.
 	k, _ := s.Keyspace("Twissandra")
 	for _, cf := range k.ColumnFamilies {
-		if want := map[string]int{"Followers": 1000}[cf.Name]; cf.RowsCached != want {
+		if want := map[string]int{"Followers": 1000, "Tweet": 100000}[cf.Name]; cf.RowsCached != want {
 			t.Errorf("%s: RowsCached %d, want %d", cf.Name, cf.RowsCached, want)
 		}
 	}
