@@ -70,25 +70,9 @@ func (s *Store) GetAuthors(ctx context.Context, names []string) ([]model.Author,
 	if err != nil {
 		return nil, err
 	}
-	found := make(map[string]model.Author, len(names))
-	for chunk := range slices.Chunk(names, maxIn) {
-		iter := query(ctx, sess, stGetAuthors, qb.M{"name": chunk}).Iter()
-		var r authorRow
-		for iter.StructScan(&r) {
-			found[r.Name] = r.author()
-			r = authorRow{}
-		}
-		if err := iter.Close(); err != nil {
-			return nil, wrap("get authors", err)
-		}
-	}
-	out := make([]model.Author, 0, len(found))
-	for _, n := range names {
-		if a, ok := found[n]; ok {
-			out = append(out, a)
-		}
-	}
-	return out, nil
+	return getIn(ctx, sess, stGetAuthors, "name", "get authors", names, func(r *authorRow) (string, model.Author) {
+		return r.Name, r.author()
+	})
 }
 
 // AddPosts changes the post count by compare-and-set: read the count at serial consistency
@@ -191,26 +175,13 @@ func (s *Store) GetEntries(ctx context.Context, slugs []string) ([]model.Entry, 
 	if err != nil {
 		return nil, err
 	}
-	found := make(map[string]model.Entry, len(slugs))
-	for chunk := range slices.Chunk(slugs, maxIn) {
-		iter := query(ctx, sess, stGetEntries, qb.M{"slug": chunk}).Iter()
-		var r entryRow
-		for iter.StructScan(&r) {
-			found[r.Slug] = r.entry()
-			r = entryRow{}
-		}
-		if err := iter.Close(); err != nil {
-			return nil, wrap("get entries", err)
-		}
+	out, err := getIn(ctx, sess, stGetEntries, "slug", "get entries", slugs, func(r *entryRow) (string, model.Entry) {
+		return r.Slug, r.entry()
+	})
+	for i := range out { // a slug asked twice must not share its tags
+		out[i].Tags = slices.Clone(out[i].Tags)
 	}
-	out := make([]model.Entry, 0, len(slugs))
-	for _, slug := range slugs {
-		if e, ok := found[slug]; ok {
-			e.Tags = slices.Clone(e.Tags)
-			out = append(out, e)
-		}
-	}
-	return out, nil
+	return out, err
 }
 
 // DeleteEntry deletes the row with DELETE ... IF id = ?: of concurrent deletes one applies.

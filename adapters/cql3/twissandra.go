@@ -101,25 +101,9 @@ func (s *Store) GetUsers(ctx context.Context, usernames []string) ([]domain.User
 	if err != nil {
 		return nil, err
 	}
-	found := make(map[string]domain.User, len(usernames))
-	for chunk := range slices.Chunk(usernames, maxIn) {
-		iter := query(ctx, sess, stGetUsers, qb.M{"username": chunk}).Iter()
-		var r userRow
-		for iter.StructScan(&r) {
-			found[r.Username] = r.user()
-			r = userRow{}
-		}
-		if err := iter.Close(); err != nil {
-			return nil, wrap("get users", err)
-		}
-	}
-	out := make([]domain.User, 0, len(found))
-	for _, n := range usernames {
-		if u, ok := found[n]; ok {
-			out = append(out, u)
-		}
-	}
-	return out, nil
+	return getIn(ctx, sess, stGetUsers, "username", "get users", usernames, func(r *userRow) (string, domain.User) {
+		return r.Username, r.user()
+	})
 }
 
 // Follow writes both sides in one logged batch: either both rows exist or neither does,
@@ -234,30 +218,49 @@ func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet,
 	if err != nil {
 		return nil, err
 	}
-	found := make(map[uuid.UUID]domain.Tweet, len(ids))
-	for chunk := range slices.Chunk(ids, maxIn) {
-		keys := make([]gocql.UUID, len(chunk))
-		for i, id := range chunk {
-			keys[i] = gu(id)
-		}
-		iter := query(ctx, sess, stGetTweets, qb.M{"tweet_id": keys}).Iter()
-		var r tweetRow
+	return getIn(ctx, sess, stGetTweets, "tweet_id", "get tweets", ids, func(r *tweetRow) (uuid.UUID, domain.Tweet) {
+		t := r.tweet()
+		return t.ID, t
+	})
+}
+
+// getIn reads rows by key with IN queries of at most maxIn keys (a page's keys: one round trip)
+// and returns what it found in the order of keys: a key with no row is left out, a key asked
+// twice is returned twice. row turns a scanned row into its key and record.
+func getIn[K comparable, R any, T any](ctx context.Context, sess gocqlx.Session, st stmt, column, what string, keys []K, row func(*R) (K, T)) ([]T, error) {
+	found := make(map[K]T, len(keys))
+	for chunk := range slices.Chunk(keys, maxIn) {
+		iter := query(ctx, sess, st, qb.M{column: inValues(chunk)}).Iter()
+		var r R
 		for iter.StructScan(&r) {
-			t := r.tweet()
-			found[t.ID] = t
-			r = tweetRow{}
+			k, v := row(&r)
+			found[k] = v
+			var zero R
+			r = zero
 		}
 		if err := iter.Close(); err != nil {
-			return nil, wrap("get tweets", err)
+			return nil, wrap(what, err)
 		}
 	}
-	out := make([]domain.Tweet, 0, len(found))
-	for _, id := range ids {
-		if t, ok := found[id]; ok {
-			out = append(out, t)
+	out := make([]T, 0, len(keys))
+	for _, k := range keys {
+		if v, ok := found[k]; ok {
+			out = append(out, v)
 		}
 	}
 	return out, nil
+}
+
+// inValues is the bound value of an IN over keys: uuids as the driver's type, others as they are.
+func inValues[K comparable](keys []K) any {
+	if ids, ok := any(keys).([]uuid.UUID); ok {
+		out := make([]gocql.UUID, len(ids))
+		for i, id := range ids {
+			out[i] = gu(id)
+		}
+		return out
+	}
+	return keys
 }
 
 // lineWrite is one insert of a fan-out.
