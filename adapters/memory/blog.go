@@ -82,13 +82,7 @@ func (s *BlogStore) GetAuthors(ctx context.Context, names []string) ([]model.Aut
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]model.Author, 0, len(names))
-	for _, n := range names {
-		if a, ok := s.authors[n]; ok {
-			out = append(out, copyAuthor(a))
-		}
-	}
-	return out, nil
+	return found(s.authors, names, copyAuthor), nil
 }
 
 // AddPosts adjusts the post count under the lock, never below zero.
@@ -142,13 +136,7 @@ func (s *BlogStore) GetEntries(ctx context.Context, slugs []string) ([]model.Ent
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]model.Entry, 0, len(slugs))
-	for _, slug := range slugs {
-		if e, ok := s.entries[slug]; ok {
-			out = append(out, copyEntry(e))
-		}
-	}
-	return out, nil
+	return found(s.entries, slugs, copyEntry), nil
 }
 
 // DeleteEntry deletes the entry of slug if it has the ID id.

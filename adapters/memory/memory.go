@@ -37,6 +37,21 @@ func New() *Store {
 	}
 }
 
+// found returns the records of keys in m, in the order of keys (a missing key left out, a key
+// asked twice returned twice), each through cp when it is not nil: the multigets of the ports.
+func found[K comparable, V any](m map[K]V, keys []K, cp func(V) V) []V {
+	out := make([]V, 0, len(keys))
+	for _, k := range keys {
+		if v, ok := m[k]; ok {
+			if cp != nil {
+				v = cp(v)
+			}
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 func done(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("memory: %w", err)
@@ -80,13 +95,7 @@ func (s *Store) GetUsers(ctx context.Context, usernames []string) ([]domain.User
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]domain.User, 0, len(usernames))
-	for _, n := range usernames {
-		if u, ok := s.users[n]; ok {
-			out = append(out, u)
-		}
-	}
-	return out, nil
+	return found(s.users, usernames, nil), nil
 }
 
 // Follow records both sides.
@@ -211,13 +220,7 @@ func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet,
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]domain.Tweet, 0, len(ids))
-	for _, id := range ids {
-		if t, ok := s.tweets[id]; ok {
-			out = append(out, t)
-		}
-	}
-	return out, nil
+	return found(s.tweets, ids, nil), nil
 }
 
 // Append adds e to every line named.
