@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"strings"
@@ -109,18 +110,18 @@ func javaBytes(b []byte) string {
 // (see AppendName) makes Pebble's byte order equal to it.
 func (c Comparator) Compare(a, b []byte) int {
 	if len(a) == 0 || len(b) == 0 {
-		return cmpInt(len(a), len(b))
+		return cmp.Compare(len(a), len(b))
 	}
 	switch c {
 	case LongType:
-		return cmpInt64(int64(binary.BigEndian.Uint64(a)), int64(binary.BigEndian.Uint64(b)))
+		return cmp.Compare(int64(binary.BigEndian.Uint64(a)), int64(binary.BigEndian.Uint64(b)))
 	case LexicalUUIDType:
-		if r := cmpInt64(int64(binary.BigEndian.Uint64(a[:8])), int64(binary.BigEndian.Uint64(b[:8]))); r != 0 {
+		if r := cmp.Compare(int64(binary.BigEndian.Uint64(a[:8])), int64(binary.BigEndian.Uint64(b[:8]))); r != 0 {
 			return r
 		}
-		return cmpInt64(int64(binary.BigEndian.Uint64(a[8:])), int64(binary.BigEndian.Uint64(b[8:])))
+		return cmp.Compare(int64(binary.BigEndian.Uint64(a[8:])), int64(binary.BigEndian.Uint64(b[8:])))
 	case TimeUUIDType:
-		if r := cmpUint64(timeUUIDTimestamp(a), timeUUIDTimestamp(b)); r != 0 {
+		if r := cmp.Compare(timeUUIDTimestamp(a), timeUUIDTimestamp(b)); r != 0 {
 			return r
 		}
 		return bytes.Compare(a, b)
@@ -133,36 +134,6 @@ func (c Comparator) Compare(a, b []byte) int {
 func timeUUIDTimestamp(u []byte) uint64 {
 	return uint64(u[6]&0x0F)<<56 | uint64(u[7])<<48 | uint64(u[4])<<40 | uint64(u[5])<<32 |
 		uint64(u[0])<<24 | uint64(u[1])<<16 | uint64(u[2])<<8 | uint64(u[3])
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpUint64(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Escaping for variable-length components that are followed by more key
