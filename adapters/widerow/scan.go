@@ -53,20 +53,7 @@ func (s *Store) ScanUsers(ctx context.Context, after string, limit int) ([]domai
 	keys := make([]string, 0, len(rows))
 	names := make([]string, 0, len(rows))
 	for _, r := range rows {
-		var u domain.User
-		for _, c := range r.Columns {
-			switch string(c.Column.Name) {
-			case "id":
-				u.ID, _ = uuid.ParseBytes(c.Column.Value)
-			case "username":
-				u.Username = string(c.Column.Value)
-			case "password":
-				u.PasswordHash = c.Column.Value
-			case "created_at":
-				u.CreatedAt = parseMicros(c.Column.Value)
-			}
-		}
-		if u.Username != "" {
+		if u := userFrom(r.Columns); u.Username != "" {
 			users = append(users, u)
 			keys = append(keys, r.Key)
 			names = append(names, u.Username)

@@ -254,25 +254,31 @@ func (s *Store) userRows(ctx context.Context, keys []string) (map[string]domain.
 	}
 	out := make(map[string]domain.User, len(rows))
 	for k, cols := range rows {
-		var u domain.User
-		for _, c := range cols {
-			switch string(c.Column.Name) {
-			case "id":
-				u.ID, _ = uuid.ParseBytes(c.Column.Value)
-			case "username":
-				u.Username = string(c.Column.Value)
-			case "password":
-				u.PasswordHash = c.Column.Value
-			case "created_at":
-				u.CreatedAt = parseMicros(c.Column.Value)
-			}
-		}
-		if u.Username != "" {
+		if u := userFrom(cols); u.Username != "" {
 			out[k] = u
 			s.remember(u.Username, k)
 		}
 	}
 	return out, nil
+}
+
+// userFrom reads a User row's columns: id, username, password, created_at. A row without a
+// username (written halfway, or deleted) gives a user with none.
+func userFrom(cols []engine.ColumnOrSuperColumn) domain.User {
+	var u domain.User
+	for _, c := range cols {
+		switch string(c.Column.Name) {
+		case "id":
+			u.ID, _ = uuid.ParseBytes(c.Column.Value)
+		case "username":
+			u.Username = string(c.Column.Value)
+		case "password":
+			u.PasswordHash = c.Column.Value
+		case "created_at":
+			u.CreatedAt = parseMicros(c.Column.Value)
+		}
+	}
+	return u
 }
 
 // Follow writes Friends[user][friend] and Followers[friend][user] in one batch.

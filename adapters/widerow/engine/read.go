@@ -630,13 +630,7 @@ func (n *Node) Get(ctx context.Context, keyspace, key string, path ColumnPath, c
 
 func validateGetPath(cf *cfInfo, p *ColumnPath) error {
 	if !cf.super {
-		if len(p.SuperColumn) > 0 {
-			return invalidf("supercolumn parameter is invalid for standard CF %s", cf.name)
-		}
-		if len(p.Column) == 0 {
-			return invalidf("column parameter is not optional for standard CF %s", cf.name)
-		}
-		return validateName(cf.cmp, p.Column)
+		return validateStandardPath(cf, p)
 	}
 	if len(p.SuperColumn) == 0 {
 		return invalidf("column parameter is not optional for super CF %s", cf.name)

@@ -103,3 +103,14 @@ func validateRange(c Comparator, r *SliceRange) error {
 	}
 	return nil
 }
+
+// validateStandardPath checks the path of one column of a standard CF (a get or an insert).
+func validateStandardPath(cf *cfInfo, p *ColumnPath) error {
+	if len(p.SuperColumn) > 0 {
+		return invalidf("supercolumn parameter is invalid for standard CF %s", cf.name)
+	}
+	if len(p.Column) == 0 {
+		return invalidf("column parameter is not optional for standard CF %s", cf.name)
+	}
+	return validateName(cf.cmp, p.Column)
+}

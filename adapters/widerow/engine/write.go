@@ -225,13 +225,7 @@ func (n *Node) prepareWrite(ctx context.Context, keyspace, cfName, key string, c
 // validateInsertPath checks the path of a column to be written.
 func validateInsertPath(cf *cfInfo, p *ColumnPath) error {
 	if !cf.super {
-		if len(p.SuperColumn) > 0 {
-			return invalidf("supercolumn parameter is invalid for standard CF %s", cf.name)
-		}
-		if len(p.Column) == 0 {
-			return invalidf("column parameter is not optional for standard CF %s", cf.name)
-		}
-		return validateName(cf.cmp, p.Column)
+		return validateStandardPath(cf, p)
 	}
 	if len(p.SuperColumn) == 0 || len(p.Column) == 0 {
 		return invalidf("insert into super CF %s requires both super_column and column", cf.name)
