@@ -96,7 +96,7 @@ func repoRoot(t *testing.T) string {
 	return strings.TrimSpace(string(out))
 }
 
-var servingAny = regexp.MustCompile(`msg=serving addr=(127\.0\.0\.1:\d+)`)
+var servingAddr = regexp.MustCompile(`msg=serving addr=(127\.0\.0\.1:\d+)`)
 
 // startServeArgs runs the binary's serve with args on a free loopback port and returns its base
 // URL once /healthz answers; its log goes to a file printed if the test fails.
@@ -132,7 +132,7 @@ func startServeArgs(t *testing.T, bin string, args ...string) (*exec.Cmd, string
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
 			fmt.Fprintln(logFile, sc.Text())
-			if m := servingAny.FindStringSubmatch(sc.Text()); m != nil {
+			if m := servingAddr.FindStringSubmatch(sc.Text()); m != nil {
 				select {
 				case addr <- m[1]:
 				default:

@@ -1,16 +1,13 @@
 package reliability
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -32,59 +29,13 @@ func buildServer(t *testing.T) string {
 	return bin
 }
 
-var servingAddr = regexp.MustCompile(`msg=serving addr=(127\.0\.0\.1:\d+)`)
-
-// startServe runs `serve` on widerow in dataDir on a free loopback port and returns the process
-// and its base URL once it answers /healthz.
+// startServe runs `serve` on widerow in dataDir, batch commit log, on a free loopback port and
+// returns the process and its base URL once it answers /healthz.
 func startServe(t *testing.T, bin, dataDir string) (*exec.Cmd, string) {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--backend", "widerow", "--data-dir", dataDir, "--commitlog-sync", "batch",
-		"--addr", "127.0.0.1:0", "--bcrypt-cost", "4", "--log-level", "info")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			if m := servingAddr.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
-				break
-			}
-		}
-		_, _ = io.Copy(io.Discard, stderr)
-	}()
-	select {
-	case a := <-addr:
-		base := "http://" + a
-		deadline := time.Now().Add(30 * time.Second)
-		for time.Now().Before(deadline) {
-			if resp, err := http.Get(base + "/healthz"); err == nil {
-				resp.Body.Close()
-				if resp.StatusCode == http.StatusOK {
-					return cmd, base
-				}
-			}
-			time.Sleep(20 * time.Millisecond) // polling for readiness, with a deadline
-		}
-		t.Fatalf("serve at %s never became healthy", base)
-	case <-time.After(60 * time.Second):
-		t.Fatal("serve did not start within 60s")
-	}
-	return nil, ""
+	return startServeArgs(t, bin, "--backend", "widerow", "--data-dir", dataDir, "--commitlog-sync", "batch", "--log-level", "info")
 }
 
-// kill -9 of a serving process during a write load loses no acknowledged write: every tweet
-// whose POST got a 201 is there after a restart on the same data dir, by ID and in its
-// author's userline.
 func TestKill9ServeKeepsAcknowledgedTweets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary and kills it: not in -short")
