@@ -5,6 +5,7 @@ import (
 	"container/list"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cockroachdb/pebble"
 )
@@ -111,7 +112,7 @@ type RowCacheStats struct {
 
 type rowCache struct {
 	mu   sync.Mutex
-	gen  uint64
+	gen  atomic.Uint64 // read without the lock by every reader; moved under it
 	rows map[rowCacheKey]*cachedRow
 	// wide remembers rows a read found too wide to cache, with the cells it had seen: reads
 	// asking for fewer than a quarter of that do not scan them again. Writes leave it be (a
@@ -128,11 +129,7 @@ func newRowCache(maxBytes int) *rowCache {
 	return &rowCache{rows: map[rowCacheKey]*cachedRow{}, wide: map[rowCacheKey]int{}, perCF: map[*cfInfo]int{}, maxBytes: maxBytes}
 }
 
-func (c *rowCache) generation() uint64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.gen
-}
+func (c *rowCache) generation() uint64 { return c.gen.Load() }
 
 // maxWide bounds rowCache.wide.
 const maxWide = 4096
@@ -170,7 +167,7 @@ func (c *rowCache) put(row *cachedRow, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	k := rowCacheKey{row.cf, row.key}
-	if c.gen != gen || row.size > c.maxBytes/4 || c.rows[k] != nil {
+	if c.gen.Load() != gen || row.size > c.maxBytes/4 || c.rows[k] != nil {
 		return
 	}
 	row.elem = c.lru.PushFront(row)
@@ -201,7 +198,7 @@ func (c *rowCache) remove(row *cachedRow) {
 func (c *rowCache) drop(touched []rowCacheKey) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.gen++
+	c.gen.Add(1)
 	for _, k := range touched {
 		if row := c.rows[k]; row != nil {
 			c.remove(row)
