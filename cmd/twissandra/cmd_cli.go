@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"twissandra/tools/cli"
@@ -11,21 +10,21 @@ import (
 // cliCmd runs the cassandra-cli-like shell over the widerow engine: interactive, or the
 // statements of -e once.
 func cliCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	cfg := &Config{}
+	// cli speaks the Cassandra 0.6 model of the widerow backend only: it takes no --backend
+	// and none of the cql3 flags.
+	cfg := &Config{Backend: "widerow", BcryptCost: 10} // cli hashes no password
 	fs := newFlagSet("cli", stderr)
-	bindFlags(fs, cfg)
+	bindWiderowFlags(fs, cfg)
 	expr := fs.String("e", "", "run these statements (separated by ';' or new lines) and exit; an error exits non-zero")
+	showSecrets := fs.Bool("show-secrets", false, "print password hashes and commenters' emails as stored (by default they show as what they are: <bcrypt hash, 60 bytes>, <email, hidden>)")
 	if err := loadConfig(fs, args, cfg); err != nil {
 		return err
-	}
-	if cfg.Backend != "widerow" {
-		return fmt.Errorf("cli speaks the Cassandra 0.6 model of the widerow backend, not %s", cfg.Backend)
 	}
 	b, err := openBackend(ctx, cfg, stderr)
 	if err != nil {
 		return err
 	}
-	sh := &cli.Shell{Node: b.node, Out: stdout}
+	sh := &cli.Shell{Node: b.node, Out: stdout, ShowSecrets: *showSecrets}
 	if *expr != "" {
 		err = sh.Run(ctx, *expr)
 	} else {

@@ -174,7 +174,7 @@ func TestMigrateWiderowCQL3Memory(t *testing.T) {
 			t.Fatalf("verify: %v %v", err, r.Differences)
 		}
 		var buf bytes.Buffer
-		if err := dump.Ports(ctx, &buf, mem.stores); err != nil {
+		if err := dump.Ports(ctx, &buf, mem.stores, dump.PortsOptions{ShowSecrets: true}); err != nil {
 			t.Fatal(err)
 		}
 		return buf.String()

@@ -21,6 +21,7 @@ func dumpCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&o.Format, "format", dump.Notation, "notation (the articles' CF : { key : { name : value } }) or jsonl; the ports dump of cql3 and memory: jsonl only")
 	fs.BoolVar(&o.Timestamps, "timestamps", false, "widerow jsonl: add each column's write timestamp")
 	fs.BoolVar(&o.Ghosts, "ghosts", false, "widerow: print rows holding only tombstones (range ghosts) as empty rows")
+	fs.BoolVar(&o.ShowSecrets, "show-secrets", false, "print password hashes and commenters' emails as stored (by default they show as what they are: <bcrypt hash, 60 bytes>, <email, hidden>)")
 	fs.IntVar(&o.PageSize, "page-size", 500, "widerow: rows per get_range_slices call; cql3: rows per page the driver fetches")
 	table := fs.String("table", "", "cql3: the table of the keyspace to dump (default: every record through the ports, as jsonl)")
 	if err := loadConfig(fs, args, cfg); err != nil {
@@ -43,9 +44,9 @@ func dumpCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	case cfg.Backend == "widerow":
 		err = dump.Widerow(ctx, stdout, b.node, o)
 	case *table != "":
-		err = dump.CQLTable(ctx, stdout, b.cql, dump.CQLOptions{Table: *table, Format: o.Format, PageSize: o.PageSize})
+		err = dump.CQLTable(ctx, stdout, b.cql, dump.CQLOptions{Table: *table, Format: o.Format, PageSize: o.PageSize, ShowSecrets: o.ShowSecrets})
 	default:
-		err = dump.Ports(ctx, stdout, b.stores)
+		err = dump.Ports(ctx, stdout, b.stores, dump.PortsOptions{ShowSecrets: o.ShowSecrets})
 	}
 	return errors.Join(err, b.close())
 }

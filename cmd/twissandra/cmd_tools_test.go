@@ -100,3 +100,37 @@ func TestToolErrors(t *testing.T) {
 		}
 	}
 }
+
+// The operator tools hide password hashes and emails unless asked: a dump can be shared.
+func TestToolsHideSecrets(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	mustRun(t, "seed", "--data-dir", dir, "--articles", "--bcrypt-cost", "4")
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"dump User", []string{"dump", "--data-dir", dir, "--keyspace", "Twissandra", "--cf", "User"}},
+		{"dump User jsonl", []string{"dump", "--data-dir", dir, "--keyspace", "Twissandra", "--cf", "User", "--format", "jsonl"}},
+		{"dump Comments", []string{"dump", "--data-dir", dir, "--keyspace", "BloggyAppy", "--cf", "Comments"}},
+		{"cli list User", []string{"cli", "--data-dir", dir, "-e", "list Twissandra.User limit 5"}},
+		{"cli list Comments", []string{"cli", "--data-dir", dir, "-e", "list BloggyAppy.Comments limit 5"}},
+	} {
+		out := mustRun(t, tc.args...)
+		if strings.Contains(out, "$2a$") || strings.Contains(out, "@example.com") {
+			t.Errorf("%s shows a secret:\n%s", tc.name, out)
+		}
+		if !strings.Contains(out, "<bcrypt hash, 60 bytes>") && !strings.Contains(out, "<email, hidden>") {
+			t.Errorf("%s does not say what it hid:\n%s", tc.name, out)
+		}
+		shown := mustRun(t, append(tc.args, "--show-secrets")...)
+		if !strings.Contains(shown, "$2a$") && !strings.Contains(shown, "@example.com") {
+			t.Errorf("%s --show-secrets shows no secret:\n%s", tc.name, shown)
+		}
+	}
+	// The ports dump of memory: no secret either.
+	out := mustRun(t, "dump", "--backend", "memory", "--format", "jsonl")
+	if strings.Contains(out, "$2a$") {
+		t.Errorf("ports dump shows a hash:\n%s", out)
+	}
+}

@@ -65,13 +65,22 @@ var Backends = []string{"widerow", "cql3", "memory"}
 // bindFlags declares the flags of the subcommands that open a backend.
 func bindFlags(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.Backend, "backend", "widerow", "storage backend: widerow (embedded Cassandra 0.6 model), cql3 (a real Cassandra cluster) or memory")
+	bindWiderowFlags(fs, c)
+	fs.IntVar(&c.BcryptCost, "bcrypt-cost", 10, "bcrypt cost of password hashes (4 to 31)")
+	bindCQLFlags(fs, c)
+}
+
+// bindWiderowFlags adds what the widerow backend and the logs need: all that cli takes.
+func bindWiderowFlags(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.DataDir, "data-dir", "./data", "widerow: directory of the store and the token secret; empty keeps everything in memory")
 	fs.StringVar(&c.CommitLogSync, "commitlog-sync", "batch", "widerow: batch (sync the log on every write) or periodic")
 	fs.DurationVar(&c.CommitLogSyncPeriod, "commitlog-sync-period", 10*time.Second, "widerow: how often the log is synced in periodic mode")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&c.LogJSON, "log-json", false, "log JSON lines instead of text")
-	fs.IntVar(&c.BcryptCost, "bcrypt-cost", 10, "bcrypt cost of password hashes (4 to 31)")
+}
 
+// bindCQLFlags adds the settings of the cql3 backend.
+func bindCQLFlags(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.CQL.Hosts, "cql-hosts", "127.0.0.1", "cql3: comma-separated contact points")
 	fs.IntVar(&c.CQL.Port, "cql-port", 9042, "cql3: native protocol port")
 	fs.StringVar(&c.CQL.Keyspace, "cql-keyspace", "twissandra", "cql3: keyspace (created if missing)")

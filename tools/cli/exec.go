@@ -29,8 +29,19 @@ type Shell struct {
 	Out  io.Writer
 	// Now gives write timestamps and timeuuid(); nil means time.Now.
 	Now func() time.Time
+	// ShowSecrets prints password hashes and emails as stored; by default they show as what they
+	// are ("<bcrypt hash, 60 bytes>", "<email, hidden>").
+	ShowSecrets bool
 
 	last int64 // the last write timestamp, so two writes never share one
+}
+
+// redact hides the secrets of cols unless the shell shows them.
+func (s *Shell) redact(cols []engine.ColumnOrSuperColumn) []engine.ColumnOrSuperColumn {
+	if s.ShowSecrets {
+		return cols
+	}
+	return notation.Redact(cols)
 }
 
 func (s *Shell) now() time.Time {
@@ -236,7 +247,7 @@ func (s *Shell) get(ctx context.Context, st Get) error {
 		if t.cf.Super {
 			cmp = t.cf.CompareSubcolumnsWith
 		}
-		return s.printf("%s\n", notation.ColumnText(cmp, *c.Column))
+		return s.printf("%s\n", notation.ColumnText(cmp, *s.redact([]engine.ColumnOrSuperColumn{c})[0].Column))
 	}
 	pred, err := s.predicate(t, st.Slice)
 	if err != nil {
@@ -247,6 +258,7 @@ func (s *Shell) get(ctx context.Context, st Get) error {
 	if err != nil {
 		return err
 	}
+	cols = s.redact(cols)
 	var sb strings.Builder
 	if t.super != nil {
 		sub := make([]engine.Column, len(cols))
@@ -351,7 +363,7 @@ func (s *Shell) list(ctx context.Context, st List) error {
 			return err
 		}
 		for _, k := range ks {
-			rows = append(rows, notation.Row{Key: k.Key, Columns: k.Columns})
+			rows = append(rows, notation.Row{Key: k.Key, Columns: s.redact(k.Columns)})
 		}
 	}
 	var sb strings.Builder

@@ -16,6 +16,7 @@ import (
 	"github.com/gocql/gocql"
 
 	"twissandra/adapters/cql3"
+	"twissandra/domain"
 	"twissandra/tools/notation"
 )
 
@@ -29,6 +30,9 @@ type CQLOptions struct {
 	Table    string
 	Format   string // Notation or JSONL
 	PageSize int    // rows per page the driver fetches; 0 = 500
+	// ShowSecrets prints password hashes and emails as stored; by default they show as what
+	// they are (domain.RedactColumn).
+	ShowSecrets bool
 }
 
 // TableLine is one JSON line of a table dump: the row's columns as JSON values (blobs as 0x
@@ -72,6 +76,9 @@ func CQLTable(ctx context.Context, w io.Writer, src TableSource, o CQLOptions) e
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
 	each := func(row cql3.TableRow) error {
+		if !o.ShowSecrets {
+			redactRow(row)
+		}
 		if o.Format == Notation {
 			n.row(row)
 			return nil
@@ -282,4 +289,23 @@ func sortedKeys(m reflect.Value) []reflect.Value {
 	keys := m.MapKeys()
 	slices.SortFunc(keys, func(a, b reflect.Value) int { return cmp.Compare(fmt.Sprint(a.Interface()), fmt.Sprint(b.Interface())) })
 	return keys
+}
+
+// redactRow replaces, in place, each secret column's value (a password hash, an email) with the
+// text that says what it is.
+func redactRow(row cql3.TableRow) {
+	for name, v := range row {
+		var raw []byte
+		switch x := v.(type) {
+		case []byte:
+			raw = x
+		case string:
+			raw = []byte(x)
+		default:
+			continue
+		}
+		if shown, ok := domain.RedactColumn(name, raw); ok {
+			row[name] = shown
+		}
+	}
 }

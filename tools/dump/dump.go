@@ -42,6 +42,9 @@ type WiderowOptions struct {
 	// Ghosts prints rows that hold only tombstones (range ghosts) as empty rows.
 	Ghosts   bool
 	PageSize int // rows per get_range_slices; 0 = 500
+	// ShowSecrets prints password hashes and emails as they are stored; by default they show as
+	// what they are ("<bcrypt hash, 60 bytes>", "<email, hidden>").
+	ShowSecrets bool
 }
 
 // Widerow prints column families of node, paging each with get_range_slices in token order.
@@ -114,7 +117,11 @@ func dumpCF(ctx context.Context, w *bufio.Writer, node *engine.Node, keyspace st
 		page := make([]notation.Row, 0, len(rows))
 		for _, r := range rows {
 			if len(r.Columns) > 0 || o.Ghosts {
-				page = append(page, notation.Row{Key: r.Key, Columns: r.Columns})
+				cols := r.Columns
+				if !o.ShowSecrets {
+					cols = notation.Redact(cols)
+				}
+				page = append(page, notation.Row{Key: r.Key, Columns: cols})
 			}
 		}
 		if o.Format == Notation {
@@ -338,15 +345,32 @@ func Tags(entries []model.Entry) []string {
 	return append([]string{model.NoTag}, out...)
 }
 
+// PortsOptions says what Ports prints.
+type PortsOptions struct {
+	// ShowSecrets prints password hashes and commenters' emails as stored; by default they show
+	// as what they are (domain.RedactColumn), so a dump can be shared.
+	ShowSecrets bool
+}
+
 // Ports prints every record of the stores as JSON lines: users, their follows, tweets, every
 // line (each user's userline and timeline, then the public line), authors, entries, the tag
 // rows and the comments; every list sorted, so equal data prints equal bytes whatever the
 // backend. Times are UTC.
-func Ports(ctx context.Context, w io.Writer, s stores.Set) error {
+func Ports(ctx context.Context, w io.Writer, s stores.Set, o PortsOptions) error {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
-	emit := func(r Record) error { return enc.Encode(r) }
+	emit := func(r Record) error {
+		if !o.ShowSecrets {
+			if r.Password != "" {
+				r.Password, _ = domain.RedactColumn(domain.PasswordColumn, []byte(r.Password))
+			}
+			if r.Email != "" {
+				r.Email, _ = domain.RedactColumn(domain.EmailColumn, []byte(r.Email))
+			}
+		}
+		return enc.Encode(r)
+	}
 	users, err := AllUsers(ctx, s.Users)
 	if err != nil {
 		return err

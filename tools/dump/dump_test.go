@@ -125,10 +125,10 @@ func TestPortsDumpAcrossBackends(t *testing.T) {
 		t.Fatal(err)
 	}
 	var a, b bytes.Buffer
-	if err := dump.Ports(ctx, &a, wr); err != nil {
+	if err := dump.Ports(ctx, &a, wr, dump.PortsOptions{ShowSecrets: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := dump.Ports(ctx, &b, stores.Set{Users: mem, Tweets: mem, Lines: mem, Authors: mb, Entries: mb, Tags: mb, Comments: mb}); err != nil {
+	if err := dump.Ports(ctx, &b, stores.Set{Users: mem, Tweets: mem, Lines: mem, Authors: mb, Entries: mb, Tags: mb, Comments: mb}, dump.PortsOptions{ShowSecrets: true}); err != nil {
 		t.Fatal(err)
 	}
 	if a.String() != b.String() {

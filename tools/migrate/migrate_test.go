@@ -62,7 +62,7 @@ func jsonl(t *testing.T, node *engine.Node) string {
 func portsDump(t *testing.T, s stores.Set) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := dump.Ports(context.Background(), &b, s); err != nil {
+	if err := dump.Ports(context.Background(), &b, s, dump.PortsOptions{ShowSecrets: true}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()

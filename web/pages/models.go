@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"twissandra/adapters/widerow/engine"
+	"twissandra/domain"
 )
 
 //go:embed schema/equivalent.cql
@@ -338,13 +339,13 @@ func notation(cf *engine.ColumnFamilyDef, key string, cols []engine.ColumnOrSupe
 		switch {
 		case c.Column != nil:
 			n, note := decodeName(cf.CompareWith, c.Column.Name)
-			lines = append(lines, notationLine{Indent: ind + ind, Name: n, Note: note, Value: decodeValue(c.Column.Value)})
+			lines = append(lines, notationLine{Indent: ind + ind, Name: n, Note: note, Value: shownValue(c.Column.Name, c.Column.Value)})
 		case c.SuperColumn != nil:
 			n, note := decodeName(cf.CompareWith, c.SuperColumn.Name)
 			lines = append(lines, notationLine{Indent: ind + ind, Name: n, Note: note, Open: true})
 			for _, sc := range c.SuperColumn.Columns {
 				sn, snote := decodeName(cf.CompareSubcolumnsWith, sc.Name)
-				lines = append(lines, notationLine{Indent: ind + ind + ind, Name: sn, Note: snote, Value: decodeValue(sc.Value)})
+				lines = append(lines, notationLine{Indent: ind + ind + ind, Name: sn, Note: snote, Value: shownValue(sc.Name, sc.Value)})
 			}
 			lines = append(lines, notationLine{Indent: ind + ind, Close: true})
 		}
@@ -390,6 +391,15 @@ func microsDate(n int64) string {
 		return ""
 	}
 	return time.UnixMicro(n).UTC().Format("2006-01-02 15:04:05.000000 UTC")
+}
+
+// shownValue is what a page shows of a stored column: its value decoded, or, for a secret (a
+// password hash, an email), what it is (domain.RedactColumn). Pages are open to anyone.
+func shownValue(name, value []byte) string {
+	if shown, ok := domain.RedactColumn(string(name), value); ok {
+		return shown
+	}
+	return decodeValue(value)
 }
 
 // decodeValue shows bytes as quoted text when they are printable UTF-8, else as hex.

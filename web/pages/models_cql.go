@@ -2,6 +2,7 @@ package pages
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -382,7 +383,7 @@ func cqlNotation(t *CQLTable, key []string, rows [][]CQLCell) []notationLine {
 			case slices.Contains(t.Static, col):
 				note = strings.TrimSuffix("static, "+note, ", ")
 			}
-			lines = append(lines, notationLine{Indent: ind + ind + ind, Name: c.Name, Note: note, Value: c.Value})
+			lines = append(lines, notationLine{Indent: ind + ind + ind, Name: c.Name, Note: note, Value: shownCell(c)})
 		}
 		lines = append(lines, notationLine{Indent: ind + ind, Close: true})
 	}
@@ -424,11 +425,11 @@ func wideRowNotation(t *CQLTable, key []string, rows [][]CQLCell) []notationLine
 				}
 			case slices.Contains(t.Static, col):
 				if !staticsDone && !c.Null {
-					lines = append(lines, notationLine{Indent: ind + ind, Name: quoteName(c.Name), Note: "static: one cell per partition", Value: c.Value})
+					lines = append(lines, notationLine{Indent: ind + ind, Name: quoteName(c.Name), Note: "static: one cell per partition", Value: shownCell(c)})
 				}
 			default:
 				if !c.Null {
-					cells = append(cells, notationLine{Name: quoteName(c.Name), Value: c.Value, Note: collectionNote(col)})
+					cells = append(cells, notationLine{Name: quoteName(c.Name), Value: shownCell(c), Note: collectionNote(col)})
 				}
 			}
 		}
@@ -469,4 +470,26 @@ func collectionNote(c CQLColumn) string {
 		return "a list: one cell per element, named [" + c.Name + ":timeuuid]"
 	}
 	return ""
+}
+
+// shownCell is what a page shows of a CQL cell: its literal, or, for a secret (a password hash,
+// an email), what it is (domain.RedactColumn), measured in the bytes the literal stands for.
+func shownCell(c CQLCell) string {
+	if c.Null {
+		return c.Value
+	}
+	raw := []byte(c.Value)
+	if h, ok := strings.CutPrefix(c.Value, "0x"); ok {
+		if b, err := hex.DecodeString(h); err == nil {
+			raw = b
+		}
+	} else if s, err := strconv.Unquote(c.Value); err == nil {
+		raw = []byte(s)
+	} else if len(c.Value) >= 2 && c.Value[0] == '\'' && c.Value[len(c.Value)-1] == '\'' {
+		raw = []byte(strings.ReplaceAll(c.Value[1:len(c.Value)-1], "''", "'"))
+	}
+	if shown, ok := domain.RedactColumn(c.Name, raw); ok {
+		return shown
+	}
+	return c.Value
 }

@@ -94,7 +94,7 @@ func TestModelsAndInspector(t *testing.T) {
 	if h := r.header.Get("Storage-Ops"); h != "2 ops: get_slice=2" {
 		t.Fatalf("Storage-Ops: %q", h)
 	}
-	// The User row: UTF8 names, the bcrypt hash shown as text (it is printable), never raw.
+	// The User row: UTF8 names; the bcrypt hash shown as what it is (secrets_test.go), never raw.
 	r = c.get("/models/inspect?ks=Twissandra&cf=User&user=rita")
 	mustContain(t, r.body, `&#34;username&#34;</span>: <span class="v">&#34;rita&#34;`)
 	// The key list of a column family.
