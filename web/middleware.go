@@ -1,6 +1,7 @@
 package web
 
 import (
+	"io"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
@@ -58,17 +59,48 @@ func (s *Server) recovery(c *gin.Context) {
 
 // bodyLimit refuses bodies declared larger than max at once and caps the rest while they are
 // read; reading past the cap fails with *http.MaxBytesError, which MapError turns into 413.
+//
+// A refused body is then drained (drainRefusedBody): a client that sends its whole body before
+// it reads, as Python's urllib does, must find the 413 waiting, not a connection reset by a
+// server that closed with unread bytes in its socket.
 func bodyLimit(s *Server, max int64) gin.HandlerFunc {
 	return func(c *gin.Context) {
+		body := c.Request.Body
 		if c.Request.ContentLength > max {
+			c.Header("Connection", "close")
 			s.WriteError(c, &http.MaxBytesError{Limit: max})
+			drainRefusedBody(c, body)
 			return
 		}
-		if c.Request.Body != nil && c.Request.Body != http.NoBody {
-			c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, max)
+		if body != nil && body != http.NoBody {
+			c.Request.Body = http.MaxBytesReader(c.Writer, body, max)
 		}
 		c.Next()
+		if c.Writer.Status() == http.StatusRequestEntityTooLarge {
+			drainRefusedBody(c, body)
+		}
 	}
+}
+
+// How much of a refused body the server reads and throws away, and for how long, before it
+// closes the connection. A client still sending past either bound may see its connection
+// reset; a body up to DrainRefusedBytes sent at any reasonable speed always gets its 413.
+const (
+	DrainRefusedBytes   = 16 << 20
+	drainRefusedTimeout = 10 * time.Second
+)
+
+// drainRefusedBody sends the answer already written, then reads what the client still sends of
+// body, up to DrainRefusedBytes and drainRefusedTimeout, so that the connection closes with
+// nothing unread (no RST).
+func drainRefusedBody(c *gin.Context, body io.ReadCloser) {
+	if body == nil || body == http.NoBody {
+		return
+	}
+	c.Writer.Flush()
+	rc := http.NewResponseController(c.Writer)
+	_ = rc.SetReadDeadline(time.Now().Add(drainRefusedTimeout))
+	_, _ = io.CopyN(io.Discard, body, DrainRefusedBytes)
 }
 
 // claimsKey is the gin context key under which RequireAuth stores the token's Claims.
