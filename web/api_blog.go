@@ -158,18 +158,9 @@ func (s *Server) publishBlogEntry(c *gin.Context) {
 		return
 	}
 	ctx := c.Request.Context()
-	d := blog.Draft{Slug: req.Slug, Title: req.Title, Body: req.Body, Author: claims.Username, Tags: req.Tags}
+	// A user publishes as their own author profile, made empty on the first entry.
+	d := blog.Draft{Slug: req.Slug, Title: req.Title, Body: req.Body, Author: claims.Username, Tags: req.Tags, NewAuthor: true}
 	e, err := s.deps.Blog.Publish(ctx, d)
-	if errors.Is(err, domain.ErrNotFound) {
-		// The draft is valid and the caller has no author profile yet (the only thing Publish
-		// looks up): create an empty one, unless the slug is taken anyway, so that a refused
-		// publish leaves nothing behind.
-		if _, getErr := s.deps.Blog.GetEntry(ctx, d.Slug); getErr == nil {
-			err = domain.ErrAlreadyExists
-		} else if _, err = s.deps.Blog.PutAuthor(ctx, claims.Username, nil); err == nil {
-			e, err = s.deps.Blog.Publish(ctx, d)
-		}
-	}
 	if err != nil {
 		if errors.Is(err, domain.ErrAlreadyExists) {
 			err = clientError(err, "slug %q is taken", req.Slug)

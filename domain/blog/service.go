@@ -83,11 +83,17 @@ type Draft struct {
 	// PublishedAt backdates the entry (an import, the article's fixture); zero means now. It
 	// may not be before 1970.
 	PublishedAt time.Time
+	// NewAuthor makes the author's empty profile if there is none (a user's first entry),
+	// once the slug is claimed: a refused publish writes nothing. Without it the author must
+	// exist (domain.ErrNotFound).
+	NewAuthor bool
 }
 
 // Publish stores a new entry, indexes it under each of its tags and under NoTag, and counts it
 // in its author's posts. The author must exist (domain.ErrNotFound otherwise; create it with
-// PutAuthor first); a taken slug is domain.ErrAlreadyExists, decided by the store atomically.
+// PutAuthor first) unless d.NewAuthor; a taken slug is domain.ErrAlreadyExists, decided by the
+// store atomically. A refused publish writes nothing: every check and the slug's claim come
+// before the first write.
 //
 // The entry row is written first, so the index never names an entry that was refused. If the
 // index cannot be written, the entry is deleted again and the publish fails, so it can be
@@ -98,11 +104,19 @@ func (s *Service) Publish(ctx context.Context, d Draft) (Entry, error) {
 	if err != nil {
 		return Entry{}, err
 	}
-	if _, err := s.authors.GetAuthor(ctx, e.Author); err != nil {
-		return Entry{}, err
+	if !d.NewAuthor {
+		if _, err := s.authors.GetAuthor(ctx, e.Author); err != nil {
+			return Entry{}, err
+		}
 	}
 	if err := s.entries.CreateEntry(ctx, e); err != nil {
 		return Entry{}, err
+	}
+	if d.NewAuthor {
+		if err := s.ensureAuthor(ctx, e.Author); err != nil {
+			_ = s.entries.DeleteEntry(context.WithoutCancel(ctx), e.Slug, e.ID)
+			return Entry{}, err
+		}
 	}
 	tags := append([]string{NoTag}, e.Tags...)
 	if err := s.tags.AddTagged(ctx, e.ID, e.Slug, tags...); err != nil {
@@ -117,6 +131,15 @@ func (s *Service) Publish(ctx context.Context, d Draft) (Entry, error) {
 		return Entry{}, fmt.Errorf("count entry %q: %w", e.Slug, err)
 	}
 	return e, nil
+}
+
+// ensureAuthor makes name's empty profile unless it exists.
+func (s *Service) ensureAuthor(ctx context.Context, name string) error {
+	_, err := s.authors.GetAuthor(ctx, name)
+	if errors.Is(err, domain.ErrNotFound) {
+		err = s.authors.PutAuthor(ctx, Author{Name: name, Profile: map[string]string{}})
+	}
+	return err
 }
 
 func (s *Service) checkDraft(d Draft) (Entry, error) {

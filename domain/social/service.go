@@ -55,6 +55,16 @@ func (s *Service) SignUp(ctx context.Context, username, password string) (domain
 	if err := domain.ValidateUsername(username); err != nil {
 		return domain.User{}, err
 	}
+	if err := domain.ValidatePassword(password); err != nil {
+		return domain.User{}, err
+	}
+	// A taken name is refused before anything is written (and before bcrypt's work). Only a
+	// racing loser, which passed this read, still writes; its store then undoes what it wrote.
+	if _, err := s.users.GetUser(ctx, username); err == nil {
+		return domain.User{}, fmt.Errorf("username %q: %w", username, domain.ErrAlreadyExists)
+	} else if !errors.Is(err, domain.ErrNotFound) {
+		return domain.User{}, err
+	}
 	hash, err := s.hasher.Hash(password)
 	if err != nil {
 		return domain.User{}, err

@@ -11,12 +11,9 @@ import (
 	"time"
 
 	"github.com/gocql/gocql"
-	"golang.org/x/crypto/bcrypt"
 
 	"twissandra/adapters/cql3"
-	"twissandra/domain"
-	"twissandra/domain/blog"
-	"twissandra/domain/social"
+	"twissandra/tools/stores"
 	"twissandra/web"
 )
 
@@ -69,7 +66,10 @@ func testKeyspace(t *testing.T, hosts []string, port int) string {
 }
 
 // cqlServer is the HTTP API over a cql3 Store in a keyspace of the test's own.
-func cqlServer(t *testing.T) *web.Server {
+func cqlServer(t *testing.T) *web.Server { return serverOver(t, cqlStores(t)) }
+
+// cqlStores are the stores of a cql3 Store in a keyspace of the test's own.
+func cqlStores(t *testing.T) stores.Set {
 	t.Helper()
 	hosts, port := cqlNode(t)
 	ks := testKeyspace(t, hosts, port)
@@ -81,7 +81,7 @@ func cqlServer(t *testing.T) *web.Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.Close() })
-	return newServer(t, social.New(s, s, s, nil, domain.NewPasswordHasher(bcrypt.MinCost)), blog.New(s, s, s, s, nil))
+	return stores.Set{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s}
 }
 
 // Of simultaneous sign-ups of one name on cql3 (INSERT ... IF NOT EXISTS), exactly one gets 201.

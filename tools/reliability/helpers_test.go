@@ -18,22 +18,20 @@ import (
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
+	"twissandra/tools/stores"
 	"twissandra/web"
 )
 
 var testSecret = []byte("0123456789abcdef0123456789abcdef")
 
-// backends builds a server over each adapter: memory, and widerow on disk in batch mode.
-var backends = []struct {
-	name string
-	new  func(t testing.TB) *web.Server
-}{
-	{"memory", func(t testing.TB) *web.Server {
+// backends builds the stores of each adapter: memory, and widerow on disk in batch mode.
+var backends = []backend{
+	{"memory", func(t testing.TB) stores.Set {
 		s := memory.New()
 		b := memory.NewBlog()
-		return newServer(t, social.New(s, s, s, nil, domain.NewPasswordHasher(bcrypt.MinCost)), blog.New(b, b, b, b, nil))
+		return stores.Set{Users: s, Tweets: s, Lines: s, Authors: b, Entries: b, Tags: b, Comments: b}
 	}},
-	{"widerow", func(t testing.TB) *web.Server {
+	{"widerow", func(t testing.TB) stores.Set {
 		node, err := widerow.OpenNode(widerow.Config{DataDir: t.TempDir(), CommitLogSync: "batch"}, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -41,8 +39,27 @@ var backends = []struct {
 		t.Cleanup(func() { node.Close() })
 		s := widerow.NewStore(node)
 		b := widerow.NewBlogStore(node)
-		return newServer(t, social.New(s, s, s, nil, domain.NewPasswordHasher(bcrypt.MinCost)), blog.New(b, b, b, b, nil))
+		return stores.Set{Users: s, Tweets: s, Lines: s, Authors: b, Entries: b, Tags: b, Comments: b}
 	}},
+}
+
+type backend struct {
+	name   string
+	stores func(t testing.TB) stores.Set
+}
+
+// new is the HTTP API over a fresh set of the backend's stores.
+func (b backend) new(t testing.TB) *web.Server { return serverOver(t, b.stores(t)) }
+
+// services are the use cases over st, as serve wires them.
+func services(st stores.Set) (*social.Service, *blog.Service) {
+	return social.New(st.Users, st.Tweets, st.Lines, nil, domain.NewPasswordHasher(bcrypt.MinCost)),
+		blog.New(st.Authors, st.Entries, st.Tags, st.Comments, nil)
+}
+
+func serverOver(t testing.TB, st stores.Set) *web.Server {
+	svc, bs := services(st)
+	return newServer(t, svc, bs)
 }
 
 func newServer(t testing.TB, svc *social.Service, bs *blog.Service) *web.Server {

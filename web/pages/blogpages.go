@@ -178,17 +178,9 @@ func (h *handler) blogPublish(c *gin.Context) {
 	}
 	ctx := c.Request.Context()
 	// A user publishes as their own author profile, made empty on the first entry.
-	_, err := h.deps.Blog.GetAuthor(ctx, me)
-	if errors.Is(err, domain.ErrNotFound) {
-		_, err = h.deps.Blog.PutAuthor(ctx, me, nil)
-	}
-	if err != nil {
-		h.fail(c, err)
-		return
-	}
 	e, err := h.deps.Blog.Publish(ctx, blog.Draft{
 		Slug: strings.TrimSpace(c.PostForm("slug")), Title: c.PostForm("title"), Body: c.PostForm("body"),
-		Author: me, Tags: tags,
+		Author: me, Tags: tags, NewAuthor: true,
 	})
 	if err != nil {
 		status, msg := problemMessage(err)
