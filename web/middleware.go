@@ -10,25 +10,43 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
-// requestLogger logs one line per request at Info. When the logger would drop Info records it
-// costs one Enabled call, which keeps hot routes cheap in quiet deployments.
-func requestLogger(log *slog.Logger) gin.HandlerFunc {
+// requestLogger logs one line per request: at Debug when it went well, at Info when it was
+// slower than slow (0: never) or the handler attached an error, at Error when it answered 5xx.
+// A busy server at the default level (info) thus logs what needs a look, not every page. When
+// the logger drops Debug records, a request costs one Enabled call and a clock reading.
+func requestLogger(log *slog.Logger, slow time.Duration) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		ctx := c.Request.Context()
-		if !log.Enabled(ctx, slog.LevelInfo) {
-			c.Next()
-			return
-		}
 		start := time.Now()
 		c.Next()
-		log.LogAttrs(ctx, slog.LevelInfo, "http request",
+		took := time.Since(start)
+		status := c.Writer.Status()
+		level := slog.LevelDebug
+		switch {
+		case status >= 500:
+			level = slog.LevelError
+		case len(c.Errors) > 0 || (slow > 0 && took >= slow):
+			level = slog.LevelInfo
+		}
+		if !log.Enabled(ctx, level) {
+			return
+		}
+		attrs := []slog.Attr{
 			slog.String("method", c.Request.Method),
 			slog.String("path", c.Request.URL.Path),
 			slog.String("route", c.FullPath()),
-			slog.Int("status", c.Writer.Status()),
+			slog.Int("status", status),
 			slog.Int("bytes", c.Writer.Size()),
-			slog.Duration("duration", time.Since(start)),
-			slog.String("client_ip", c.ClientIP()))
+			slog.Duration("duration", took),
+			slog.String("client_ip", c.ClientIP()),
+		}
+		if slow > 0 && took >= slow {
+			attrs = append(attrs, slog.Bool("slow", true))
+		}
+		if len(c.Errors) > 0 {
+			attrs = append(attrs, slog.String("errors", c.Errors.String()))
+		}
+		log.LogAttrs(ctx, level, "http request", attrs...)
 	}
 }
 

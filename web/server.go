@@ -49,7 +49,13 @@ type Config struct {
 	// it on only when this process is the only writer of the stores (the embedded widerow
 	// store, the memory store): it learns of posts from its own social.Service only.
 	CachePublicPages bool
+	// SlowRequest is the duration from which a request is logged at Info (the others at
+	// Debug); 0 means DefaultSlowRequest, negative never.
+	SlowRequest time.Duration
 }
+
+// DefaultSlowRequest is the default Config.SlowRequest.
+const DefaultSlowRequest = 500 * time.Millisecond
 
 // Deps are the web layer's collaborators.
 type Deps struct {
@@ -133,7 +139,7 @@ func NewServer(cfg Config, deps Deps) (*Server, error) {
 		s.pages = newPageCache()
 	}
 	engine.Use(httpMetrics())
-	engine.Use(requestLogger(s.log), s.recovery, StorageOps(), bodyLimit(s, cfg.MaxBodyBytes))
+	engine.Use(requestLogger(s.log, slowThreshold(cfg.SlowRequest)), s.recovery, StorageOps(), bodyLimit(s, cfg.MaxBodyBytes))
 	engine.NoRoute(s.noRoute)
 	engine.NoMethod(s.noMethod)
 	s.API = engine.Group("/api/v1")
@@ -163,4 +169,15 @@ func (s *Server) noMethod(c *gin.Context) {
 		Error:   SlugMethodNotAllow,
 		Message: fmt.Sprintf("method %s is not allowed on %s", c.Request.Method, c.Request.URL.Path),
 	})
+}
+
+// slowThreshold reads Config.SlowRequest: 0 is the default, negative never (0 to requestLogger).
+func slowThreshold(d time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return DefaultSlowRequest
+	case d < 0:
+		return 0
+	}
+	return d
 }

@@ -181,6 +181,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		TokenSecret:    secret,
 		TokenTTL:       d.Config.TokenTTL,
 		MaxBodyBytes:   d.Config.MaxBodyBytes,
+		SlowRequest:    d.Config.SlowRequest,
 		TrustedProxies: splitList(d.Config.TrustedProxies),
 		// The embedded stores have this process as their only writer; a Cassandra cluster
 		// may be written by other servers, whose posts this process would not see.

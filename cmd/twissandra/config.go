@@ -30,6 +30,7 @@ type Config struct {
 	TokenTTL       time.Duration
 	BcryptCost     int
 	MaxBodyBytes   int64
+	SlowRequest    time.Duration
 	TrustedProxies string
 	GCPercent      int
 
@@ -108,6 +109,7 @@ func bindServeFlags(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.TokenSecret, "token-secret", "", "secret that signs API tokens and cookies (at least 32 bytes); default: kept in the data dir, else made per process")
 	fs.DurationVar(&c.TokenTTL, "token-ttl", 24*time.Hour, "lifetime of API tokens")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", 64<<10, "largest request body accepted")
+	fs.DurationVar(&c.SlowRequest, "slow-request", 500*time.Millisecond, "requests slower than this are logged at info (the others at debug; 5xx at error); negative: never")
 	fs.StringVar(&c.TrustedProxies, "trusted-proxies", "", "comma-separated proxy addresses or CIDRs whose X-Forwarded-For is believed")
 	fs.IntVar(&c.GCPercent, "gc-percent", defaultGCPercent, "Go garbage collector target (as GOGC) while serving; 0 keeps the runtime's (GOGC, else 100)")
 }
