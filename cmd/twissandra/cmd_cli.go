@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"os"
 
 	"twissandra/tools/cli"
 )
@@ -25,13 +26,23 @@ func cliCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	sh := &cli.Shell{Node: b.node, Out: stdout, ShowSecrets: *showSecrets}
-	if *expr != "" {
+	switch {
+	case *expr != "":
 		err = sh.Run(ctx, *expr)
-	} else {
+	case !isTerminal(os.Stdin):
+		// Statements from a pipe or a file are a script: an error ends it with a non-zero exit.
+		err = sh.Script(ctx, os.Stdin)
+	default:
 		err = sh.Interactive(ctx, stderr)
 	}
 	if cerr := b.close(); err == nil {
 		err = cerr
 	}
 	return err
+}
+
+// isTerminal reports whether f is a character device (a terminal), not a pipe or a file.
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

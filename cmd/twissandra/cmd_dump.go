@@ -36,6 +36,9 @@ func dumpCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *table == "" && cfg.Backend != "widerow" && o.Format != dump.JSONL {
 		return fmt.Errorf("the %s backend dumps its records through the ports with --format jsonl (cql3: or one table with --table T)", cfg.Backend)
 	}
+	if err := existingStore(cfg); err != nil {
+		return err
+	}
 	b, err := openBackend(ctx, cfg, stderr)
 	if err != nil {
 		return err

@@ -49,6 +49,9 @@ func migrateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if from.Backend == "widerow" && to.Backend == "widerow" && from.DataDir == to.DataDir {
 		return errors.New("--from-data-dir and --to-data-dir are the same store")
 	}
+	if err := existingStore(from); err != nil {
+		return fmt.Errorf("--from: %w", err)
+	}
 	o.Route = describeSide(from) + " -> " + describeSide(to)
 	src, err := openBackend(ctx, from, stderr)
 	if err != nil {

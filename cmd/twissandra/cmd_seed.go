@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"twissandra/tools/progress"
@@ -16,9 +17,9 @@ func seedCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cfg := &Config{}
 	fs := newFlagSet("seed", stderr)
 	bindFlags(fs, cfg)
-	articles := fs.Bool("articles", false, "load the seed articles' data: jericevans, ericflo, the follow, the tweet, and the blog of \"WTF is a SuperColumn\"")
+	articles := fs.Bool("articles", false, "load the seed articles' data: jericevans and ericflo (password "+strconv.Quote(seed.ArticlePassword)+"), ericflo following jericevans, jericevans' tweet, and the blog of \"WTF is a SuperColumn\"")
 	o := seed.Options{}
-	fs.IntVar(&o.Users, "users", 0, "generate this many users (with Zipf-distributed follower counts)")
+	fs.IntVar(&o.Users, "users", 0, "generate this many users (with Zipf-distributed follower counts), each with the password "+strconv.Quote(seed.Password))
 	fs.IntVar(&o.Tweets, "tweets", 0, "generate this many tweets, spread over --span")
 	fs.DurationVar(&o.Span, "span", 720*time.Hour, "time the generated tweets are spread over, ending at --until")
 	until := fs.String("until", "", "end of the span, RFC 3339 (default: now, to the hour); fix it to reproduce a data set")

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -132,5 +133,34 @@ func TestToolsHideSecrets(t *testing.T) {
 	out := mustRun(t, "dump", "--backend", "memory", "--format", "jsonl")
 	if strings.Contains(out, "$2a$") {
 		t.Errorf("ports dump shows a hash:\n%s", out)
+	}
+}
+
+// dump and migrate read a store: a data dir that does not exist is an error, not an empty store.
+func TestReadersRefuseAMissingDataDir(t *testing.T) {
+	t.Parallel()
+	missing := filepath.Join(t.TempDir(), "nope")
+	for _, args := range [][]string{
+		{"dump", "--data-dir", missing},
+		{"migrate", "--from-data-dir", missing, "--to", "memory", "--checkpoint", ""},
+	} {
+		code, _, errOut := runCmd(t, args...)
+		if code == 0 || !strings.Contains(errOut, "does not exist") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q", args, code, errOut)
+		}
+		if _, err := os.Stat(missing); !os.IsNotExist(err) {
+			t.Fatalf("%v made %s", args, missing)
+		}
+	}
+}
+
+// seed --help says the passwords of the users it makes.
+func TestSeedHelpSaysThePasswords(t *testing.T) {
+	t.Parallel()
+	_, _, help := runCmd(t, "seed", "--help")
+	for _, want := range []string{`"twissandra"`, `"**********"`, "ericflo following jericevans"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("seed --help lacks %s:\n%s", want, help)
+		}
 	}
 }

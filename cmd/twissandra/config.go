@@ -198,3 +198,19 @@ func splitList(s string) []string {
 	}
 	return out
 }
+
+// existingStore refuses a widerow --data-dir that does not exist, for the commands that only
+// read a store (dump, the source of migrate): opening it would make an empty store and report
+// nothing, as if the data were gone.
+func existingStore(c *Config) error {
+	if c.Backend != "widerow" || c.DataDir == "" {
+		return nil
+	}
+	if _, err := os.Stat(c.DataDir); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("--data-dir %s does not exist: there is no store to read", c.DataDir)
+		}
+		return fmt.Errorf("--data-dir: %w", err)
+	}
+	return nil
+}

@@ -207,25 +207,20 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return "public", mustRequest(http.MethodGet, r.base+publicTarget, nil, "")
 	}
 	res.Baseline = r.phase(ctx, "baseline (bare gin, same bytes)", 0, baseline, nil)
-	fmt.Fprintln(cfg.Log, line(res.Baseline))
 	res.Public = r.phase(ctx, "public line", 0, public, nil)
-	fmt.Fprintln(cfg.Log, line(res.Public))
 	var mu sync.Mutex
 	res.Mixed = r.phase(ctx, fmt.Sprintf("mixed (%.0f%% reads)", 100*cfg.ReadShare), 0, r.mixed, func(kind string) {
 		mu.Lock()
 		res.Mix[kind]++
 		mu.Unlock()
 	})
-	fmt.Fprintln(cfg.Log, line(res.Mixed))
 	if res.Baseline.Throughput > 0 {
 		res.Ratio = res.Public.Throughput / res.Baseline.Throughput
 	}
 	if cfg.PacedShare > 0 && res.Baseline.Throughput > 0 {
 		res.Offered = cfg.PacedShare * res.Baseline.Throughput
 		res.BaselinePaced = r.phase(ctx, fmt.Sprintf("baseline, paced %.0f/s", res.Offered), res.Offered, baseline, nil)
-		fmt.Fprintln(cfg.Log, line(res.BaselinePaced))
 		res.PublicPaced = r.phase(ctx, fmt.Sprintf("public line, paced %.0f/s", res.Offered), res.Offered, public, nil)
-		fmt.Fprintln(cfg.Log, line(res.PublicPaced))
 	}
 	return res, nil
 }
@@ -284,6 +279,9 @@ func (r *runner) mixed(rr *rand.Rand, client int) (string, *http.Request) {
 // (requests per second, over all clients) the requests are due on a fixed schedule, each
 // client's staggered from the others', and a latency counts from when its request was due.
 func (r *runner) phase(ctx context.Context, name string, rate float64, next func(*rand.Rand, int) (string, *http.Request), count func(string)) Stats {
+	// Progress only: the results are printed once, by the caller (Summary), so that a
+	// terminal showing stdout and stderr together does not show the table twice.
+	fmt.Fprintf(r.cfg.Log, "measuring %s for up to %s\n", name, r.cfg.Duration)
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Duration)
 	defer cancel()
 	var issued atomic.Int64

@@ -68,9 +68,19 @@ func TestRunAgainstServer(t *testing.T) {
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 
-	res, err := Run(context.Background(), Config{URL: ts.URL, Clients: 4, Duration: 2 * time.Second, Requests: 200, Users: 12, Follows: 3, ReadShare: 0.7})
+	var log bytes.Buffer
+	res, err := Run(context.Background(), Config{URL: ts.URL, Clients: 4, Duration: 2 * time.Second, Requests: 200, Users: 12, Follows: 3, ReadShare: 0.7, Log: &log})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The log says what is being measured; the figures are in the summary only, once.
+	for _, p := range res.Phases() {
+		if !strings.Contains(log.String(), "measuring "+p.Name) || strings.Contains(log.String(), line(p)) {
+			t.Errorf("progress log of %s:\n%s", p.Name, log.String())
+		}
+		if strings.Count(res.Summary(), line(p)) != 1 {
+			t.Errorf("summary of %s:\n%s", p.Name, res.Summary())
+		}
 	}
 	for _, p := range res.Phases() {
 		if p.Requests == 0 || p.Requests > 200 || p.Errors != 0 || p.P99 < p.P50 || len(p.PerSecond) == 0 {

@@ -24,6 +24,16 @@ func (s *Shell) Run(ctx context.Context, src string) error {
 	return nil
 }
 
+// Script runs the statements read from in (cli fed from a pipe or a file) as Run runs those of
+// -e: the first error is returned, so that the caller exits non-zero.
+func (s *Shell) Script(ctx context.Context, in io.Reader) error {
+	src, err := io.ReadAll(in)
+	if err != nil {
+		return fmt.Errorf("read statements: %w", err)
+	}
+	return s.Run(ctx, string(src))
+}
+
 // Interactive reads statements with line editing and history until quit or end of input. An
 // error is printed to errOut as one line and the shell goes on.
 func (s *Shell) Interactive(ctx context.Context, errOut io.Writer) error {

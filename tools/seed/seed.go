@@ -27,19 +27,20 @@ const (
 	ArticleUser     = "jericevans"
 	ArticleFriend   = "ericflo"
 	ArticleTweet    = "@ericflo thanks for Twissandra, it helps!"
-	articlePassword = "**********" // as the article prints it
+	ArticlePassword = "**********" // as the article prints it
 )
 
-// Articles loads the seed articles' data: jericevans and ericflo, jericevans following ericflo,
-// jericevans' tweet to ericflo, and the blog of "WTF is a SuperColumn" (blog.LoadFixture).
-// Loading again changes nothing.
+// Articles loads the seed articles' data: jericevans and ericflo, ericflo following jericevans,
+// jericevans' tweet to ericflo (so it is in ericflo's home timeline, as the README's walkthrough
+// shows), and the blog of "WTF is a SuperColumn" (blog.LoadFixture). Both users' password is
+// ArticlePassword. Loading again changes nothing.
 func Articles(ctx context.Context, svc *social.Service, blogSvc *blog.Service) error {
 	for _, name := range []string{ArticleUser, ArticleFriend} {
-		if _, err := svc.SignUp(ctx, name, articlePassword); err != nil && !errors.Is(err, domain.ErrAlreadyExists) {
+		if _, err := svc.SignUp(ctx, name, ArticlePassword); err != nil && !errors.Is(err, domain.ErrAlreadyExists) {
 			return fmt.Errorf("sign up %s: %w", name, err)
 		}
 	}
-	if err := svc.Follow(ctx, ArticleUser, ArticleFriend); err != nil {
+	if err := svc.Follow(ctx, ArticleFriend, ArticleUser); err != nil {
 		return fmt.Errorf("follow: %w", err)
 	}
 	page, err := svc.Userline(ctx, ArticleUser, "", domain.MaxPageSize)

@@ -24,16 +24,24 @@ func TestArticles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := svc.LogIn(ctx, seed.ArticleUser, "**********"); err != nil {
-		t.Errorf("log in as %s: %v", seed.ArticleUser, err)
+	for _, name := range []string{seed.ArticleUser, seed.ArticleFriend} {
+		if _, err := svc.LogIn(ctx, name, "**********"); err != nil {
+			t.Errorf("log in as %s: %v", name, err)
+		}
 	}
-	friends, err := svc.Friends(ctx, seed.ArticleUser, "", 10)
-	if err != nil || !slices.Equal(friends.Usernames(), []string{seed.ArticleFriend}) {
+	// ericflo follows jericevans, as in the README's walkthrough.
+	friends, err := svc.Friends(ctx, seed.ArticleFriend, "", 10)
+	if err != nil || !slices.Equal(friends.Usernames(), []string{seed.ArticleUser}) {
+		t.Errorf("friends of %s: %v %v", seed.ArticleFriend, friends.Usernames(), err)
+	}
+	if friends, err := svc.Friends(ctx, seed.ArticleUser, "", 10); err != nil || len(friends.Usernames()) != 0 {
 		t.Errorf("friends of %s: %v %v", seed.ArticleUser, friends.Usernames(), err)
 	}
+	// jericevans' tweet is in his userline and timeline, the public line, and ericflo's timeline.
 	for _, line := range []func() (social.TweetPage, error){
 		func() (social.TweetPage, error) { return svc.Userline(ctx, seed.ArticleUser, "", 10) },
 		func() (social.TweetPage, error) { return svc.Timeline(ctx, seed.ArticleUser, "", 10) },
+		func() (social.TweetPage, error) { return svc.Timeline(ctx, seed.ArticleFriend, "", 10) },
 		func() (social.TweetPage, error) { return svc.PublicLine(ctx, "", 10) },
 	} {
 		page, err := line()
