@@ -339,6 +339,50 @@ func (s *Service) Comment(ctx context.Context, slug string, d CommentDraft) (Com
 	return c, nil
 }
 
+// AuthorScanLimit bounds the entries EntriesBy reads for one page.
+const AuthorScanLimit = 1000
+
+// EntriesBy lists the entries of author, newest first, limit at a time. The article's keyspace
+// has no index of entries by author, so this walks the NoTag row (every entry, newest first)
+// and keeps the author's: it reads at most AuthorScanLimit entries for one page, and a page may
+// then hold fewer than limit entries and still have a Next. An application that lists by author
+// often would keep an AuthorPosts row beside TaggedPosts, written with the entry.
+func (s *Service) EntriesBy(ctx context.Context, author, start string, limit int) (EntryPage, error) {
+	if err := model.ValidateAuthorName(author); err != nil {
+		return EntryPage{}, err
+	}
+	limit, err := domain.ValidateLimit(limit)
+	if err != nil {
+		return EntryPage{}, err
+	}
+	var out EntryPage
+	cursor, scanned := start, 0
+	for scanned < AuthorScanLimit {
+		page, err := s.Entries(ctx, NoTag, cursor, domain.MaxPageSize)
+		if err != nil {
+			return EntryPage{}, err
+		}
+		for _, e := range page.Entries {
+			scanned++
+			if e.Author != author {
+				continue
+			}
+			if len(out.Entries) == limit {
+				// One more exists: the page ends at the last entry kept.
+				out.Next = model.EncodeCursor(out.Entries[limit-1].ID)
+				return out, nil
+			}
+			out.Entries = append(out.Entries, e)
+		}
+		if page.Next == "" {
+			return out, nil
+		}
+		cursor = page.Next
+	}
+	out.Next = cursor
+	return out, nil
+}
+
 // CommentPage is one page of an entry's comments.
 type CommentPage struct {
 	Comments []Comment

@@ -120,8 +120,11 @@ func keepText(s string) string {
 }
 
 type blogAuthorData struct {
-	Author blog.Author
-	Keys   []string
+	Author    blog.Author
+	Keys      []string
+	Entries   []blog.EntryView
+	OlderURL  string
+	ScanLimit int
 }
 
 func (h *handler) blogAuthor(c *gin.Context) {
@@ -140,7 +143,13 @@ func (h *handler) blogAuthor(c *gin.Context) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	h.render(c, http.StatusOK, "blog_author", a.Name, "blog", blogAuthorData{Author: a, Keys: keys})
+	page, err := h.deps.Blog.EntriesBy(c.Request.Context(), a.Name, c.Query("start"), blogPageSize)
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
+	h.render(c, http.StatusOK, "blog_author", a.Name, "blog", blogAuthorData{Author: a, Keys: keys,
+		Entries: page.Entries, OlderURL: olderURL("/blog/authors/"+url.PathEscape(a.Name), page.Next), ScanLimit: blog.AuthorScanLimit})
 }
 
 type blogNewData struct {

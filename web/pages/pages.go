@@ -130,9 +130,14 @@ func Register(s *web.Server, deps Deps) error {
 	if err != nil {
 		return err
 	}
-	for _, name := range []string{"style.css", "app.js"} {
+	for _, name := range []string{"style.css", "app.js", "favicon.svg"} {
 		s.Engine.StaticFileFS("/static/"+name, name, http.FS(static))
 	}
+	// Browsers ask for /favicon.ico whatever the page links: the same SVG answers.
+	s.Engine.GET("/favicon.ico", func(c *gin.Context) {
+		c.Header("Cache-Control", "public, max-age=86400")
+		c.FileFromFS("favicon.svg", http.FS(static))
+	})
 
 	mw := []gin.HandlerFunc{web.StorageOps(), sessions.Sessions(sessionCookie, store), h.recover, h.csrf}
 	g := s.Engine.Group("/", mw...)

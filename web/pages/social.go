@@ -14,13 +14,13 @@ import (
 	"twissandra/domain/social"
 )
 
-// lineData is a page of tweets with its "Older" link (only when the service says more exists,
-// so it never leads to an empty page).
+// lineData is a page of tweets with its links: "Older" (only when the service says more exists,
+// so it never leads to an empty page), and past the first page "Newer" and "Newest".
 type lineData struct {
-	Heading  string
-	Tweets   []domain.Tweet
-	OlderURL string
-	Empty    string
+	Heading string
+	Tweets  []domain.Tweet
+	pager
+	Empty string
 	// The post box (home page, logged in).
 	PostBox bool
 	Body    string
@@ -33,6 +33,43 @@ func olderURL(path, next string) string {
 		return ""
 	}
 	return path + "?start=" + url.QueryEscape(next)
+}
+
+// pager holds the links of a line page. A line is read newest first from an exclusive cursor
+// (a slice with a start column): there is no cursor for "the page before". The links carry the
+// trail of the cursors that led here instead (back=, comma-separated, the last maxTrail of
+// them), and Newer pops it; past the trail, Newer leads to the newest page.
+type pager struct {
+	OlderURL, NewerURL, FirstURL string
+}
+
+const maxTrail = 30
+
+func linePager(c *gin.Context, path, next string) pager {
+	start := c.Query("start")
+	if start == "" {
+		return pager{OlderURL: olderURL(path, next)}
+	}
+	var trail []string
+	if back := c.Query("back"); back != "" {
+		trail = strings.Split(back, ",")
+	}
+	p := pager{FirstURL: path, NewerURL: path}
+	if n := len(trail); n > 0 {
+		q := url.Values{"start": {trail[n-1]}}
+		if n > 1 {
+			q.Set("back", strings.Join(trail[:n-1], ","))
+		}
+		p.NewerURL = path + "?" + q.Encode()
+	}
+	if next != "" {
+		trail = append(trail, start)
+		if len(trail) > maxTrail {
+			trail = trail[len(trail)-maxTrail:]
+		}
+		p.OlderURL = path + "?" + url.Values{"start": {next}, "back": {strings.Join(trail, ",")}}.Encode()
+	}
+	return p
 }
 
 func (h *handler) home(c *gin.Context) {
@@ -61,7 +98,7 @@ func (h *handler) renderHome(c *gin.Context, status int, body, problem string) {
 		h.fail(c, err)
 		return
 	}
-	d.Tweets, d.OlderURL = page.Tweets, olderURL("/", page.Next)
+	d.Tweets, d.pager = page.Tweets, linePager(c, "/", page.Next)
 	h.render(c, status, "home", "Home", "home", d)
 }
 
@@ -72,7 +109,7 @@ func (h *handler) public(c *gin.Context) {
 		return
 	}
 	h.render(c, http.StatusOK, "home", "Public timeline", "public", lineData{
-		Heading: "Public timeline", Tweets: page.Tweets, OlderURL: olderURL("/public", page.Next),
+		Heading: "Public timeline", Tweets: page.Tweets, pager: linePager(c, "/public", page.Next),
 		Empty: "No one has posted yet.",
 	})
 }
@@ -153,7 +190,7 @@ func (h *handler) userPage(c *gin.Context) {
 		User: u, IsMe: me == u.Username,
 		Line: lineData{
 			Heading: "Tweets", Tweets: page.Tweets,
-			OlderURL: olderURL("/users/"+url.PathEscape(u.Username), page.Next),
+			pager: linePager(c, "/users/"+url.PathEscape(u.Username), page.Next),
 			Empty:    u.Username + " has not posted yet.",
 		},
 		Friends: friends.Usernames(), FriendsMore: friends.Next != "",
