@@ -191,7 +191,7 @@ func (h *handler) userPage(c *gin.Context) {
 		Line: lineData{
 			Heading: "Tweets", Tweets: page.Tweets,
 			pager: linePager(c, "/users/"+url.PathEscape(u.Username), page.Next),
-			Empty:    u.Username + " has not posted yet.",
+			Empty: u.Username + " has not posted yet.",
 		},
 		Friends: friends.Usernames(), FriendsMore: friends.Next != "",
 		Followers: followers.Usernames(), FollowersMore: followers.Next != "",
