@@ -29,11 +29,32 @@ if [ -z "${TWISSANDRA_CQL_HOSTS:-}" ]; then
 	fi
 fi
 
+# go test -json, reported as it runs by scripts/testsummary (packages, the output of failures,
+# every skip with its reason), and summed up at the very end.
+work=$(mktemp -d)
+trap 'cleanup; rm -rf "$work"' EXIT
+go build -o "$work/testsummary" ./scripts/testsummary
+summary() {
+	echo
+	"$work/testsummary" <"$work/go-test.json" || true
+}
+
 echo "== go test -race ./..."
-go test -race -count=1 -timeout 30m ./...
+set +e
+go test -race -count=1 -timeout 30m -json ./... 2>&1 | tee "$work/go-test.json" | "$work/testsummary" -stream
+status=("${PIPESTATUS[@]}")
+set -e
+if [ "${status[0]}" != 0 ] || [ "${status[2]}" != 0 ]; then
+	summary
+	exit 1
+fi
 
 echo "== fuzz targets, ${FUZZTIME:-10000x} executions each"
 scripts/fuzz.sh "${FUZZTIME:-10000x}"
 
 echo "== schemathesis against the OpenAPI document (memory, widerow, and cql3 when a cluster is named)"
 scripts/schemathesis.sh
+
+echo
+echo "fuzz targets: passed; schemathesis: passed"
+summary
