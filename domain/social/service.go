@@ -13,6 +13,7 @@ import (
 
 	"twissandra/domain"
 	"twissandra/ports"
+	"twissandra/ports/oplog"
 )
 
 // BackfillSize is how many of the followed user's newest tweets a follow copies into the
@@ -301,7 +302,21 @@ func (s *Service) publish(ctx context.Context, t domain.Tweet) error {
 	}
 	s.publicWrites.begin()
 	defer s.publicWrites.end()
-	return s.lines.Append(ctx, domain.LineEntry{Time: t.Time(), TweetID: t.ID}, lines...)
+	err := s.lines.Append(ctx, domain.LineEntry{Time: t.Time(), TweetID: t.ID}, lines...)
+	if oplog.Enabled(ctx) {
+		// The size of the fan-out on write, in the same words on every backend; the store's
+		// own operations above it say how its model wrote them.
+		oplog.Record(ctx, fmt.Sprintf("fan-out: the tweet went to %d lines in one Append: %s's userline, the public line, %s's timeline and %d followers' timelines%s",
+			len(lines), t.Username, t.Username, len(lines)-3, errSuffix(err)))
+	}
+	return err
+}
+
+func errSuffix(err error) string {
+	if err != nil {
+		return " -> error"
+	}
+	return ""
 }
 
 // GetTweet returns one tweet.

@@ -86,6 +86,7 @@ type handler struct {
 	tmpl      map[string]*pageTemplate
 	userFails *limiter
 	addrFails *limiter
+	actions   *actionStore
 }
 
 // Register adds the pages to the server's engine: the routes, the static files, and the HTML
@@ -124,6 +125,7 @@ func Register(s *web.Server, deps Deps) error {
 		tmpl:      tmpl,
 		userFails: newLimiter(loginMaxFailures, loginWindow, loginMaxKeys, now),
 		addrFails: newLimiter(loginMaxFailures, loginWindow, loginMaxKeys, now),
+		actions:   newActionStore(),
 	}
 
 	static, err := fs.Sub(staticFS, "static")

@@ -75,7 +75,9 @@ type view struct {
 	Ops        []string
 	OpsDropped int
 	OpsSummary string
-	Data       any
+	// Action is what the action that redirected here cost (a post, a follow), if any.
+	Action *actionOps
+	Data   any
 }
 
 // render executes the page into a buffer, then saves the session, sets the Storage-Ops header
@@ -92,6 +94,7 @@ func (h *handler) render(c *gin.Context, status int, page, title, nav string, da
 		Nav:        nav,
 		Data:       data,
 	}
+	v.Action = h.takeActionOps(c)
 	ops := web.OpsFrom(c.Request.Context())
 	v.Ops, v.OpsDropped = ops.Ops()
 	v.OpsSummary = ops.Summary()
@@ -158,6 +161,9 @@ func (h *handler) fail(c *gin.Context, err error) {
 
 // redirect saves the session (flashes, login) and answers 303 See Other.
 func (h *handler) redirect(c *gin.Context, to string) {
+	if c.Request.Method == http.MethodPost {
+		h.keepActionOps(c, actionName(c))
+	}
 	if err := saveSession(c); err != nil {
 		h.log.Error("save session", "err", err)
 	}

@@ -175,14 +175,14 @@ func (n *Node) recordBatch(ctx context.Context, keyspace string, m map[string]ma
 	}
 	cfs := make([]string, 0, len(perCF))
 	for cf, rows := range perCF {
-		cfs = append(cfs, fmt.Sprintf("%s=%d", cf, rows))
+		cfs = append(cfs, fmt.Sprintf("%s: %d rows", cf, rows))
 	}
 	sort.Strings(cfs)
 	result := "ok"
 	if err != nil {
 		result = "error"
 	}
-	oplog.Record(ctx, fmt.Sprintf("batch_mutate %s %d rows (%s) %d mutations, one Pebble batch -> %s", keyspace, len(m), strings.Join(cfs, " "), muts, result))
+	oplog.Record(ctx, fmt.Sprintf("batch_mutate %s %d rows (%s) %d mutations, one Pebble batch -> %s", keyspace, len(m), strings.Join(cfs, ", "), muts, result))
 }
 
 func appliedWord(ok bool, err error) string {

@@ -43,7 +43,7 @@ func TestCallsRecordThemselves(t *testing.T) {
 		t.Fatal(ok, err)
 	}
 	want := []string{
-		"batch_mutate Twissandra 3 rows (Timeline=3 Userline=1) 4 mutations, one Pebble batch -> ok",
+		"batch_mutate Twissandra 3 rows (Timeline: 3 rows, Userline: 1 rows) 4 mutations, one Pebble batch -> ok",
 		"get_slice Twissandra.Timeline['u1'] reversed count=41 -> 1 columns",
 		"multiget_slice Twissandra.Timeline 3 keys count=10 -> 2 rows",
 		`get Twissandra.Username['bob']["id"] -> NotFound`,

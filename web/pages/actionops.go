@@ -1,0 +1,124 @@
+package pages
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"sync"
+	"time"
+
+	"github.com/gin-contrib/sessions"
+	"github.com/gin-gonic/gin"
+
+	"twissandra/web"
+)
+
+// A form's action (a post, a follow, a sign-up) answers with a redirect, so the page a learner
+// sees next was built by another request: its footer would show that request's reads and never
+// the action's writes. The action's operations are kept here for the next page, which shows
+// "what your post cost" above "what this page cost".
+//
+// They stay on the server (a fan-out on cql3 is hundreds of statements, too many for a cookie),
+// in a bounded store: the session carries only a random key, taken by the next page rendered.
+
+// actionOps is what one action cost.
+type actionOps struct {
+	Action  string // "your post", "your follow of bob", ...
+	Summary string
+	Ops     []string
+	Dropped int
+	at      time.Time
+}
+
+const (
+	keyActionOps   = "action_ops"
+	maxActionOps   = 1024 // entries kept; the oldest goes first
+	actionOpsTTL   = 10 * time.Minute
+	maxActionLines = web.MaxRecordedOps
+)
+
+type actionStore struct {
+	mu    sync.Mutex
+	m     map[string]actionOps
+	order []string // keys, oldest first
+}
+
+func newActionStore() *actionStore { return &actionStore{m: map[string]actionOps{}} }
+
+func (s *actionStore) put(a actionOps) string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	key := hex.EncodeToString(b[:])
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.order) >= maxActionOps {
+		delete(s.m, s.order[0])
+		s.order = s.order[1:]
+	}
+	s.m[key] = a
+	s.order = append(s.order, key)
+	return key
+}
+
+func (s *actionStore) take(key string, now time.Time) (actionOps, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, ok := s.m[key]
+	if !ok {
+		return actionOps{}, false
+	}
+	delete(s.m, key)
+	if now.Sub(a.at) > actionOpsTTL {
+		return actionOps{}, false
+	}
+	return a, true
+}
+
+// keepActionOps saves the operations of the request so far for the next page rendered in this
+// session. action names the action for the learner ("your post").
+func (h *handler) keepActionOps(c *gin.Context, action string) {
+	ops := web.OpsFrom(c.Request.Context())
+	if ops.Len() == 0 {
+		return
+	}
+	lines, dropped := ops.Ops()
+	key := h.actions.put(actionOps{Action: action, Summary: ops.Summary(), Ops: lines, Dropped: dropped, at: time.Now()})
+	sessions.Default(c).Set(keyActionOps, key)
+}
+
+// takeActionOps returns the operations of the session's last action, once.
+func (h *handler) takeActionOps(c *gin.Context) *actionOps {
+	s := sessions.Default(c)
+	key, _ := s.Get(keyActionOps).(string)
+	if key == "" {
+		return nil
+	}
+	s.Delete(keyActionOps)
+	a, ok := h.actions.take(key, time.Now())
+	if !ok {
+		return nil
+	}
+	return &a
+}
+
+// actionName names a form's action for the learner.
+func actionName(c *gin.Context) string {
+	switch c.FullPath() {
+	case "/tweets":
+		return "your post"
+	case "/users/:username/follow":
+		return "your follow of " + c.Param("username")
+	case "/users/:username/unfollow":
+		return "your unfollow of " + c.Param("username")
+	case "/signup":
+		return "your sign-up"
+	case "/login":
+		return "your log-in"
+	case "/logout":
+		return "your log-out"
+	case "/blog/new":
+		return "your blog entry"
+	case "/blog/entries/:slug/comments":
+		return "your comment"
+	}
+	return c.Request.Method + " " + c.Request.URL.Path
+}

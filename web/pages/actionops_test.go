@@ -1,0 +1,63 @@
+package pages
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// A post answers with a redirect; the next page shows what the post cost, writes and fan-out
+// size included, above what the page itself cost, once.
+func TestActionOpsSurviveTheRedirect(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		stores func(t *testing.T) stores
+		write  string // how the fan-out's write shows in this model
+	}{
+		{"memory", func(*testing.T) stores { return memoryStores() }, "append entry time="},
+		{"widerow", func(t *testing.T) stores { return widerowStores(t) }, "Timeline: 4 rows"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			actionOpsShown(t, newApp(t, tc.stores(t)), tc.write)
+		})
+	}
+}
+
+func TestActionOpsSurviveTheRedirectCQL(t *testing.T) {
+	st, _ := cql3Stores(t)
+	actionOpsShown(t, newApp(t, st), "INSERT INTO")
+}
+
+func actionOpsShown(t *testing.T, app *testApp, write string) {
+	t.Helper()
+	const followers = 3
+	for i := range followers {
+		app.client(t).signUp(fmt.Sprintf("fan%d", i))
+	}
+	c := app.client(t)
+	c.signUp("star")
+	for i := range followers {
+		if err := app.social.Follow(bg(), fmt.Sprintf("fan%d", i), "star"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := c.post("/tweets", url.Values{"body": {"hello fans"}})
+	if r.status != http.StatusSeeOther {
+		t.Fatalf("post: %d", r.status)
+	}
+	page := c.get(r.header.Get("Location"))
+	action, rest, ok := strings.Cut(page.body, `id="storage-ops"`)
+	if !ok || !strings.Contains(action, `id="action-ops"`) {
+		t.Fatalf("no action ops before the page's own:\n%s", page.body)
+	}
+	mustContain(t, action, "What your post cost", "fan-out: the tweet went to 6 lines in one Append", "3 followers&#39; timelines", write)
+	mustContain(t, rest, "What this page cost")
+	// Shown once: the next page has its own operations only.
+	if again := c.get("/"); strings.Contains(again.body, `id="action-ops"`) {
+		t.Fatal("the post's operations are shown twice")
+	}
+}
