@@ -87,7 +87,7 @@ func TestMigrateWiderowCQL3Memory(t *testing.T) {
 
 	toCQL := append([]string{"migrate", "--from", "widerow", "--from-data-dir", wdir, "--to", "cql3",
 		"--checkpoint", filepath.Join(t.TempDir(), "cp.json"), "--quiet"}, cqlFlags("to-", hosts, port, ks)...)
-	dumpCQL := append([]string{"dump", "--backend", "cql3", "--format", "jsonl"}, cqlFlags("", hosts, port, ks)...)
+	dumpCQL := append([]string{"dump", "--backend", "cql3", "--format", "jsonl", "--show-secrets"}, cqlFlags("", hosts, port, ks)...)
 	out := mustRun(t, toCQL...)
 	if !strings.Contains(out, "verified: the target matches the source") || !strings.Contains(out, "target: 14 users") {
 		t.Fatalf("migrate output %q", out)
@@ -106,10 +106,15 @@ func TestMigrateWiderowCQL3Memory(t *testing.T) {
 
 	t.Run("dump tables", func(t *testing.T) {
 		users := mustRun(t, append([]string{"dump", "--backend", "cql3", "--table", "users"}, cqlFlags("", hosts, port, ks)...)...)
-		for _, want := range []string{"// keyspace " + ks + ", table users, PRIMARY KEY ((username))\nusers : {\n", "    'jericevans' : {\n", "        password : 0x2432", "        id : "} {
+		for _, want := range []string{"// keyspace " + ks + ", table users, PRIMARY KEY ((username))\nusers : {\n", "    'jericevans' : {\n", "        password : '<bcrypt hash, 60 bytes>'", "        id : "} {
 			if !strings.Contains(users, want) {
 				t.Errorf("users notation lacks %q:\n%s", want, users)
 			}
+		}
+		// The hashes themselves only behind --show-secrets.
+		shown := mustRun(t, append([]string{"dump", "--backend", "cql3", "--table", "users", "--show-secrets"}, cqlFlags("", hosts, port, ks)...)...)
+		if strings.Contains(users, "0x2432") || !strings.Contains(shown, "        password : 0x2432") {
+			t.Errorf("users notation, with and without --show-secrets:\n%s\n%s", users, shown)
 		}
 		if strings.Count(users, "\n    '") != 14 || !strings.HasSuffix(users, "\n    }\n}\n") {
 			t.Errorf("users notation:\n%s", users)

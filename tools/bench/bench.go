@@ -281,7 +281,9 @@ func (r *runner) mixed(rr *rand.Rand, client int) (string, *http.Request) {
 func (r *runner) phase(ctx context.Context, name string, rate float64, next func(*rand.Rand, int) (string, *http.Request), count func(string)) Stats {
 	// Progress only: the results are printed once, by the caller (Summary), so that a
 	// terminal showing stdout and stderr together does not show the table twice.
-	fmt.Fprintf(r.cfg.Log, "measuring %s for up to %s\n", name, r.cfg.Duration)
+	if r.cfg.Log != nil {
+		fmt.Fprintf(r.cfg.Log, "measuring %s for up to %s\n", name, r.cfg.Duration)
+	}
 	ctx, cancel := context.WithTimeout(ctx, r.cfg.Duration)
 	defer cancel()
 	var issued atomic.Int64
