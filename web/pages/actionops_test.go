@@ -6,6 +6,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"twissandra/adapters/widerow"
+	"twissandra/adapters/widerow/engine"
 )
 
 // A post answers with a redirect; the next page shows what the post cost, writes and fan-out
@@ -59,5 +62,32 @@ func actionOpsShown(t *testing.T, app *testApp, write string) {
 	// Shown once: the next page has its own operations only.
 	if again := c.get("/"); strings.Contains(again.body, `id="action-ops"`) {
 		t.Fatal("the post's operations are shown twice")
+	}
+}
+
+// On widerow a user page costs fewer reads on a second visit (the adapter remembers usernames'
+// UUIDs); the footer says which lookups a cache answered, and why.
+func TestCacheNoteWiderow(t *testing.T) {
+	t.Parallel()
+	warm := widerowStores(t)
+	newApp(t, warm).client(t).signUp("rita")
+	// A second server over the same node: its adapter has read nothing yet.
+	s := widerow.NewStore(warm.node.(*engine.Node))
+	cold := warm
+	cold.users, cold.tweets, cold.lines = s, s, s
+	c := newApp(t, cold).client(t)
+	first := c.get("/users/rita")
+	if n := strings.Count(first.body, "multiget_slice Twissandra.Username"); n != 1 {
+		t.Fatalf("a cold visit reads the Username index %d times, want once", n)
+	}
+	second := c.get("/users/rita")
+	if strings.Contains(second.body, "multiget_slice Twissandra.Username") {
+		t.Fatal("a warm visit reads the Username index")
+	}
+	for _, page := range []string{first.body, second.body} {
+		mustContain(t, page, "cache Username: 1 of 1 lookups answered from the adapter", `id="cache-note"`)
+	}
+	if a, b := first.header.Get("Storage-Ops"), second.header.Get("Storage-Ops"); a == b {
+		t.Fatalf("both visits cost %q", a)
 	}
 }

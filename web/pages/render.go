@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -77,6 +78,9 @@ type view struct {
 	OpsSummary string
 	// Action is what the action that redirected here cost (a post, a follow), if any.
 	Action *actionOps
+	// Cached says that caches answered some lookups (ops starting with "cache "), so the same
+	// page may cost more on a first visit.
+	Cached bool
 	Data   any
 }
 
@@ -98,6 +102,7 @@ func (h *handler) render(c *gin.Context, status int, page, title, nav string, da
 	ops := web.OpsFrom(c.Request.Context())
 	v.Ops, v.OpsDropped = ops.Ops()
 	v.OpsSummary = ops.Summary()
+	v.Cached = slices.ContainsFunc(v.Ops, isCacheOp) || (v.Action != nil && slices.ContainsFunc(v.Action.Ops, isCacheOp))
 
 	var buf bytes.Buffer
 	pt, ok := h.tmpl[page]
@@ -201,3 +206,6 @@ func safeNext(s string) string {
 	}
 	return s
 }
+
+// isCacheOp reports whether op says a cache answered, not the store.
+func isCacheOp(op string) bool { return strings.HasPrefix(op, "cache ") }
