@@ -4,10 +4,16 @@
 GO ?= go
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $(HOME)/go/bin/staticcheck)
 
-.PHONY: run build test test-short lint bench fuzz loadtest schemathesis heavy cassandra-up cassandra-down
+.PHONY: run compare build test test-short lint bench fuzz loadtest schemathesis heavy cassandra-up cassandra-down
 
 run:
 	$(GO) run ./cmd/twissandra serve
+
+# Compare mode: widerow answers, a local Cassandra node (started here) runs every action too,
+# and every page shows both models' operations side by side.
+compare:
+	scripts/cassandra.sh up
+	$(GO) run ./cmd/twissandra serve --backend widerow --compare cql3 --cql-hosts 127.0.0.1
 
 build:
 	$(GO) build -o bin/twissandra ./cmd/twissandra

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -33,6 +34,48 @@ type OpLog struct {
 	kinds   []string
 	counts  []int
 	dropped int
+	// elapsed is the time its model's calls took, when a compare mode times them.
+	elapsed time.Duration
+	// shadow holds the operations of a compare mode's second model (oplog.Shadow).
+	shadowModel string
+	shadow      *OpLog
+}
+
+// Shadow returns the log of the second model's operations, made on first use.
+func (l *OpLog) Shadow(model string) oplog.Recorder {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.shadow == nil {
+		l.shadow, l.shadowModel = &OpLog{}, model
+	}
+	return l.shadow
+}
+
+// Shadowed returns the second model's name and log, or "" and nil outside compare mode.
+func (l *OpLog) Shadowed() (model string, log *OpLog) {
+	if l == nil {
+		return "", nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.shadowModel, l.shadow
+}
+
+// AddTime adds the duration of one of its model's calls.
+func (l *OpLog) AddTime(d time.Duration) {
+	l.mu.Lock()
+	l.elapsed += d
+	l.mu.Unlock()
+}
+
+// Elapsed is the time its model's calls took, as far as a compare mode timed them.
+func (l *OpLog) Elapsed() time.Duration {
+	if l == nil {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.elapsed
 }
 
 // WithOps returns a context carrying a fresh OpLog. It travels as the context's
@@ -117,6 +160,9 @@ func (l *OpLog) Summary() string {
 // it for responses written by others.
 func SetOpsHeader(c *gin.Context) {
 	if l := OpsFrom(c.Request.Context()); l != nil {
+		if model, shadow := l.Shadowed(); shadow != nil {
+			c.Writer.Header().Set(StorageOpsHeader+"-Secondary", model+": "+shadow.Summary())
+		}
 		if sum := l.Summary(); sum == noOps {
 			c.Writer.Header()[StorageOpsHeader] = noOpsValue // the common case, without an allocation
 		} else {
@@ -145,6 +191,9 @@ func StorageOps() gin.HandlerFunc {
 		c.Request = c.Request.WithContext(oplog.With(ctx, &st.log))
 		c.Writer = &st.w
 		c.Next()
+		// A response without a body (204, a bare status) is written by gin after the
+		// handlers, past this wrapper: set the header while it can still go out.
+		st.w.before()
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxevent"
 
+	"twissandra/adapters/compare"
 	"twissandra/adapters/cql3"
 	"twissandra/adapters/instrument"
 	"twissandra/adapters/memory"
@@ -30,6 +31,7 @@ import (
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
 	"twissandra/ports"
+	"twissandra/tools/stores"
 	"twissandra/web"
 	"twissandra/web/metrics"
 	"twissandra/web/opstrace"
@@ -120,31 +122,81 @@ func serverOptions(cfg *Config) []fx.Option {
 		// the widerow engine's Thrift calls, the cql3 driver's CQL statements. The memory store
 		// has nothing below its ports, so there the port calls themselves are recorded.
 		fx.Decorate(
-			func(s ports.UserStore, c *Config) ports.UserStore {
-				return traceIf(c, instrument.Users(s, c.Backend, metrics.Default()), opstrace.Users)
+			func(s ports.UserStore, c *Config, sec *secondary) ports.UserStore {
+				s = traceIf(c, instrument.Users(s, c.Backend, metrics.Default()), opstrace.Users)
+				return compareIf(sec, s, func(st stores.Set) ports.UserStore { return st.Users }, compare.Users)
 			},
-			func(s ports.TweetStore, c *Config) ports.TweetStore {
-				return traceIf(c, instrument.Tweets(s, c.Backend, metrics.Default()), opstrace.Tweets)
+			func(s ports.TweetStore, c *Config, sec *secondary) ports.TweetStore {
+				s = traceIf(c, instrument.Tweets(s, c.Backend, metrics.Default()), opstrace.Tweets)
+				return compareIf(sec, s, func(st stores.Set) ports.TweetStore { return st.Tweets }, compare.Tweets)
 			},
-			func(s ports.LineStore, c *Config) ports.LineStore {
-				return traceIf(c, instrument.Lines(s, c.Backend, metrics.Default()), opstrace.Lines)
+			func(s ports.LineStore, c *Config, sec *secondary) ports.LineStore {
+				s = traceIf(c, instrument.Lines(s, c.Backend, metrics.Default()), opstrace.Lines)
+				return compareIf(sec, s, func(st stores.Set) ports.LineStore { return st.Lines }, compare.Lines)
 			},
-			func(s ports.AuthorStore, c *Config) ports.AuthorStore {
-				return traceIf(c, instrument.Authors(s, c.Backend, metrics.Default()), opstrace.Authors)
+			func(s ports.AuthorStore, c *Config, sec *secondary) ports.AuthorStore {
+				s = traceIf(c, instrument.Authors(s, c.Backend, metrics.Default()), opstrace.Authors)
+				return compareIf(sec, s, func(st stores.Set) ports.AuthorStore { return st.Authors }, compare.Authors)
 			},
-			func(s ports.EntryStore, c *Config) ports.EntryStore {
-				return traceIf(c, instrument.Entries(s, c.Backend, metrics.Default()), opstrace.Entries)
+			func(s ports.EntryStore, c *Config, sec *secondary) ports.EntryStore {
+				s = traceIf(c, instrument.Entries(s, c.Backend, metrics.Default()), opstrace.Entries)
+				return compareIf(sec, s, func(st stores.Set) ports.EntryStore { return st.Entries }, compare.Entries)
 			},
-			func(s ports.TagIndex, c *Config) ports.TagIndex {
-				return traceIf(c, instrument.Tags(s, c.Backend, metrics.Default()), opstrace.Tags)
+			func(s ports.TagIndex, c *Config, sec *secondary) ports.TagIndex {
+				s = traceIf(c, instrument.Tags(s, c.Backend, metrics.Default()), opstrace.Tags)
+				return compareIf(sec, s, func(st stores.Set) ports.TagIndex { return st.Tags }, compare.Tags)
 			},
-			func(s ports.CommentStore, c *Config) ports.CommentStore {
-				return traceIf(c, instrument.Comments(s, c.Backend, metrics.Default()), opstrace.Comments)
+			func(s ports.CommentStore, c *Config, sec *secondary) ports.CommentStore {
+				s = traceIf(c, instrument.Comments(s, c.Backend, metrics.Default()), opstrace.Comments)
+				return compareIf(sec, s, func(st stores.Set) ports.CommentStore { return st.Comments }, compare.Comments)
 			},
 		),
+		fx.Provide(openSecondary),
 		fx.Provide(newEngine),
 		fx.Invoke(startHTTP),
 	}
+}
+
+// secondary is compare mode's second backend (nil when compare mode is off).
+type secondary struct {
+	pair   *compare.Pair
+	stores stores.Set
+}
+
+// openSecondary opens the --compare backend beside the primary, with the same configuration
+// but its backend, and closes it when the server stops. Its memory stores record their port
+// calls, as the primary's do, so that the page has operations to show for every model.
+func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondary, error) {
+	if cfg.Compare == "" {
+		return nil, nil
+	}
+	sc := *cfg
+	sc.Backend, sc.Compare = cfg.Compare, ""
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.CQL.StartTimeout+10*time.Second)
+	defer cancel()
+	b, err := openBackend(ctx, &sc, io.Discard)
+	if err != nil {
+		return nil, fmt.Errorf("--compare %s: %w", cfg.Compare, err)
+	}
+	lc.Append(fx.Hook{OnStop: func(context.Context) error { return b.close() }})
+	st := b.stores
+	if sc.Backend == "memory" {
+		st = stores.Set{Users: opstrace.Users(st.Users), Tweets: opstrace.Tweets(st.Tweets), Lines: opstrace.Lines(st.Lines),
+			Authors: opstrace.Authors(st.Authors), Entries: opstrace.Entries(st.Entries), Tags: opstrace.Tags(st.Tags), Comments: opstrace.Comments(st.Comments)}
+	}
+	logger.Info("compare mode", "primary", cfg.Backend, "secondary", cfg.Compare)
+	return &secondary{
+		pair:   &compare.Pair{Primary: cfg.Backend, Secondary: cfg.Compare, Observer: metrics.Default()},
+		stores: st,
+	}, nil
+}
+
+// compareIf runs store on two models in compare mode, and returns it as it is otherwise.
+func compareIf[T any](sec *secondary, store T, of func(stores.Set) T, wrap func(*compare.Pair, T, T) T) T {
+	if sec == nil {
+		return store
+	}
+	return wrap(sec.pair, store, of(sec.stores))
 }
 
 // traceIf wraps a store in its port-level operations trace on the memory backend only.
@@ -185,7 +237,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		TrustedProxies: splitList(d.Config.TrustedProxies),
 		// The embedded stores have this process as their only writer; a Cassandra cluster
 		// may be written by other servers, whose posts this process would not see.
-		CachePublicPages: d.Config.Backend != "cql3",
+		CachePublicPages: d.Config.Backend != "cql3" && d.Config.Compare == "",
 	}, web.Deps{Social: d.Social, Blog: d.Blog, Ready: d.Pingers, Logger: d.Logger, Clock: d.Clock})
 	if err != nil {
 		return nil, err

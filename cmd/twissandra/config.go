@@ -26,11 +26,14 @@ type Config struct {
 	CommitLogSync       string
 	CommitLogSyncPeriod time.Duration
 
-	TokenSecret    string
-	TokenTTL       time.Duration
-	BcryptCost     int
-	MaxBodyBytes   int64
-	SlowRequest    time.Duration
+	TokenSecret  string
+	TokenTTL     time.Duration
+	BcryptCost   int
+	MaxBodyBytes int64
+	SlowRequest  time.Duration
+	// Compare names a second backend that every write goes to as well and every read is
+	// shadowed on (compare mode); "" for none.
+	Compare        string
 	TrustedProxies string
 	GCPercent      int
 
@@ -109,6 +112,7 @@ func bindServeFlags(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.TokenSecret, "token-secret", "", "secret that signs API tokens and cookies (at least 32 bytes); default: kept in the data dir, else made per process")
 	fs.DurationVar(&c.TokenTTL, "token-ttl", 24*time.Hour, "lifetime of API tokens")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", 64<<10, "largest request body accepted")
+	fs.StringVar(&c.Compare, "compare", "", "compare mode: run every action on this second backend too (cql3, widerow or memory) and show both models' operations side by side; the data dir or cql3 flags of the other backend configure it")
 	fs.DurationVar(&c.SlowRequest, "slow-request", 500*time.Millisecond, "requests slower than this are logged at info (the others at debug; 5xx at error); negative: never")
 	fs.StringVar(&c.TrustedProxies, "trusted-proxies", "", "comma-separated proxy addresses or CIDRs whose X-Forwarded-For is believed")
 	fs.IntVar(&c.GCPercent, "gc-percent", defaultGCPercent, "Go garbage collector target (as GOGC) while serving; 0 keeps the runtime's (GOGC, else 100)")
@@ -173,6 +177,14 @@ func (c *Config) validate() error {
 	}
 	if c.CommitLogSyncPeriod <= 0 {
 		return fmt.Errorf("--commitlog-sync-period must be positive")
+	}
+	switch c.Compare {
+	case "":
+	case c.Backend:
+		return fmt.Errorf("--compare %s: the second backend must differ from --backend", c.Compare)
+	case "widerow", "cql3", "memory":
+	default:
+		return fmt.Errorf("--compare %q: want one of %s", c.Compare, strings.Join(Backends, ", "))
 	}
 	if c.GCPercent < 0 {
 		return fmt.Errorf("--gc-percent %d: want 0 (the runtime's setting) or more", c.GCPercent)

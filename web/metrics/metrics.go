@@ -16,6 +16,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -44,6 +45,7 @@ type Metrics struct {
 	// hashes its labels and allocates on every call, a map lookup under a read lock does not.
 	mu        sync.RWMutex
 	observers map[httpKey]prometheus.Observer
+	compare   *prometheus.CounterVec
 }
 
 type httpKey struct {
@@ -74,9 +76,13 @@ func New() *Metrics {
 			Help:    "Lines one LineStore.Append wrote an entry to (3 plus the author's followers for a tweet).",
 			Buckets: prometheus.ExponentialBuckets(1, 4, 10), // 1 .. 262144
 		}, []string{"adapter"}),
+		compare: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "twissandra_compare_reports_total",
+			Help: "Compare mode: reads the two models answered differently (divergence) and calls the secondary model failed (secondary_failure), by kind of operation.",
+		}, []string{"kind", "op"}),
 		observers: map[httpKey]prometheus.Observer{},
 	}
-	m.reg.MustRegister(m.httpDur, m.storeDur, m.storeOps, m.fanout,
+	m.reg.MustRegister(m.httpDur, m.storeDur, m.storeOps, m.fanout, m.compare,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -195,3 +201,15 @@ type sizeRecorder struct{ o prometheus.Observer }
 func (s sizeRecorder) Observe(n int) { s.o.Observe(float64(n)) }
 
 var _ instrument.Sink = (*Metrics)(nil)
+
+// Divergence counts a read that compare mode's two models answered differently; op is the
+// operation as compare mode names it (its first word is the label).
+func (m *Metrics) Divergence(op string) { m.compareReport("divergence", op) }
+
+// SecondaryFailure counts a call compare mode's second model failed.
+func (m *Metrics) SecondaryFailure(op string) { m.compareReport("secondary_failure", op) }
+
+func (m *Metrics) compareReport(kind, op string) {
+	word, _, _ := strings.Cut(op, " ") // a bounded label: "get", "slice", "create", ...
+	m.compare.WithLabelValues(kind, word).Inc()
+}

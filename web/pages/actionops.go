@@ -26,7 +26,27 @@ type actionOps struct {
 	Summary string
 	Ops     []string
 	Dropped int
-	at      time.Time
+	// Secondary is what the action cost the second model, in compare mode.
+	Secondary *opsSet
+	at        time.Time
+}
+
+// opsSet is what one request cost one model: the second model's side in compare mode.
+type opsSet struct {
+	Model, Summary string
+	Ops            []string
+	Dropped        int
+	Elapsed        time.Duration
+}
+
+// secondaryOps is the compare mode's second model's side of l, or nil.
+func secondaryOps(l *web.OpLog) *opsSet {
+	model, shadow := l.Shadowed()
+	if shadow == nil {
+		return nil
+	}
+	ops, dropped := shadow.Ops()
+	return &opsSet{Model: model, Summary: shadow.Summary(), Ops: ops, Dropped: dropped, Elapsed: shadow.Elapsed().Round(time.Microsecond)}
 }
 
 const (
@@ -81,7 +101,7 @@ func (h *handler) keepActionOps(c *gin.Context, action string) {
 		return
 	}
 	lines, dropped := ops.Ops()
-	key := h.actions.put(actionOps{Action: action, Summary: ops.Summary(), Ops: lines, Dropped: dropped, at: time.Now()})
+	key := h.actions.put(actionOps{Action: action, Summary: ops.Summary(), Ops: lines, Dropped: dropped, Secondary: secondaryOps(ops), at: time.Now()})
 	sessions.Default(c).Set(keyActionOps, key)
 }
 

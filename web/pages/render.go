@@ -78,6 +78,12 @@ type view struct {
 	OpsSummary string
 	// Action is what the action that redirected here cost (a post, a follow), if any.
 	Action *actionOps
+	// Secondary is what this page cost the second model (compare mode), Elapsed the first
+	// model's time (timed in compare mode only), Divergences the reads the two answered
+	// differently and the secondary's failures.
+	Secondary   *opsSet
+	Elapsed     time.Duration
+	Divergences []string
 	// Cached says that caches answered some lookups (ops starting with "cache "), so the same
 	// page may cost more on a first visit.
 	Cached bool
@@ -102,6 +108,14 @@ func (h *handler) render(c *gin.Context, status int, page, title, nav string, da
 	ops := web.OpsFrom(c.Request.Context())
 	v.Ops, v.OpsDropped = ops.Ops()
 	v.OpsSummary = ops.Summary()
+	if v.Secondary = secondaryOps(ops); v.Secondary != nil {
+		v.Elapsed = ops.Elapsed().Round(time.Microsecond)
+		for _, op := range v.Ops {
+			if strings.HasPrefix(op, "DIVERGENCE ") || strings.HasPrefix(op, "SECONDARY FAILED ") {
+				v.Divergences = append(v.Divergences, op)
+			}
+		}
+	}
 	v.Cached = slices.ContainsFunc(v.Ops, isCacheOp) || (v.Action != nil && slices.ContainsFunc(v.Action.Ops, isCacheOp))
 
 	var buf bytes.Buffer
