@@ -1,0 +1,136 @@
+package pages
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"twissandra/adapters/compare"
+)
+
+// compareStores runs widerow (answering) with cql3 on the real node, as serve --compare does.
+func compareStores(t *testing.T) stores {
+	t.Helper()
+	w := widerowStores(t)
+	c, _ := cql3Stores(t)
+	p := &compare.Pair{Primary: "widerow", Secondary: "cql3"}
+	st := w
+	st.users, st.tweets, st.lines = compare.Users(p, w.users, c.users), compare.Tweets(p, w.tweets, c.tweets), compare.Lines(p, w.lines, c.lines)
+	st.authors, st.entries = compare.Authors(p, w.authors, c.authors), compare.Entries(p, w.entries, c.entries)
+	st.tags, st.comments = compare.Tags(p, w.tags, c.tags), compare.Comments(p, w.comments, c.comments)
+	return st
+}
+
+// In Chromium, on widerow with cql3 in compare mode: a sign-up, a follow and a post each show,
+// on the page after their redirect, what they cost both models side by side, the post's
+// fan-out size included; screenshots in artifacts/screenshots/compare-*.png.
+func TestBrowserCompareMode(t *testing.T) {
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is missing and CI=true: install it with apt-get install -y chromium", chromiumPath)
+		}
+		t.Skipf("!!! SKIPPING THE BROWSER TEST: %s is missing (apt-get install -y chromium) !!!", chromiumPath)
+	}
+	app := newApp(t, compareStores(t))
+	base := app.srv.URL
+	for _, name := range []string{"bob", "fan1", "fan2"} {
+		if _, err := app.social.SignUp(bg(), name, "password1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, fan := range []string{"fan1", "fan2"} {
+		if err := app.social.Follow(bg(), fan, "bob"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shots := screenshotDir(t)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.Flag("disable-gpu", true), chromedp.WindowSize(1280, 900))
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
+	defer cancelBrowser()
+	if err := chromedp.Do(browserCtx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(browserCtx, 90*time.Second)
+	defer cancel()
+	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	text := func(sel string) string {
+		t.Helper()
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector(`+fmt.Sprintf("%q", sel)+`)||{}).innerText||""`))
+		if err != nil {
+			t.Fatalf("text of %s: %v", sel, err)
+		}
+		return v
+	}
+	shot := func(name string) {
+		t.Helper()
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatalf("screenshot %s: %v", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// both checks that the action's record shows both models, with what each wrote.
+	both := func(action string, widerow, cql3 []string) {
+		t.Helper()
+		run(action, chromedp.WaitVisible(chromedp.Search(`//details[@id="action-ops"]/summary[contains(., "What your `+action+` cost")]`)),
+			chromedp.WaitVisible(chromedp.CSS(`#action-ops #secondary-ops`)))
+		primary := text(`#action-ops .ops-model[data-model="widerow"]`)
+		secondary := text(`#action-ops #secondary-ops`)
+		if !strings.Contains(text("#action-ops summary"), "What your "+action+" cost") {
+			t.Fatalf("%s: %q", action, text("#action-ops summary"))
+		}
+		for _, w := range widerow {
+			if !strings.Contains(primary, w) {
+				t.Errorf("%s: widerow's side lacks %q:\n%s", action, w, primary)
+			}
+		}
+		for _, w := range cql3 {
+			if !strings.Contains(secondary, w) {
+				t.Errorf("%s: cql3's side lacks %q:\n%s", action, w, secondary)
+			}
+		}
+		if n := text("#divergences"); n != "" {
+			t.Errorf("%s: the models disagree: %s", action, n)
+		}
+	}
+
+	run("sign up", chromedp.Navigate(base+"/login"),
+		chromedp.SendKeys(chromedp.CSS("#signup-username"), "ann"),
+		chromedp.SendKeys(chromedp.CSS("#signup-password"), "password1"),
+		chromedp.SendKeys(chromedp.CSS("#signup-password2"), "password1"),
+		chromedp.Click(chromedp.CSS("#signup-submit")))
+	both("sign-up", []string{"insert_if_absent", "Twissandra.Username['ann']", "batch_mutate"}, []string{"INSERT INTO", "IF NOT EXISTS"})
+	shot("compare-signup")
+
+	run("follow", chromedp.Navigate(base+"/users/bob"), chromedp.Click(chromedp.CSS("#follow")))
+	both("follow of bob", []string{"batch_mutate"}, []string{"BATCH"})
+
+	// ann logs out; bob posts from his home page: three timelines and two lines in each model.
+	run("log out", chromedp.Click(chromedp.CSS("#logout")),
+		chromedp.WaitVisible(chromedp.Search(`//p[contains(@class,"flash") and contains(., "You are signed out")]`)))
+	run("log in bob", chromedp.Navigate(base+"/login"),
+		chromedp.SendKeys(chromedp.CSS("#login-username"), "bob"),
+		chromedp.SendKeys(chromedp.CSS("#login-password"), "password1"),
+		chromedp.Click(chromedp.CSS("#login-submit")),
+		chromedp.WaitVisible(chromedp.Search(`//p[contains(@class,"flash") and contains(., "Welcome back, bob")]`)))
+	run("post", chromedp.SendKeys(chromedp.CSS("#body"), "hello, two models"),
+		chromedp.Click(chromedp.CSS("#post-form button[type=submit]")))
+	both("post", []string{"fan-out: the tweet went to 6 lines", "Timeline: 4 rows"}, []string{"INSERT INTO"})
+	shot("compare-post")
+}
