@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -20,6 +21,61 @@ import (
 
 // StorageOpsHeader is the response header that summarises a request's storage operations.
 const StorageOpsHeader = "Storage-Ops"
+
+// StorageOpsDetailHeader, sent as "json" on a request, asks for its whole record: the response
+// then carries it in the same header, as one line of JSON (OpsRecord).
+const StorageOpsDetailHeader = "Storage-Ops-Detail"
+
+// maxDetailBytes bounds the JSON record of one response; past it, the last operations are
+// dropped (and counted).
+const maxDetailBytes = 32 << 10
+
+// OpsRecord is a request's storage operations as JSON: each model's operations in the seeds'
+// notation, the first model's (the one that answered) and, in compare mode, the second's.
+type OpsRecord struct {
+	Summary   string     `json:"summary"`
+	Ops       []string   `json:"ops"`
+	Dropped   int        `json:"dropped"`
+	Secondary *OpsRecord `json:"secondary,omitempty"`
+	Model     string     `json:"model,omitempty"`
+}
+
+// Detail returns l as an OpsRecord.
+func (l *OpLog) Detail() OpsRecord {
+	ops, dropped := l.Ops()
+	r := OpsRecord{Summary: l.Summary(), Ops: ops, Dropped: dropped}
+	if r.Ops == nil {
+		r.Ops = []string{}
+	}
+	if model, shadow := l.Shadowed(); shadow != nil {
+		s := shadow.Detail()
+		s.Model = model
+		r.Secondary = &s
+	}
+	return r
+}
+
+// detailJSON is the record as the header's one line, kept under maxDetailBytes.
+func detailJSON(r OpsRecord) string {
+	for {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return `{"error":"the record could not be encoded"}`
+		}
+		if len(b) <= maxDetailBytes || (len(r.Ops) == 0 && (r.Secondary == nil || len(r.Secondary.Ops) == 0)) {
+			return string(b)
+		}
+		if r.Secondary != nil && len(r.Secondary.Ops) > len(r.Ops) {
+			n := len(r.Secondary.Ops) / 2
+			r.Secondary.Dropped += len(r.Secondary.Ops) - n
+			r.Secondary.Ops = r.Secondary.Ops[:n]
+			continue
+		}
+		n := len(r.Ops) / 2
+		r.Dropped += len(r.Ops) - n
+		r.Ops = r.Ops[:n]
+	}
+}
 
 // MaxRecordedOps bounds the operations kept per request; later ones are only counted.
 const MaxRecordedOps = 200
@@ -162,6 +218,9 @@ func SetOpsHeader(c *gin.Context) {
 	if l := OpsFrom(c.Request.Context()); l != nil {
 		if model, shadow := l.Shadowed(); shadow != nil {
 			c.Writer.Header().Set(StorageOpsHeader+"-Secondary", model+": "+shadow.Summary())
+		}
+		if c.Request.Header.Get(StorageOpsDetailHeader) == "json" {
+			c.Writer.Header().Set(StorageOpsDetailHeader, detailJSON(l.Detail()))
 		}
 		if sum := l.Summary(); sum == noOps {
 			c.Writer.Header()[StorageOpsHeader] = noOpsValue // the common case, without an allocation

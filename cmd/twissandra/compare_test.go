@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -109,8 +110,31 @@ func TestCompareModeWiderowCQL3(t *testing.T) {
 	}
 	run(step{"follow", "PUT", "/users/bob/friends/alice", "bob", "", 204, []string{"batch_mutate"}, []string{"BATCH"}})
 	run(step{"post", "POST", "/tweets", "alice", `{"body":"hello from two models"}`, 201, []string{"batch_mutate"}, []string{"INSERT"}})
+	// The same record as JSON, on request: both models' operations, the fan-out's size.
+	req, _ := http.NewRequest("POST", api+"/tweets", strings.NewReader(`{"body":"and the record"}`))
+	req.Header.Set("Authorization", "Bearer "+token["alice"])
+	req.Header.Set("Storage-Ops-Detail", "json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	var rec struct {
+		Ops       []string
+		Secondary struct {
+			Model string
+			Ops   []string
+		}
+	}
+	if err := json.Unmarshal([]byte(resp.Header.Get("Storage-Ops-Detail")), &rec); err != nil {
+		t.Fatalf("the record: %v", err)
+	}
+	if !slices.ContainsFunc(rec.Ops, func(op string) bool { return strings.Contains(op, "fan-out: the tweet went to 4 lines") }) ||
+		rec.Secondary.Model != "cql3" || !slices.ContainsFunc(rec.Secondary.Ops, func(op string) bool { return strings.HasPrefix(op, "INSERT INTO timeline") }) {
+		t.Fatalf("the record: %+v", rec)
+	}
 	tl := run(step{"timeline page", "GET", "/timeline", "bob", "", 200, []string{"get_slice", "multiget_slice"}, []string{"SELECT"}})
-	if tweets, _ := tl.body["tweets"].([]any); len(tweets) != 1 {
+	if tweets, _ := tl.body["tweets"].([]any); len(tweets) != 2 {
 		t.Fatalf("bob's timeline: %v", tl.body)
 	}
 	run(step{"unfollow", "DELETE", "/users/bob/friends/alice", "bob", "", 204, []string{"batch_mutate"}, []string{"BATCH"}})
@@ -118,7 +142,7 @@ func TestCompareModeWiderowCQL3(t *testing.T) {
 		[]string{"insert_if_absent", "batch_mutate"}, []string{"INSERT"}})
 
 	// The HTML page shows both models side by side.
-	resp, err := http.Get(base + "/users/alice")
+	resp, err = http.Get(base + "/users/alice")
 	if err != nil {
 		t.Fatal(err)
 	}
