@@ -120,9 +120,12 @@ type notationLine struct {
 	Name   string
 	Note   string
 	Value  string
-	Open   bool // the line opens a map: `name: {`
-	Close  bool // the line closes a map: `},`
-	List   bool // the line opens or closes a list: `[`, `],`
+	// TS is a column's timestamp as the seeds write a column (name, value, timestamp): the
+	// write's microseconds, with the date they stand for.
+	TS    string
+	Open  bool // the line opens a map: `name: {`
+	Close bool // the line closes a map: `},`
+	List  bool // the line opens or closes a list: `[`, `],`
 }
 
 type inspectData struct {
@@ -339,13 +342,13 @@ func notation(cf *engine.ColumnFamilyDef, key string, cols []engine.ColumnOrSupe
 		switch {
 		case c.Column != nil:
 			n, note := decodeName(cf.CompareWith, c.Column.Name)
-			lines = append(lines, notationLine{Indent: ind + ind, Name: n, Note: note, Value: shownValue(c.Column.Name, c.Column.Value)})
+			lines = append(lines, notationLine{Indent: ind + ind, Name: n, Note: note, Value: shownValue(c.Column.Name, c.Column.Value), TS: timestampNote(c.Column.Timestamp)})
 		case c.SuperColumn != nil:
 			n, note := decodeName(cf.CompareWith, c.SuperColumn.Name)
 			lines = append(lines, notationLine{Indent: ind + ind, Name: n, Note: note, Open: true})
 			for _, sc := range c.SuperColumn.Columns {
 				sn, snote := decodeName(cf.CompareSubcolumnsWith, sc.Name)
-				lines = append(lines, notationLine{Indent: ind + ind + ind, Name: sn, Note: snote, Value: shownValue(sc.Name, sc.Value)})
+				lines = append(lines, notationLine{Indent: ind + ind + ind, Name: sn, Note: snote, Value: shownValue(sc.Name, sc.Value), TS: timestampNote(sc.Timestamp)})
 			}
 			lines = append(lines, notationLine{Indent: ind + ind, Close: true})
 		}
@@ -382,6 +385,15 @@ func decodeName(cmp engine.Comparator, b []byte) (name, note string) {
 		}
 	}
 	return decodeValue(b), ""
+}
+
+// timestampNote shows a column's timestamp: the number the write gave, and its date when it is
+// one (Twissandra writes microseconds since 1970; a client may give any number).
+func timestampNote(ts int64) string {
+	if d := microsDate(ts); d != "" {
+		return "timestamp " + strconv.FormatInt(ts, 10) + ", " + d
+	}
+	return "timestamp " + strconv.FormatInt(ts, 10)
 }
 
 // microsDate reads n as microseconds since 1970 when that gives a date between 1990 and 2200.

@@ -4,8 +4,10 @@ import (
 	"encoding/binary"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -164,4 +166,15 @@ func TestRegisterTypedNilNode(t *testing.T) {
 	if r.status != http.StatusOK || !strings.Contains(r.body, "--backend widerow") {
 		t.Fatalf("inspector with a nil node: %d", r.status)
 	}
+}
+
+// Every seed defines a column as name, value and timestamp: the inspector shows all three, and
+// a column written again shows its newer timestamp.
+func TestInspectorShowsTimestamps(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, widerowStores(t))
+	app.client(t).signUp("rita")
+	r := app.client(t).get("/models/inspect?ks=Twissandra&cf=User&user=rita")
+	year := strconv.Itoa(time.Now().UTC().Year())
+	mustContain(t, r.body, `&#34;username&#34;</span>: <span class="v">&#34;rita&#34;</span>, <span class="c ts">/* timestamp `, ", "+year+"-")
 }
