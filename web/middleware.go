@@ -17,15 +17,23 @@ import (
 func requestLogger(log *slog.Logger, slow time.Duration) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		ctx := c.Request.Context()
-		start := time.Now()
+		// Only a logger that keeps Info records can log a slow request: time the others not.
+		timed := log.Enabled(ctx, slog.LevelInfo)
+		var start time.Time
+		if timed {
+			start = time.Now()
+		}
 		c.Next()
-		took := time.Since(start)
+		var took time.Duration
+		if timed {
+			took = time.Since(start)
+		}
 		status := c.Writer.Status()
 		level := slog.LevelDebug
 		switch {
 		case status >= 500:
 			level = slog.LevelError
-		case len(c.Errors) > 0 || (slow > 0 && took >= slow):
+		case len(c.Errors) > 0 || (timed && slow > 0 && took >= slow):
 			level = slog.LevelInfo
 		}
 		if !log.Enabled(ctx, level) {

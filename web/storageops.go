@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -92,19 +93,23 @@ type OpLog struct {
 	dropped int
 	// elapsed is the time its model's calls took, when a compare mode times them.
 	elapsed time.Duration
-	// shadow holds the operations of a compare mode's second model (oplog.Shadow).
+	// shadow holds the operations of a compare mode's second model (oplog.Shadow); read
+	// without the lock on every response, so an atomic pointer, set once under the lock.
 	shadowModel string
-	shadow      *OpLog
+	shadow      atomic.Pointer[OpLog]
 }
 
 // Shadow returns the log of the second model's operations, made on first use.
 func (l *OpLog) Shadow(model string) oplog.Recorder {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.shadow == nil {
-		l.shadow, l.shadowModel = &OpLog{}, model
+	if s := l.shadow.Load(); s != nil {
+		return s
 	}
-	return l.shadow
+	s := &OpLog{}
+	l.shadowModel = model
+	l.shadow.Store(s)
+	return s
 }
 
 // Shadowed returns the second model's name and log, or "" and nil outside compare mode.
@@ -112,9 +117,13 @@ func (l *OpLog) Shadowed() (model string, log *OpLog) {
 	if l == nil {
 		return "", nil
 	}
+	s := l.shadow.Load()
+	if s == nil {
+		return "", nil
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.shadowModel, l.shadow
+	return l.shadowModel, s
 }
 
 // AddTime adds the duration of one of its model's calls.
@@ -219,7 +228,7 @@ func SetOpsHeader(c *gin.Context) {
 		if model, shadow := l.Shadowed(); shadow != nil {
 			c.Writer.Header().Set(StorageOpsHeader+"-Secondary", model+": "+shadow.Summary())
 		}
-		if c.Request.Header.Get(StorageOpsDetailHeader) == "json" {
+		if v := c.Request.Header[StorageOpsDetailHeader]; len(v) > 0 && v[0] == "json" {
 			c.Writer.Header().Set(StorageOpsDetailHeader, detailJSON(l.Detail()))
 		}
 		if sum := l.Summary(); sum == noOps {
