@@ -1,7 +1,6 @@
 package pages
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,12 +30,6 @@ func compareStores(t *testing.T) stores {
 // on the page after their redirect, what they cost both models side by side, the post's
 // fan-out size included; screenshots in artifacts/screenshots/compare-*.png.
 func TestBrowserCompareMode(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is missing and CI=true: install it with apt-get install -y chromium", chromiumPath)
-		}
-		t.Skipf("!!! SKIPPING THE BROWSER TEST: %s is missing (apt-get install -y chromium) !!!", chromiumPath)
-	}
 	app := newApp(t, compareStores(t))
 	base := app.srv.URL
 	for _, name := range []string{"bob", "fan1", "fan2"} {
@@ -50,17 +43,7 @@ func TestBrowserCompareMode(t *testing.T) {
 		}
 	}
 	shots := screenshotDir(t)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.Flag("disable-gpu", true), chromedp.WindowSize(1280, 900))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	if err := chromedp.Do(browserCtx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	ctx, cancel := context.WithTimeout(browserCtx, 90*time.Second)
-	defer cancel()
+	ctx := browser(t, 1280, 900, 90*time.Second)
 	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		if err := chromedp.Do(ctx, steps...); err != nil {

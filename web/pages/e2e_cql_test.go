@@ -1,7 +1,6 @@
 package pages
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,12 +15,6 @@ import (
 // a timeline partition as CQL rows and as its wide row, saved to
 // artifacts/screenshots/inspector-cql3.png.
 func TestBrowserInspectorCQL(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is missing and CI=true: install it with apt-get install -y chromium", chromiumPath)
-		}
-		t.Skipf("!!! SKIPPING THE BROWSER TEST: %s is missing (apt-get install -y chromium) !!!", chromiumPath)
-	}
 	st, _ := cql3Stores(t)
 	app := newApp(t, st)
 	for _, name := range []string{"jericevans", "rita"} {
@@ -39,17 +32,7 @@ func TestBrowserInspectorCQL(t *testing.T) {
 	}
 	shots := screenshotDir(t)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.Flag("disable-gpu", true), chromedp.WindowSize(1400, 900))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	if err := chromedp.Do(browserCtx); err != nil { // starts the browser, with no deadline
-		t.Fatalf("start chromium: %v", err)
-	}
-	ctx, cancel := context.WithTimeout(browserCtx, 60*time.Second)
-	defer cancel()
+	ctx := browser(t, 1400, 900, 60*time.Second)
 
 	// Pick the table and type the username in the form, as a reader would.
 	if err := chromedp.Do(ctx,

@@ -1,7 +1,6 @@
 package pages
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,24 +12,8 @@ import (
 // At 390 px (a phone) the models page cuts off no column of the mapping table: every cell lies
 // inside the viewport, and nothing scrolls sideways. Screenshot: artifacts/screenshots/models-390.png.
 func TestModelsAt390px(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is missing and CI=true: install it with apt-get install -y chromium", chromiumPath)
-		}
-		t.Skipf("!!! SKIPPING THE BROWSER TEST: %s is missing (apt-get install -y chromium) !!!", chromiumPath)
-	}
 	app := newApp(t, widerowStores(t))
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.Flag("disable-gpu", true), chromedp.WindowSize(390, 844))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	if err := chromedp.Do(browserCtx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	ctx, cancel := context.WithTimeout(browserCtx, 60*time.Second)
-	defer cancel()
+	ctx := browser(t, 390, 844, 60*time.Second)
 	// A window cannot be narrower than 500 px in headless Chromium: emulate the phone's viewport.
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(app.srv.URL+"/models"), chromedp.WaitVisible(chromedp.CSS("table.mapping"))); err != nil {
 		t.Fatal(err)

@@ -40,16 +40,35 @@ func screenshotDir(t *testing.T) string {
 	return out
 }
 
-// TestBrowserEndToEnd drives the pages in headless Chromium: two users sign up, follow, post,
-// page through older tweets, unfollow, comment on the blog, and a forged form is refused. It
-// saves full-page screenshots of the main pages to artifacts/screenshots.
-func TestBrowserEndToEnd(t *testing.T) {
+// browser starts headless Chromium with a window of width x height and returns a context for
+// its first tab, with a deadline of timeout (the start itself has none). Without Chromium the
+// test skips loudly, and fails under CI.
+func browser(t *testing.T, width, height int, timeout time.Duration) context.Context {
+	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("%s is missing and CI=true: install it with apt-get install -y chromium", chromiumPath)
 		}
 		t.Skipf("!!! SKIPPING THE BROWSER TEST: %s is missing (apt-get install -y chromium) !!!", chromiumPath)
 	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.Flag("disable-gpu", true), chromedp.WindowSize(width, height))
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancelBrowser)
+	if err := chromedp.Do(browserCtx); err != nil { // starts the browser, with no deadline
+		t.Fatalf("start chromium: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(browserCtx, timeout)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// TestBrowserEndToEnd drives the pages in headless Chromium: two users sign up, follow, post,
+// page through older tweets, unfollow, comment on the blog, and a forged form is refused. It
+// saves full-page screenshots of the main pages to artifacts/screenshots.
+func TestBrowserEndToEnd(t *testing.T) {
 	app := newApp(t, widerowStores(t))
 	base := app.srv.URL
 
@@ -71,17 +90,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 	}
 	shots := screenshotDir(t)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.Flag("disable-gpu", true), chromedp.WindowSize(1280, 900))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	if err := chromedp.Do(browserCtx); err != nil { // starts the browser, with no deadline
-		t.Fatalf("start chromium: %v", err)
-	}
-	ctx, cancel := context.WithTimeout(browserCtx, 60*time.Second)
-	defer cancel()
+	ctx := browser(t, 1280, 900, 60*time.Second)
 
 	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
