@@ -72,6 +72,7 @@ type modelsData struct {
 	CQL       string
 	CQLNote   string
 	Mappings  []mapping
+	Queries   []accessPattern
 	Inspector bool
 	// InspectCF links each column family to the widerow inspector, InspectTable each table to
 	// the cql3 one.
@@ -79,7 +80,7 @@ type modelsData struct {
 }
 
 func (h *handler) models(c *gin.Context) {
-	d := modelsData{Running: h.deps.Backend, Mappings: mappings, Inspector: h.deps.Node != nil || h.deps.CQL != nil,
+	d := modelsData{Running: h.deps.Backend, Mappings: mappings, Queries: accessPatterns, Inspector: h.deps.Node != nil || h.deps.CQL != nil,
 		InspectCF: h.deps.Node != nil, InspectTable: h.deps.CQL != nil}
 	if h.deps.Node != nil {
 		d.LiveXML = h.deps.Node.Schema().XML

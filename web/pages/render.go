@@ -84,6 +84,8 @@ type view struct {
 	Secondary   *opsSet
 	Elapsed     time.Duration
 	Divergences []string
+	// Queries are the access patterns this page serves (accessPatterns).
+	Queries []accessPattern
 	// Cached says that caches answered some lookups (ops starting with "cache "), so the same
 	// page may cost more on a first visit.
 	Cached bool
@@ -105,6 +107,7 @@ func (h *handler) render(c *gin.Context, status int, page, title, nav string, da
 		Data:       data,
 	}
 	v.Action = h.takeActionOps(c)
+	v.Queries = queriesOf(c)
 	ops := web.OpsFrom(c.Request.Context())
 	v.Ops, v.OpsDropped = ops.Ops()
 	v.OpsSummary = ops.Summary()
