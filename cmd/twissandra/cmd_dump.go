@@ -19,7 +19,7 @@ func dumpCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&o.Keyspace, "keyspace", "", "widerow: keyspace to dump (default: every keyspace)")
 	fs.StringVar(&o.CF, "cf", "", "widerow: column family to dump (needs --keyspace)")
 	fs.StringVar(&o.Format, "format", dump.Notation, "notation (the articles' CF : { key : { name : value } }) or jsonl; the ports dump of cql3 and memory: jsonl only")
-	fs.BoolVar(&o.Timestamps, "timestamps", false, "widerow jsonl: add each column's write timestamp")
+	fs.BoolVar(&o.Timestamps, "timestamps", false, "widerow: add each column's write timestamp (a comment in the notation, a field in jsonl)")
 	fs.BoolVar(&o.Ghosts, "ghosts", false, "widerow: print rows holding only tombstones (range ghosts) as empty rows")
 	fs.BoolVar(&o.ShowSecrets, "show-secrets", false, "print password hashes and commenters' emails as stored (by default they show as what they are: <bcrypt hash, 60 bytes>, <email, hidden>)")
 	fs.IntVar(&o.PageSize, "page-size", 500, "widerow: rows per get_range_slices call; cql3: rows per page the driver fetches")

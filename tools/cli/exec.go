@@ -36,6 +36,10 @@ type Shell struct {
 	last int64 // the last write timestamp, so two writes never share one
 }
 
+// style writes columns as the triples every seed defines them to be: name, value, timestamp
+// (cassandra-cli printed the timestamp too), so that last-write-wins can be seen.
+func (s *Shell) style() notation.Style { return notation.Style{Timestamps: true} }
+
 // redact hides the secrets of cols unless the shell shows them.
 func (s *Shell) redact(cols []engine.ColumnOrSuperColumn) []engine.ColumnOrSuperColumn {
 	if s.ShowSecrets {
@@ -247,7 +251,7 @@ func (s *Shell) get(ctx context.Context, st Get) error {
 		if t.cf.Super {
 			cmp = t.cf.CompareSubcolumnsWith
 		}
-		return s.printf("%s\n", notation.ColumnText(cmp, *s.redact([]engine.ColumnOrSuperColumn{c})[0].Column))
+		return s.printf("%s\n", s.style().ColumnText(cmp, *s.redact([]engine.ColumnOrSuperColumn{c})[0].Column))
 	}
 	pred, err := s.predicate(t, st.Slice)
 	if err != nil {
@@ -269,13 +273,13 @@ func (s *Shell) get(ctx context.Context, st Get) error {
 		if len(sub) == 0 {
 			sb.WriteString(notation.Indent + notation.Name(t.cf.CompareWith, t.super) + " : {}")
 		} else {
-			notation.WriteSuperColumn(&sb, t.cf, engine.SuperColumn{Name: t.super, Columns: sub}, 1)
+			s.style().WriteSuperColumn(&sb, t.cf, engine.SuperColumn{Name: t.super, Columns: sub}, 1)
 		}
 		sb.WriteString("\n}\n")
 		fmt.Fprintf(&sb, "Returned %d columns.\n", len(cols))
 		return s.printf("%s", sb.String())
 	}
-	if err := notation.WriteCF(&sb, t.cf, []notation.Row{{Key: t.key, Columns: cols}}); err != nil {
+	if err := s.style().WriteCF(&sb, t.cf, []notation.Row{{Key: t.key, Columns: cols}}); err != nil {
 		return err
 	}
 	what := "columns"
@@ -367,7 +371,7 @@ func (s *Shell) list(ctx context.Context, st List) error {
 		}
 	}
 	var sb strings.Builder
-	if err := notation.WriteCF(&sb, cf, rows); err != nil {
+	if err := s.style().WriteCF(&sb, cf, rows); err != nil {
 		return err
 	}
 	fmt.Fprintf(&sb, "%d rows (in %s token order; range ghosts, rows of tombstones only, show as {}).\n", len(rows), s.Node.Partitioner())

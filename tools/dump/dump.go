@@ -36,8 +36,9 @@ type WiderowOptions struct {
 	Keyspace string // "" = every keyspace
 	CF       string // "" = every column family of the keyspace(s)
 	Format   string // Notation or JSONL
-	// Timestamps adds each column's write timestamp (JSONL only). Off by default: timestamps
-	// say when a row was written, so two copies of the same data would differ.
+	// Timestamps adds each column's write timestamp (a comment in the notation, a field in
+	// JSONL). Off by default: timestamps say when a row was written, so two copies of the same
+	// data would differ.
 	Timestamps bool
 	// Ghosts prints rows that hold only tombstones (range ghosts) as empty rows.
 	Ghosts   bool
@@ -128,7 +129,7 @@ func dumpCF(ctx context.Context, w *bufio.Writer, node *engine.Node, keyspace st
 			if first && len(page) > 0 {
 				w.WriteString("\n")
 			}
-			if err := notation.WriteRows(w, cf, page, first); err != nil {
+			if err := (notation.Style{Timestamps: o.Timestamps}).WriteRows(w, cf, page, first); err != nil {
 				return err
 			}
 			first = first && len(page) == 0

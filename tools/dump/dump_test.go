@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -148,5 +149,18 @@ func TestWiderowErrors(t *testing.T) {
 		if err := dump.Widerow(context.Background(), &bytes.Buffer{}, node, o); err == nil {
 			t.Errorf("%+v: no error", o)
 		}
+	}
+}
+
+// With --timestamps the notation shows every column as the seeds define it: name, value and
+// timestamp; without, the articles' pairs.
+func TestWiderowNotationTimestamps(t *testing.T) {
+	t.Parallel()
+	node, _ := seededNode(t, small)
+	with := widerowDump(t, node, dump.WiderowOptions{Keyspace: "Twissandra", CF: "Tweet", Format: dump.Notation, Timestamps: true})
+	without := widerowDump(t, node, dump.WiderowOptions{Keyspace: "Twissandra", CF: "Tweet", Format: dump.Notation})
+	stamps := regexp.MustCompile(` /\* timestamp \d+ \*/`)
+	if n := len(stamps.FindAllString(with, -1)); n < 4 || stamps.ReplaceAllString(with, "") != without || stamps.MatchString(without) {
+		t.Fatalf("%d timestamps; with:\n%s\nwithout:\n%s", n, with, without)
 	}
 }

@@ -75,8 +75,37 @@ type Row struct {
 	Columns []engine.ColumnOrSuperColumn
 }
 
-// WriteCF writes CF : { rows } at the given depth of indentation.
+// Style says how columns are written: as name : value, the articles' pairs, or with
+// Timestamps as the triples every seed defines a column to be (name, value, timestamp).
+type Style struct {
+	Timestamps bool
+}
+
+// WriteCF writes CF : { rows } in the articles' pairs.
 func WriteCF(w io.Writer, cf *engine.ColumnFamilyDef, rows []Row) error {
+	return Style{}.WriteCF(w, cf, rows)
+}
+
+// WriteRows writes rows in the articles' pairs (Style.WriteRows).
+func WriteRows(w io.Writer, cf *engine.ColumnFamilyDef, rows []Row, first bool) error {
+	return Style{}.WriteRows(w, cf, rows, first)
+}
+
+// WriteColumns writes columns in the articles' pairs (Style.WriteColumns).
+func WriteColumns(sb *strings.Builder, cf *engine.ColumnFamilyDef, cols []engine.ColumnOrSuperColumn, depth int) {
+	Style{}.WriteColumns(sb, cf, cols, depth)
+}
+
+// WriteSuperColumn writes one super column in the articles' pairs (Style.WriteSuperColumn).
+func WriteSuperColumn(sb *strings.Builder, cf *engine.ColumnFamilyDef, sc engine.SuperColumn, depth int) {
+	Style{}.WriteSuperColumn(sb, cf, sc, depth)
+}
+
+// ColumnText is name : value.
+func ColumnText(c engine.Comparator, col engine.Column) string { return Style{}.ColumnText(c, col) }
+
+// WriteCF writes CF : { rows } at the given depth of indentation.
+func (st Style) WriteCF(w io.Writer, cf *engine.ColumnFamilyDef, rows []Row) error {
 	var sb strings.Builder
 	sb.WriteString(cf.Name + " : {")
 	if len(rows) == 0 {
@@ -86,7 +115,7 @@ func WriteCF(w io.Writer, cf *engine.ColumnFamilyDef, rows []Row) error {
 	}
 	sb.WriteString("\n")
 	for i, r := range rows {
-		writeRow(&sb, cf, r, 1)
+		st.writeRow(&sb, cf, r, 1)
 		if i < len(rows)-1 {
 			sb.WriteString(",")
 		}
@@ -99,28 +128,28 @@ func WriteCF(w io.Writer, cf *engine.ColumnFamilyDef, rows []Row) error {
 
 // WriteRows writes the rows one after another without the CF wrapper, at depth 1; dump uses it
 // to stream a column family page by page.
-func WriteRows(w io.Writer, cf *engine.ColumnFamilyDef, rows []Row, first bool) error {
+func (st Style) WriteRows(w io.Writer, cf *engine.ColumnFamilyDef, rows []Row, first bool) error {
 	var sb strings.Builder
 	for _, r := range rows {
 		if !first {
 			sb.WriteString(",\n")
 		}
 		first = false
-		writeRow(&sb, cf, r, 1)
+		st.writeRow(&sb, cf, r, 1)
 	}
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
 
-func writeRow(sb *strings.Builder, cf *engine.ColumnFamilyDef, r Row, depth int) {
+func (st Style) writeRow(sb *strings.Builder, cf *engine.ColumnFamilyDef, r Row, depth int) {
 	pad := strings.Repeat(Indent, depth)
 	sb.WriteString(pad + Key(r.Key) + " : ")
-	WriteColumns(sb, cf, r.Columns, depth)
+	st.WriteColumns(sb, cf, r.Columns, depth)
 }
 
 // WriteColumns writes { name : value, ... } (super columns nested) at depth, without a newline
 // after the closing brace.
-func WriteColumns(sb *strings.Builder, cf *engine.ColumnFamilyDef, cols []engine.ColumnOrSuperColumn, depth int) {
+func (st Style) WriteColumns(sb *strings.Builder, cf *engine.ColumnFamilyDef, cols []engine.ColumnOrSuperColumn, depth int) {
 	if len(cols) == 0 {
 		sb.WriteString("{}")
 		return
@@ -131,9 +160,9 @@ func WriteColumns(sb *strings.Builder, cf *engine.ColumnFamilyDef, cols []engine
 		sb.WriteString(pad)
 		if c.SuperColumn != nil {
 			sb.WriteString(Name(cf.CompareWith, c.SuperColumn.Name) + " : ")
-			writeSub(sb, cf.CompareSubcolumnsWith, c.SuperColumn.Columns, depth+1)
+			st.writeSub(sb, cf.CompareSubcolumnsWith, c.SuperColumn.Columns, depth+1)
 		} else {
-			sb.WriteString(ColumnText(cf.CompareWith, *c.Column))
+			sb.WriteString(st.ColumnText(cf.CompareWith, *c.Column))
 		}
 		if i < len(cols)-1 {
 			sb.WriteString(",")
@@ -144,12 +173,12 @@ func WriteColumns(sb *strings.Builder, cf *engine.ColumnFamilyDef, cols []engine
 }
 
 // WriteSuperColumn writes name : { subcolumns } of one super column at depth.
-func WriteSuperColumn(sb *strings.Builder, cf *engine.ColumnFamilyDef, sc engine.SuperColumn, depth int) {
+func (st Style) WriteSuperColumn(sb *strings.Builder, cf *engine.ColumnFamilyDef, sc engine.SuperColumn, depth int) {
 	sb.WriteString(strings.Repeat(Indent, depth) + Name(cf.CompareWith, sc.Name) + " : ")
-	writeSub(sb, cf.CompareSubcolumnsWith, sc.Columns, depth)
+	st.writeSub(sb, cf.CompareSubcolumnsWith, sc.Columns, depth)
 }
 
-func writeSub(sb *strings.Builder, c engine.Comparator, cols []engine.Column, depth int) {
+func (st Style) writeSub(sb *strings.Builder, c engine.Comparator, cols []engine.Column, depth int) {
 	if len(cols) == 0 {
 		sb.WriteString("{}")
 		return
@@ -157,7 +186,7 @@ func writeSub(sb *strings.Builder, c engine.Comparator, cols []engine.Column, de
 	pad := strings.Repeat(Indent, depth+1)
 	sb.WriteString("{\n")
 	for i, col := range cols {
-		sb.WriteString(pad + ColumnText(c, col))
+		sb.WriteString(pad + st.ColumnText(c, col))
 		if i < len(cols)-1 {
 			sb.WriteString(",")
 		}
@@ -166,9 +195,14 @@ func writeSub(sb *strings.Builder, c engine.Comparator, cols []engine.Column, de
 	sb.WriteString(strings.Repeat(Indent, depth) + "}")
 }
 
-// ColumnText is name : value.
-func ColumnText(c engine.Comparator, col engine.Column) string {
-	return Name(c, col.Name) + " : " + Value(col.Value)
+// ColumnText is name : value, and with Timestamps the column's timestamp after it, as a
+// comment: name : value /* timestamp 1270000000000000 */.
+func (st Style) ColumnText(c engine.Comparator, col engine.Column) string {
+	s := Name(c, col.Name) + " : " + Value(col.Value)
+	if st.Timestamps {
+		s += " /* timestamp " + strconv.FormatInt(col.Timestamp, 10) + " */"
+	}
+	return s
 }
 
 // JSONBytes is a name or value as JSON: a string when it is valid UTF-8, else {"hex": "..."};
