@@ -41,3 +41,14 @@ func TestMergeEntriesKeepsOrderAndReplacesEqualTimes(t *testing.T) {
 		t.Fatalf("line = %v, want %v", got, want)
 	}
 }
+
+func TestLocateContract(t *testing.T) {
+	porttest.RunLocate(t, func(t *testing.T) porttest.InspectStores {
+		s, b := memory.New(), memory.NewBlog()
+		return porttest.InspectStores{
+			Stores:  porttest.Stores{Users: s, Tweets: s, Lines: s},
+			Blog:    porttest.BlogStores{Authors: b, Entries: b, Tags: b, Comments: b},
+			Locator: memory.Locator{Store: s, Blog: b},
+		}
+	})
+}

@@ -59,3 +59,15 @@ func TestCreatingTheSameUserAgainKeepsIt(t *testing.T) {
 		t.Fatalf("after a repeated create, GetUser = %+v, %v", got, err)
 	}
 }
+
+func TestLocateContract(t *testing.T) {
+	porttest.RunLocate(t, func(t *testing.T) porttest.InspectStores {
+		n := openNode(t, "")
+		s, b := widerow.NewStore(n), widerow.NewBlogStore(n)
+		return porttest.InspectStores{
+			Stores:  porttest.Stores{Users: s, Tweets: s, Lines: s},
+			Blog:    porttest.BlogStores{Authors: b, Entries: b, Tags: b, Comments: b},
+			Locator: widerow.NewInspector(n),
+		}
+	})
+}

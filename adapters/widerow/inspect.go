@@ -1,0 +1,371 @@
+package widerow
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+
+	"twissandra/adapters/widerow/engine"
+	"twissandra/domain"
+	"twissandra/ports"
+)
+
+// Inspector shows the engine's rows in the 0.6 model's own terms, for the teaching views: it
+// implements ports.WideRowInspector (the storage inspector) and ports.Locator (where a record
+// lives). It reads the engine directly, never the adapters' caches, so what it shows is stored.
+type Inspector struct{ node *engine.Node }
+
+// NewInspector inspects node.
+func NewInspector(node *engine.Node) *Inspector { return &Inspector{node: node} }
+
+const (
+	inspectCL     = engine.ONE
+	inspectRowMax = 200 // columns of a whole-row placement (a profile, a tweet)
+)
+
+// SchemaXML implements ports.WideRowInspector.
+func (in *Inspector) SchemaXML() string { return in.node.Schema().XML }
+
+// Keyspaces implements ports.WideRowInspector.
+func (in *Inspector) Keyspaces() []ports.WideKeyspace {
+	var out []ports.WideKeyspace
+	for _, ks := range in.node.Schema().Keyspaces {
+		k := ports.WideKeyspace{Name: ks.Name}
+		for i := range ks.ColumnFamilies {
+			cf := &ks.ColumnFamilies[i]
+			k.ColumnFamilies = append(k.ColumnFamilies, ports.WideCF{Name: cf.Name, Super: cf.Super, Comparator: cf.CompareWith.String(),
+				Definition: cfDefinition(cf), BoundHelp: boundHelp(cf.CompareWith)})
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+func (in *Inspector) cf(keyspace, name string) (*engine.ColumnFamilyDef, error) {
+	if ks, ok := in.node.Schema().Keyspace(keyspace); ok {
+		if cf, ok := ks.ColumnFamily(name); ok {
+			return cf, nil
+		}
+	}
+	return nil, fmt.Errorf("widerow: %w", domain.Invalid("column family", "there is no column family %s.%s in this schema", keyspace, name))
+}
+
+// ReadRow implements ports.WideRowInspector.
+func (in *Inspector) ReadRow(ctx context.Context, keyspace, cfName, key string, s ports.Slice) ([]ports.WideColumn, error) {
+	cf, err := in.cf(keyspace, cfName)
+	if err != nil {
+		return nil, err
+	}
+	start, err := parseBound(cf.CompareWith, s.Start)
+	if err != nil {
+		return nil, domain.Invalid("start", "%s", err)
+	}
+	finish, err := parseBound(cf.CompareWith, s.Finish)
+	if err != nil {
+		return nil, domain.Invalid("finish", "%s", err)
+	}
+	cols, err := in.node.GetSlice(ctx, keyspace, key, engine.ColumnParent{ColumnFamily: cfName},
+		engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: start, Finish: finish, Reversed: s.Reversed, Count: int32(s.Count)}}, inspectCL)
+	if err != nil {
+		return nil, wrap("inspect", err)
+	}
+	return wideColumns(cf, cols), nil
+}
+
+func wideColumns(cf *engine.ColumnFamilyDef, cols []engine.ColumnOrSuperColumn) []ports.WideColumn {
+	out := make([]ports.WideColumn, 0, len(cols))
+	for _, c := range cols {
+		switch {
+		case c.Column != nil:
+			out = append(out, wideColumn(cf.CompareWith, *c.Column))
+		case c.SuperColumn != nil:
+			name, note := decodeName(cf.CompareWith, c.SuperColumn.Name)
+			sc := ports.WideColumn{Name: name, Note: note}
+			for _, sub := range c.SuperColumn.Columns {
+				sc.Columns = append(sc.Columns, wideColumn(cf.CompareSubcolumnsWith, sub))
+			}
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
+func wideColumn(cmp engine.Comparator, c engine.Column) ports.WideColumn {
+	name, note := decodeName(cmp, c.Name)
+	return ports.WideColumn{Name: name, Note: note, Value: shownValue(c.Name, c.Value), Timestamp: c.Timestamp}
+}
+
+// UserRowKey implements ports.WideRowInspector.
+func (in *Inspector) UserRowKey(ctx context.Context, username string) (string, error) {
+	cols, err := in.node.GetSlice(ctx, KeyspaceTwissandra, username, engine.ColumnParent{ColumnFamily: cfUsername},
+		engine.SlicePredicate{ColumnNames: [][]byte{[]byte("id")}}, inspectCL)
+	if err != nil {
+		return "", wrap("inspect", err)
+	}
+	if len(cols) == 0 || cols[0].Column == nil {
+		return "", fmt.Errorf("widerow: no user is named %q (the Username row has no id column): %w", username, domain.ErrNotFound)
+	}
+	return string(cols[0].Column.Value), nil
+}
+
+// RowKeys implements ports.WideRowInspector: get_range_slices, skipping the rows that hold only
+// tombstones (range ghosts).
+func (in *Inspector) RowKeys(ctx context.Context, keyspace, cf string, limit int) ([]string, error) {
+	rows, err := in.node.GetRangeSlices(ctx, keyspace, engine.ColumnParent{ColumnFamily: cf},
+		engine.SlicePredicate{SliceRange: &engine.SliceRange{Count: 1}}, engine.KeyRange{Count: int32(limit)}, inspectCL)
+	if err != nil {
+		return nil, wrap("inspect", err)
+	}
+	var keys []string
+	for _, r := range rows {
+		if len(r.Columns) > 0 {
+			keys = append(keys, r.Key)
+		}
+	}
+	return keys, nil
+}
+
+// Locate implements ports.Locator: each locus at its row and column of the seeds' layout (see
+// the package comment), read now.
+func (in *Inspector) Locate(ctx context.Context, loci []ports.Locus) ([]ports.Placement, error) {
+	var out []ports.Placement
+	ids := map[string]string{} // username -> user uuid, "" for none
+	userKey := func(name string) (string, error) {
+		if id, ok := ids[name]; ok {
+			return id, nil
+		}
+		id, err := in.UserRowKey(ctx, name)
+		if errors.Is(err, domain.ErrNotFound) {
+			err = nil
+		}
+		ids[name] = id
+		return id, err
+	}
+	for _, lc := range loci {
+		var ps []ports.Placement
+		var err error
+		switch lc.Kind {
+		case ports.LocusUser:
+			var id string
+			if id, err = userKey(lc.User); err == nil {
+				ps, err = in.places(ctx, lc, []where{{KeyspaceTwissandra, cfUsername, lc.User, []byte("id")}, {KeyspaceTwissandra, cfUser, orUnknown(id), nil}})
+			}
+		case ports.LocusTweet:
+			ps, err = in.places(ctx, lc, []where{{KeyspaceTwissandra, cfTweet, lc.Tweet.String(), nil}})
+		case ports.LocusLineEntry:
+			key := PublicKey
+			if lc.Line.Kind != domain.Public {
+				key, err = userKey(lc.Line.Owner)
+			}
+			if err == nil {
+				ps, err = in.places(ctx, lc, []where{{KeyspaceTwissandra, lineCF(lc.Line.Kind), orUnknown(key), LongName(lc.Time)}})
+			}
+			for i := range ps { // the column must name this tweet
+				ps[i].Present = ps[i].Present && len(ps[i].Cells) == 1 && ps[i].Cells[0].Value == strconv.Quote(lc.Tweet.String())
+			}
+		case ports.LocusFollow:
+			var a, b string
+			if a, err = userKey(lc.User); err == nil {
+				if b, err = userKey(lc.Other); err == nil {
+					ps, err = in.places(ctx, lc, []where{{KeyspaceTwissandra, cfFriends, orUnknown(a), []byte(orUnknown(b))}, {KeyspaceTwissandra, cfFollowers, orUnknown(b), []byte(orUnknown(a))}})
+				}
+			}
+		case ports.LocusAuthor:
+			ps, err = in.places(ctx, lc, []where{{KeyspaceBloggyAppy, cfAuthors, lc.Name, nil}})
+		case ports.LocusEntry:
+			ps, err = in.places(ctx, lc, []where{{KeyspaceBloggyAppy, cfBlogEntries, lc.Slug, nil}})
+		case ports.LocusTagRef:
+			ps, err = in.places(ctx, lc, []where{{KeyspaceBloggyAppy, cfTaggedPosts, lc.Tag, lc.ID[:]}})
+		case ports.LocusComment:
+			ps, err = in.places(ctx, lc, []where{{KeyspaceBloggyAppy, cfComments, lc.Slug, lc.ID[:]}})
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ps...)
+	}
+	return out, nil
+}
+
+// orUnknown stands in for the row key of a user who does not exist: no row has it.
+func orUnknown(key string) string {
+	if key == "" {
+		return "?"
+	}
+	return key
+}
+
+// where is one row (column nil) or one column of a row.
+type where struct {
+	keyspace, cf, key string
+	column            []byte
+}
+
+func (in *Inspector) places(ctx context.Context, lc ports.Locus, ws []where) ([]ports.Placement, error) {
+	out := make([]ports.Placement, 0, len(ws))
+	for _, w := range ws {
+		cf, err := in.cf(w.keyspace, w.cf)
+		if err != nil {
+			return nil, err
+		}
+		p := ports.Placement{Locus: lc, Model: "widerow", Container: w.keyspace + "." + w.cf, Key: w.key}
+		q := url.Values{"cf_path": {p.Container}, "key": {w.key}}
+		pred := engine.SlicePredicate{SliceRange: &engine.SliceRange{Count: inspectRowMax}}
+		p.Address = fmt.Sprintf("%s[%s]", p.Container, strconv.Quote(w.key))
+		if w.column != nil {
+			name, _ := decodeName(cf.CompareWith, w.column)
+			p.Address += "[" + name + "]"
+			pred = engine.SlicePredicate{ColumnNames: [][]byte{w.column}}
+			bound := strings.Trim(name, `"`)
+			if cf.CompareWith == engine.BytesType && strings.HasPrefix(name, "0x") {
+				bound = name
+			}
+			q.Set("start", bound)
+			q.Set("finish", bound)
+		}
+		p.Inspect = q.Encode()
+		cols := []engine.ColumnOrSuperColumn(nil)
+		if w.key != "?" {
+			if cols, err = in.node.GetSlice(ctx, w.keyspace, w.key, engine.ColumnParent{ColumnFamily: w.cf}, pred, inspectCL); err != nil {
+				return nil, wrap("locate", err)
+			}
+		}
+		for _, c := range wideColumns(cf, cols) {
+			if len(c.Columns) > 0 {
+				for _, sub := range c.Columns {
+					p.Cells = append(p.Cells, ports.Cell{Name: c.Name + "." + sub.Name, Value: sub.Value, Timestamp: sub.Timestamp})
+				}
+				continue
+			}
+			p.Cells = append(p.Cells, ports.Cell{Name: c.Name, Value: c.Value, Timestamp: c.Timestamp})
+		}
+		p.Present = len(p.Cells) > 0
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// The rendering of names, values and bounds by comparator.
+
+func cfDefinition(cf *engine.ColumnFamilyDef) string {
+	s := fmt.Sprintf(`<ColumnFamily Name=%q CompareWith=%q`, cf.Name, cf.CompareWith.String())
+	if cf.Super {
+		s += fmt.Sprintf(` ColumnType="Super" CompareSubcolumnsWith=%q`, cf.CompareSubcolumnsWith.String())
+	}
+	if cf.RowsCached > 0 {
+		s += fmt.Sprintf(` RowsCached="%d"`, cf.RowsCached)
+	}
+	return s + "/>"
+}
+
+func boundHelp(cmp engine.Comparator) string {
+	switch cmp {
+	case engine.LongType:
+		return "a number (e.g. microseconds 1273656000123456) or a date like 2010-05-12T09:20:00Z"
+	case engine.TimeUUIDType, engine.LexicalUUIDType:
+		return "a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8"
+	case engine.BytesType:
+		return "text, or hex bytes written 0x…"
+	}
+	return "text"
+}
+
+// parseBound turns a slice bound typed by a learner into a column name of the comparator.
+func parseBound(cmp engine.Comparator, s string) ([]byte, error) {
+	if s == "" {
+		return nil, nil
+	}
+	switch cmp {
+	case engine.LongType:
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			t, terr := time.Parse(time.RFC3339Nano, s)
+			if terr != nil {
+				return nil, fmt.Errorf("%q is neither a number nor a date like 2010-05-12T09:20:00Z", s)
+			}
+			n = t.UnixMicro()
+		}
+		return binary.BigEndian.AppendUint64(nil, uint64(n)), nil
+	case engine.TimeUUIDType, engine.LexicalUUIDType:
+		u, err := uuid.Parse(s)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a UUID", s)
+		}
+		return u[:], nil
+	case engine.BytesType:
+		if h, ok := strings.CutPrefix(s, "0x"); ok {
+			b, err := hex.DecodeString(h)
+			if err != nil {
+				return nil, fmt.Errorf("%q is not hex bytes", s)
+			}
+			return b, nil
+		}
+	}
+	return []byte(s), nil
+}
+
+// decodeName shows a column name as its comparator reads it, with a note (a date) where one helps.
+func decodeName(cmp engine.Comparator, b []byte) (name, note string) {
+	switch cmp {
+	case engine.LongType:
+		if len(b) == 8 {
+			n := int64(binary.BigEndian.Uint64(b))
+			return strconv.FormatInt(n, 10), MicrosDate(n)
+		}
+	case engine.TimeUUIDType:
+		if u, err := uuid.FromBytes(b); err == nil {
+			note := ""
+			if u.Version() == 1 {
+				sec, nsec := u.Time().UnixTime()
+				note = time.Unix(sec, nsec).UTC().Format("2006-01-02 15:04:05.000000 UTC")
+			}
+			return u.String(), note
+		}
+	case engine.LexicalUUIDType:
+		if u, err := uuid.FromBytes(b); err == nil {
+			return u.String(), ""
+		}
+	case engine.UTF8Type, engine.AsciiType:
+		if utf8.Valid(b) {
+			return strconv.Quote(string(b)), ""
+		}
+	}
+	return decodeValue(b), ""
+}
+
+// MicrosDate reads n as microseconds since 1970 when that gives a date between 1990 and 2200,
+// "" otherwise.
+func MicrosDate(n int64) string {
+	const lo, hi = 631152000000000, 7258118400000000
+	if n < lo || n > hi {
+		return ""
+	}
+	return time.UnixMicro(n).UTC().Format("2006-01-02 15:04:05.000000 UTC")
+}
+
+// shownValue is what a page shows of a stored column: its value decoded, or, for a secret (a
+// password hash, an email), what it is (domain.RedactColumn).
+func shownValue(name, value []byte) string {
+	if shown, ok := domain.RedactColumn(string(name), value); ok {
+		return shown
+	}
+	return decodeValue(value)
+}
+
+// decodeValue shows bytes as quoted text when they are printable UTF-8, else as hex.
+func decodeValue(b []byte) string {
+	if utf8.Valid(b) && !strings.ContainsFunc(string(b), func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) {
+		return strconv.Quote(string(b))
+	}
+	return "0x" + hex.EncodeToString(b)
+}

@@ -1,0 +1,143 @@
+package ports
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+
+	"twissandra/domain"
+)
+
+// The inspection ports: what the teaching views need to show a store in its own model's terms.
+// They are optional (the use cases never inspect), plain data in and out, so that the web layer
+// shows any store without importing an adapter.
+
+// Locator says where records live in a store: every row, column, partition or map entry one
+// record occupies, read from the store now. Every adapter implements it; the contract suite
+// checks it on each.
+type Locator interface {
+	// Locate returns the places of each locus in the order asked (a locus may occupy several:
+	// a user is a User row and a Username column on the 0.6 model). A place the record should
+	// occupy but does not is returned with Present false; an unknown user or entry is not an
+	// error, its places are simply absent.
+	Locate(ctx context.Context, loci []Locus) ([]Placement, error)
+}
+
+// LocusKind names what a Locus points at.
+type LocusKind string
+
+// The loci of Twissandra and of the blog.
+const (
+	LocusUser      LocusKind = "user"       // User: the user's record (and its index)
+	LocusTweet     LocusKind = "tweet"      // Tweet: the tweet's record
+	LocusLineEntry LocusKind = "line entry" // Line, Time, Tweet: one entry of a line
+	LocusFollow    LocusKind = "follow"     // User follows Other: both sides
+	LocusAuthor    LocusKind = "author"     // Name: a blog author's profile
+	LocusEntry     LocusKind = "entry"      // Slug: a blog entry's record
+	LocusTagRef    LocusKind = "tag ref"    // Tag, ID, Slug: an entry's place in a tag's index
+	LocusComment   LocusKind = "comment"    // Slug, ID: one comment of an entry
+)
+
+// Locus is one record to locate. Role says what it is to the learner ("bob's timeline").
+type Locus struct {
+	Kind  LocusKind
+	Role  string
+	User  string // the user (a follow's follower)
+	Other string // a follow's followed user
+	Line  domain.LineKey
+	Time  int64 // a line entry's time, microseconds
+	Tweet uuid.UUID
+	Name  string // a blog author's name
+	Slug  string // a blog entry's slug
+	Tag   string // a tag ("" for the __notag__ row of every entry)
+	ID    uuid.UUID
+}
+
+// Placement is one place a record occupies in one model.
+type Placement struct {
+	Locus Locus
+	// Model names the store's model: "widerow", "cql3" or "memory".
+	Model string
+	// Container is the column family ("Twissandra.Timeline"), table ("twissandra.timeline") or
+	// map that holds the place.
+	Container string
+	// Key is the row key or partition key, as text.
+	Key string
+	// Address is the place in the model's own notation, e.g.
+	// Twissandra.Timeline['<uuid>'][1273651200000000] or
+	// timeline WHERE username = 'bob' AND time = 1273651200000000.
+	Address string
+	// Cells are what is stored there, in the model's order: columns of a row, or the cells
+	// of a CQL row with its key columns marked.
+	Cells []Cell
+	// Present reports whether the place holds the record now.
+	Present bool
+	// Inspect is the query of the storage inspector that shows the row or partition
+	// ("cf_path=Twissandra.Timeline&key=..." or "table=timeline&k.username=bob"), "" for none.
+	Inspect string
+}
+
+// Cell is one stored column or cell: its name, its value as text (secrets already hidden), and
+// its write timestamp in microseconds (0 when the model keeps none).
+type Cell struct {
+	Name      string
+	Value     string
+	Timestamp int64
+	// Key marks a CQL key column: "K" for the partition key, "C↑" or "C↓" for a clustering
+	// column in ascending or descending order, "S" for a static column.
+	Key string
+}
+
+// Slice bounds a read of one row or partition, as get_slice's SliceRange bounded a row: Start
+// and Finish as the learner types them (the store parses them by the comparator or clustering
+// type; "" is open), in the order the columns come back, at most Count of them.
+type Slice struct {
+	Start    string
+	Finish   string
+	Reversed bool
+	Count    int
+}
+
+// WideRowInspector reads the rows of the 0.6 model (the widerow engine) for the storage
+// inspector, names and values already decoded by their comparators and secrets hidden.
+type WideRowInspector interface {
+	// SchemaXML is the running engine's storage-conf.xml.
+	SchemaXML() string
+	// Keyspaces describes the keyspaces and their column families.
+	Keyspaces() []WideKeyspace
+	// ReadRow slices one row of keyspace.cf. Bad bounds are domain.ErrInvalid.
+	ReadRow(ctx context.Context, keyspace, cf, key string, s Slice) ([]WideColumn, error)
+	// UserRowKey reads Twissandra.Username[username]['id'], the row key of the user's rows;
+	// domain.ErrNotFound when the name is not taken.
+	UserRowKey(ctx context.Context, username string) (string, error)
+	// RowKeys lists up to limit keys of rows of keyspace.cf holding a live column.
+	RowKeys(ctx context.Context, keyspace, cf string, limit int) ([]string, error)
+}
+
+// WideKeyspace is a keyspace of the 0.6 model.
+type WideKeyspace struct {
+	Name           string
+	ColumnFamilies []WideCF
+}
+
+// WideCF is a column family: Definition is its storage-conf.xml element, BoundHelp what a
+// slice bound of its comparator looks like.
+type WideCF struct {
+	Name       string
+	Super      bool
+	Comparator string
+	Definition string
+	BoundHelp  string
+}
+
+// WideColumn is a column as the seeds write one, name, value and timestamp, the name decoded by
+// its comparator (Note: the date a LongType or TimeUUIDType name stands for); a super column
+// has Columns and no value. Deleted marks a tombstone: Timestamp is then its deletion time.
+type WideColumn struct {
+	Name      string
+	Note      string
+	Value     string
+	Timestamp int64
+	Deleted   bool
+	Columns   []WideColumn
+}
