@@ -141,3 +141,42 @@ type WideColumn struct {
 	Deleted   bool
 	Columns   []WideColumn
 }
+
+// CQLInspector reads the tables of the CQL3 model for the storage inspector, values rendered in
+// CQL's literal syntax and secrets hidden.
+type CQLInspector interface {
+	// InspectTables describes the tables of the keyspace.
+	InspectTables(ctx context.Context) ([]CQLTable, error)
+	// ReadPartition reads one partition of table, sliced on its first clustering column; key
+	// holds the partition key's values as text. Bad input is domain.ErrInvalid, an unknown
+	// table domain.ErrNotFound.
+	ReadPartition(ctx context.Context, table string, key []string, s Slice) ([][]CQLCell, error)
+	// PartitionKeys lists up to limit partition keys of table, as the text ReadPartition takes.
+	PartitionKeys(ctx context.Context, table string, limit int) ([][]string, error)
+}
+
+// CQLColumn is one column of a table: its name, its CQL type as system_schema spells it, and
+// whether a clustering column is in descending order (ReversedType in 1.2-2.x).
+type CQLColumn struct {
+	Name string
+	Type string
+	Desc bool
+}
+
+// CQLTable describes a table: its key columns in key order, then its static and regular columns.
+type CQLTable struct {
+	Keyspace     string
+	Name         string
+	PartitionKey []CQLColumn
+	Clustering   []CQLColumn
+	Static       []CQLColumn
+	Regular      []CQLColumn
+}
+
+// CQLCell is one column of a row, its value in CQL's literal syntax (text in quotes, UUIDs
+// plain, timestamps in RFC 3339, blobs as 0x hex, collections in braces or brackets).
+type CQLCell struct {
+	Name  string
+	Value string
+	Null  bool
+}

@@ -21,3 +21,15 @@ func TestBlogContract(t *testing.T) {
 		return porttest.BlogStores{Authors: s, Entries: s, Tags: s, Comments: s}
 	})
 }
+
+func TestLocateContract(t *testing.T) {
+	s := sharedStore(t)
+	porttest.RunLocate(t, func(t *testing.T) porttest.InspectStores {
+		resetPublic(t, s)
+		return porttest.InspectStores{
+			Stores:  porttest.Stores{Users: s, Tweets: s, Lines: s},
+			Blog:    porttest.BlogStores{Authors: s, Entries: s, Tags: s, Comments: s},
+			Locator: s,
+		}
+	})
+}

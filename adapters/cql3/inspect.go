@@ -17,55 +17,20 @@ import (
 	"github.com/google/uuid"
 
 	"twissandra/domain"
+	"twissandra/ports"
 )
 
 // The storage inspector's reader: any partition of any table of the Store's keyspace, read as
 // CQL rows with a slice of the first clustering column, for the teaching views that show a
-// partition beside the wide row it used to be.
-//
-// The types below are aliases of unnamed struct types. web/pages spells the same types, so
-// *Store satisfies its CQLInspector interface while neither package imports the other; the
-// compiler checks that they still agree where the server wires the Store into the pages.
+// partition beside the wide row it used to be (ports.CQLInspector). Secrets are hidden here,
+// where the values are still typed: a page never receives a password hash or an email.
+
+// The inspector's types are the ports' own.
 type (
-	// InspectColumn is one column of a table.
-	InspectColumn = struct {
-		Name string
-		// Type is the CQL type as system_schema spells it: text, timeuuid, map<text, text>, ...
-		Type string
-		// Desc marks a clustering column stored in descending order (ReversedType in 1.2-2.x).
-		Desc bool
-	}
-
-	// InspectTable describes a table: its partition key and clustering columns in key order,
-	// then its static and regular columns by name.
-	InspectTable = struct {
-		Keyspace     string
-		Name         string
-		PartitionKey []InspectColumn
-		Clustering   []InspectColumn
-		Static       []InspectColumn
-		Regular      []InspectColumn
-	}
-
-	// PartitionSlice bounds a partition read on the first clustering column, as get_slice's
-	// SliceRange bounded a row: Start and Finish (inclusive, "" for open) are in the order the
-	// rows come back, which is the table's clustering order, or its reverse with Reversed.
-	// Count is the most rows to return.
-	PartitionSlice = struct {
-		Start    string
-		Finish   string
-		Reversed bool
-		Count    int
-	}
-
-	// PartitionCell is one column of a row read by ReadPartition, its value rendered as text:
-	// text in CQL quotes, UUIDs plain, timestamps in RFC 3339, blobs as 0x hex, sets and maps
-	// in braces, lists in brackets.
-	PartitionCell = struct {
-		Name  string
-		Value string
-		Null  bool
-	}
+	InspectColumn  = ports.CQLColumn
+	InspectTable   = ports.CQLTable
+	PartitionSlice = ports.Slice
+	PartitionCell  = ports.CQLCell
 )
 
 // MaxPartitionSlice bounds PartitionSlice.Count.
@@ -198,7 +163,7 @@ func (s *Store) ReadPartition(ctx context.Context, table string, key []string, o
 			if p.IsNil() {
 				row[i].Value, row[i].Null = "null", true
 			} else {
-				row[i].Value = renderValue(c.TypeInfo, p.Elem())
+				row[i].Value = renderShown(c.Name, c.TypeInfo, p.Elem())
 			}
 			p.SetZero()
 		}
@@ -441,6 +406,41 @@ func keyText(ti gocql.TypeInfo, v reflect.Value) string {
 		return x.UTC().Format(time.RFC3339Nano)
 	}
 	return renderValue(ti, v)
+}
+
+// renderShown renders the value of column name as renderValue does, a secret (a password hash,
+// an email, an email among a map's entries) as what it is (domain.RedactColumn).
+func renderShown(name string, ti gocql.TypeInfo, v reflect.Value) string {
+	if raw, ok := rawBytes(v); ok {
+		if shown, ok := domain.RedactColumn(name, raw); ok {
+			return shown
+		}
+	}
+	if ti.Type() == gocql.TypeMap && v.Kind() == reflect.Map && v.Type().Key().Kind() == reflect.String && !v.IsNil() {
+		hidden := reflect.MakeMapWithSize(v.Type(), v.Len())
+		for it := v.MapRange(); it.Next(); {
+			val := it.Value()
+			if raw, ok := rawBytes(val); ok {
+				if shown, ok := domain.RedactColumn(it.Key().String(), raw); ok && val.Kind() == reflect.String {
+					val = reflect.ValueOf(shown).Convert(val.Type())
+				}
+			}
+			hidden.SetMapIndex(it.Key(), val)
+		}
+		v = hidden
+	}
+	return renderValue(ti, v)
+}
+
+// rawBytes is the bytes of a text or blob value.
+func rawBytes(v reflect.Value) ([]byte, bool) {
+	switch x := v.Interface().(type) {
+	case string:
+		return []byte(x), true
+	case []byte:
+		return x, true
+	}
+	return nil, false
 }
 
 // renderValue renders a value of type ti in CQL's literal syntax (timestamps in RFC 3339).

@@ -6,12 +6,14 @@ import (
 	"twissandra/ports"
 )
 
-// Module provides one Store as every Twissandra port and one BlogStore as every blog port.
+// Module provides one Store as every Twissandra port and one BlogStore as every blog port, and
+// the Locator of both.
 var Module = fx.Module("memory",
 	fx.Provide(
-		fx.Annotate(New,
+		fx.Annotate(New, fx.As(fx.Self()),
 			fx.As(new(ports.UserStore)), fx.As(new(ports.TweetStore)), fx.As(new(ports.LineStore))),
-		fx.Annotate(NewBlog,
+		fx.Annotate(NewBlog, fx.As(fx.Self()),
 			fx.As(new(ports.AuthorStore)), fx.As(new(ports.EntryStore)), fx.As(new(ports.TagIndex)), fx.As(new(ports.CommentStore))),
+		fx.Annotate(func(s *Store, b *BlogStore) Locator { return Locator{Store: s, Blog: b} }, fx.As(new(ports.Locator))),
 	),
 )

@@ -159,8 +159,9 @@ func serverOptions(cfg *Config) []fx.Option {
 
 // secondary is compare mode's second backend (nil when compare mode is off).
 type secondary struct {
-	pair   *compare.Pair
-	stores stores.Set
+	pair    *compare.Pair
+	stores  stores.Set
+	locator ports.Locator
 }
 
 // openSecondary opens the --compare backend beside the primary, with the same configuration
@@ -186,8 +187,9 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 	}
 	logger.Info("compare mode", "primary", cfg.Backend, "secondary", cfg.Compare)
 	return &secondary{
-		pair:   &compare.Pair{Primary: cfg.Backend, Secondary: cfg.Compare, Observer: metrics.Default()},
-		stores: st,
+		pair:    &compare.Pair{Primary: cfg.Backend, Secondary: cfg.Compare, Observer: metrics.Default()},
+		stores:  st,
+		locator: b.locator,
 	}, nil
 }
 
@@ -215,10 +217,12 @@ type engineDeps struct {
 	Social  *social.Service
 	Blog    *blog.Service
 	Clock   domain.Clock
-	Pingers []ports.Pinger `group:"pingers"`
-	Node    *engine.Node   `optional:"true"`
-	CQL     *cql3.Store    `optional:"true"`
-	Schema  cqlSchema      `optional:"true"`
+	Pingers []ports.Pinger         `group:"pingers"`
+	Wide    ports.WideRowInspector `optional:"true"`
+	CQL     ports.CQLInspector     `optional:"true"`
+	Locator ports.Locator
+	Second  *secondary
+	Schema  cqlSchema `optional:"true"`
 }
 
 // cqlSchema is the CQL DDL the cql3 backend applies, shown on the Models page.
@@ -242,12 +246,10 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	pd := pages.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: string(d.Schema), Clock: d.Clock, Logger: d.Logger}
-	if d.Node != nil {
-		pd.Node = d.Node
-	}
-	if d.CQL != nil {
-		pd.CQL = d.CQL
+	pd := pages.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: string(d.Schema), Clock: d.Clock, Logger: d.Logger,
+		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, Locator: d.Locator}
+	if d.Second != nil {
+		pd.Locator = compare.Locator(d.Second.pair, d.Locator, d.Second.locator)
 	}
 	if err := pages.Register(s, pd); err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
+	"twissandra/ports"
 	"twissandra/tools/stores"
 )
 
@@ -23,6 +24,8 @@ type openedBackend struct {
 	stores stores.Set
 	social *social.Service
 	blog   *blog.Service
+	// locator says where records live (the teaching views)
+	locator ports.Locator
 }
 
 // openBackend starts cfg's backend through the same fx wiring as serve (coreOptions) and hands
@@ -38,7 +41,7 @@ func openBackend(ctx context.Context, cfg *Config, stderr io.Writer) (*openedBac
 	opts = append(opts, fx.Populate(
 		&b.stores.Users, &b.stores.Tweets, &b.stores.Lines,
 		&b.stores.Authors, &b.stores.Entries, &b.stores.Tags, &b.stores.Comments,
-		&b.social, &b.blog,
+		&b.social, &b.blog, &b.locator,
 	))
 	switch cfg.Backend {
 	case "widerow":

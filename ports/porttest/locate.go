@@ -128,7 +128,7 @@ func testLocateTweet(t *testing.T, s InspectStores) {
 	placementsHold(t, mustLocate(t, s, []ports.Locus{fanLine}), false)
 	placementsHold(t, mustLocate(t, s, loci[:4]), true)
 
-	if _, _, _, err := svc.TweetLoci(c, uuid.New(), "", 10); !errors.Is(err, domain.ErrNotFound) {
+	if _, _, _, err := svc.TweetLoci(c, uuid.Must(uuid.NewUUID()), "", 10); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("TweetLoci of an unknown tweet: %v, want ErrNotFound", err)
 	}
 }

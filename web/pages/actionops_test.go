@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"twissandra/adapters/widerow"
-	"twissandra/adapters/widerow/engine"
 )
 
 // A post answers with a redirect; the next page shows what the post cost, writes and fan-out
@@ -72,7 +71,7 @@ func TestCacheNoteWiderow(t *testing.T) {
 	warm := widerowStores(t)
 	newApp(t, warm).client(t).signUp("rita")
 	// A second server over the same node: its adapter has read nothing yet.
-	s := widerow.NewStore(warm.node.(*engine.Node))
+	s := widerow.NewStore(warm.node)
 	cold := warm
 	cold.users, cold.tweets, cold.lines = s, s, s
 	c := newApp(t, cold).client(t)

@@ -15,6 +15,7 @@ import (
 
 	"twissandra/adapters/memory"
 	"twissandra/adapters/widerow"
+	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
@@ -38,14 +39,17 @@ type stores struct {
 	entries  ports.EntryStore
 	tags     ports.TagIndex
 	comments ports.CommentStore
-	node     WideRowNode
-	cql      CQLInspector
+	node     *engine.Node // nil off widerow
+	wide     ports.WideRowInspector
+	cql      ports.CQLInspector
+	locator  ports.Locator
 	backend  string
 }
 
 func memoryStores() stores {
 	m, b := memory.New(), memory.NewBlog()
-	return stores{m, m, m, b, b, b, b, nil, nil, "memory"}
+	return stores{users: m, tweets: m, lines: m, authors: b, entries: b, tags: b, comments: b,
+		locator: memory.Locator{Store: m, Blog: b}, backend: "memory"}
 }
 
 func widerowStores(t testing.TB) stores {
@@ -56,7 +60,9 @@ func widerowStores(t testing.TB) stores {
 	}
 	t.Cleanup(func() { _ = node.Close() })
 	s, b := widerow.NewStore(node), widerow.NewBlogStore(node)
-	return stores{s, s, s, b, b, b, b, node, nil, "widerow"}
+	in := widerow.NewInspector(node)
+	return stores{users: s, tweets: s, lines: s, authors: b, entries: b, tags: b, comments: b,
+		node: node, wide: in, locator: in, backend: "widerow"}
 }
 
 // newApp serves the pages (and the JSON API) on st, its stores wrapped by opstrace as the
@@ -70,7 +76,8 @@ func newApp(t testing.TB, st stores) *testApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Register(s, Deps{Social: svc, Blog: bl, Backend: st.backend, Node: st.node, CQL: st.cql}); err != nil {
+	if err := Register(s, Deps{Social: svc, Blog: bl, Backend: st.backend, Wide: st.wide, CQL: st.cql, Locator: st.locator,
+		StorageConf: engine.DefaultSchemaXML}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s.Engine)

@@ -2,21 +2,16 @@ package pages
 
 import (
 	_ "embed"
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
-	"github.com/google/uuid"
 
-	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
+	"twissandra/ports"
 )
 
 //go:embed schema/equivalent.cql
@@ -80,14 +75,14 @@ type modelsData struct {
 }
 
 func (h *handler) models(c *gin.Context) {
-	d := modelsData{Running: h.deps.Backend, Mappings: mappings, Queries: accessPatterns, Inspector: h.deps.Node != nil || h.deps.CQL != nil,
-		InspectCF: h.deps.Node != nil, InspectTable: h.deps.CQL != nil}
-	if h.deps.Node != nil {
-		d.LiveXML = h.deps.Node.Schema().XML
+	d := modelsData{Running: h.deps.Backend, Mappings: mappings, Queries: accessPatterns, Inspector: h.deps.Wide != nil || h.deps.CQL != nil,
+		InspectCF: h.deps.Wide != nil, InspectTable: h.deps.CQL != nil}
+	if h.deps.Wide != nil {
+		d.LiveXML = h.deps.Wide.SchemaXML()
 		d.LiveNote = "The running engine's storage-conf.xml."
 	}
 	if d.LiveXML == "" {
-		d.LiveXML = engine.DefaultSchemaXML
+		d.LiveXML = h.deps.StorageConf
 		d.LiveNote = "The widerow engine's storage-conf.xml (not the running backend)."
 	}
 	if h.deps.CQLSchema != "" {
@@ -126,7 +121,9 @@ type notationLine struct {
 	TS    string
 	Open  bool // the line opens a map: `name: {`
 	Close bool // the line closes a map: `},`
-	List  bool // the line opens or closes a list: `[`, `],`
+	// Tombstone marks a deleted column: it shows its deletion time and no value.
+	Tombstone bool
+	List      bool // the line opens or closes a list: `[`, `],`
 }
 
 type inspectData struct {
@@ -155,12 +152,11 @@ func (h *handler) inspect(c *gin.Context) {
 		h.inspectCQL(c)
 		return
 	}
-	d := inspectData{Available: h.deps.Node != nil, Count: inspectDefaultCount, Backend: h.deps.Backend}
-	if h.deps.Node == nil {
+	d := inspectData{Available: h.deps.Wide != nil, Count: inspectDefaultCount, Backend: h.deps.Backend}
+	if h.deps.Wide == nil {
 		h.render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
 		return
 	}
-	schema := h.deps.Node.Schema()
 	d.Keyspace = c.DefaultQuery("ks", "Twissandra")
 	d.CF = c.DefaultQuery("cf", "Timeline")
 	d.Key, d.User = c.Query("key"), strings.TrimSpace(c.Query("user"))
@@ -169,24 +165,23 @@ func (h *handler) inspect(c *gin.Context) {
 	if v := c.Query("cf_path"); v != "" { // the combined select "Keyspace.CF"
 		d.Keyspace, d.CF, _ = strings.Cut(v, ".")
 	}
-	for _, ks := range schema.Keyspaces {
-		for _, cf := range ks.ColumnFamilies {
-			d.Choices = append(d.Choices, cfChoice{Keyspace: ks.Name, Name: cf.Name, Label: ks.Name + "." + cf.Name,
-				Selected: ks.Name == d.Keyspace && cf.Name == d.CF})
+	var cf *ports.WideCF
+	for _, ks := range h.deps.Wide.Keyspaces() {
+		for i := range ks.ColumnFamilies {
+			def := &ks.ColumnFamilies[i]
+			selected := ks.Name == d.Keyspace && def.Name == d.CF
+			d.Choices = append(d.Choices, cfChoice{Keyspace: ks.Name, Name: def.Name, Label: ks.Name + "." + def.Name, Selected: selected})
+			if selected {
+				cf = def
+			}
 		}
 	}
-	ks, ok := schema.Keyspace(d.Keyspace)
-	var cf *engine.ColumnFamilyDef
-	if ok {
-		cf, ok = ks.ColumnFamily(d.CF)
-	}
-	if !ok {
+	if cf == nil {
 		d.Error = "There is no column family " + d.Keyspace + "." + d.CF + " in this schema."
 		h.render(c, http.StatusBadRequest, "inspect", "Storage inspector", "models", d)
 		return
 	}
-	d.Def = cfDefinition(cf)
-	d.StartHelp = boundHelp(cf.CompareWith)
+	d.Def, d.StartHelp = cf.Definition, cf.BoundHelp
 	if s := c.Query("count"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > inspectMaxCount {
@@ -198,16 +193,16 @@ func (h *handler) inspect(c *gin.Context) {
 	}
 	ctx := c.Request.Context()
 	if d.User != "" {
-		id, err := h.resolveUser(c, d.User)
+		id, err := h.deps.Wide.UserRowKey(ctx, d.User)
 		if err != nil {
-			d.Error = err.Error()
-			h.render(c, http.StatusBadRequest, "inspect", "Storage inspector", "models", d)
+			d.Error = sentence(inspectError(err))
+			h.render(c, statusOf(err), "inspect", "Storage inspector", "models", d)
 			return
 		}
 		d.Key = id
 	}
 	if d.Key == "" {
-		keys, err := h.someKeys(c, d.Keyspace, d.CF)
+		keys, err := h.deps.Wide.RowKeys(ctx, d.Keyspace, d.CF, inspectKeyList)
 		if err != nil {
 			d.Error = "Listing keys failed: " + err.Error()
 		}
@@ -215,117 +210,28 @@ func (h *handler) inspect(c *gin.Context) {
 		h.render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
 		return
 	}
-	start, err := parseBound(cf.CompareWith, d.Start)
-	if err == nil {
-		var finish []byte
-		finish, err = parseBound(cf.CompareWith, d.Finish)
-		if err == nil {
-			rng := &engine.SliceRange{Start: start, Finish: finish, Reversed: d.Reversed, Count: int32(d.Count)}
-			var cols []engine.ColumnOrSuperColumn
-			cols, err = h.deps.Node.GetSlice(ctx, d.Keyspace, d.Key, engine.ColumnParent{ColumnFamily: d.CF},
-				engine.SlicePredicate{SliceRange: rng}, engine.ONE)
-			if err == nil {
-				d.Ran, d.Returned = true, len(cols)
-				d.Lines = notation(cf, d.Key, cols)
-			}
-		}
-	}
+	cols, err := h.deps.Wide.ReadRow(ctx, d.Keyspace, d.CF, d.Key, ports.Slice{Start: d.Start, Finish: d.Finish, Reversed: d.Reversed, Count: d.Count})
 	if err != nil {
-		d.Error = sentence(strings.TrimPrefix(err.Error(), "InvalidRequestException: "))
-		h.render(c, http.StatusBadRequest, "inspect", "Storage inspector", "models", d)
+		d.Error = sentence(inspectError(err))
+		h.render(c, statusOf(err), "inspect", "Storage inspector", "models", d)
 		return
 	}
+	d.Ran, d.Returned = true, len(cols)
+	d.Lines = notation(cf.Name, d.Key, cols)
 	h.render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
 }
 
-// resolveUser reads Twissandra.Username[name]['id'], the inverted index of seed 001.
-func (h *handler) resolveUser(c *gin.Context, name string) (string, error) {
-	ctx := c.Request.Context()
-	cols, err := h.deps.Node.GetSlice(ctx, "Twissandra", name, engine.ColumnParent{ColumnFamily: "Username"},
-		engine.SlicePredicate{ColumnNames: [][]byte{[]byte("id")}}, engine.ONE)
-	if err != nil {
-		return "", fmt.Errorf("looking up %q failed: %s", name, strings.TrimPrefix(err.Error(), "InvalidRequestException: "))
+// inspectError is an inspector's error as a learner reads it: what was wrong, without the
+// layers' prefixes.
+func inspectError(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, "InvalidRequestException: "); i >= 0 {
+		return msg[i+len("InvalidRequestException: "):]
 	}
-	if len(cols) == 0 || cols[0].Column == nil {
-		return "", fmt.Errorf("no user is named %q (the Username row has no id column)", name)
+	for _, p := range []string{"widerow: ", "widerow inspect: ", "invalid: "} {
+		msg = strings.TrimPrefix(msg, p)
 	}
-	return string(cols[0].Column.Value), nil
-}
-
-// someKeys lists a few row keys of the column family (get_range_slices), to pick from.
-func (h *handler) someKeys(c *gin.Context, ks, cf string) ([]string, error) {
-	ctx := c.Request.Context()
-	rows, err := h.deps.Node.GetRangeSlices(ctx, ks, engine.ColumnParent{ColumnFamily: cf},
-		engine.SlicePredicate{SliceRange: &engine.SliceRange{Count: 1}}, engine.KeyRange{Count: inspectKeyList}, engine.ONE)
-	if err != nil {
-		return nil, err
-	}
-	var keys []string
-	for _, r := range rows {
-		if len(r.Columns) > 0 { // skip range ghosts: rows holding only tombstones
-			keys = append(keys, r.Key)
-		}
-	}
-	return keys, nil
-}
-
-func cfDefinition(cf *engine.ColumnFamilyDef) string {
-	s := fmt.Sprintf(`<ColumnFamily Name=%q CompareWith=%q`, cf.Name, cf.CompareWith.String())
-	if cf.Super {
-		s += fmt.Sprintf(` ColumnType="Super" CompareSubcolumnsWith=%q`, cf.CompareSubcolumnsWith.String())
-	}
-	if cf.RowsCached > 0 {
-		s += fmt.Sprintf(` RowsCached="%d"`, cf.RowsCached)
-	}
-	return s + "/>"
-}
-
-func boundHelp(cmp engine.Comparator) string {
-	switch cmp {
-	case engine.LongType:
-		return "a number (e.g. microseconds 1273656000123456) or a date like 2010-05-12T09:20:00Z"
-	case engine.TimeUUIDType, engine.LexicalUUIDType:
-		return "a UUID like 6ba7b810-9dad-11d1-80b4-00c04fd430c8"
-	case engine.BytesType:
-		return "text, or hex bytes written 0x…"
-	}
-	return "text"
-}
-
-// parseBound turns a slice bound typed in the form into a column name of the comparator.
-func parseBound(cmp engine.Comparator, s string) ([]byte, error) {
-	if s == "" {
-		return nil, nil
-	}
-	switch cmp {
-	case engine.LongType:
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			t, terr := time.Parse(time.RFC3339Nano, s)
-			if terr != nil {
-				return nil, fmt.Errorf("%q is neither a number nor a date like 2010-05-12T09:20:00Z", s)
-			}
-			n = t.UnixMicro()
-		}
-		b := make([]byte, 8)
-		binary.BigEndian.PutUint64(b, uint64(n))
-		return b, nil
-	case engine.TimeUUIDType, engine.LexicalUUIDType:
-		u, err := uuid.Parse(s)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a UUID", s)
-		}
-		return u[:], nil
-	case engine.BytesType:
-		if h, ok := strings.CutPrefix(s, "0x"); ok {
-			b, err := hex.DecodeString(h)
-			if err != nil {
-				return nil, fmt.Errorf("%q is not hex bytes", s)
-			}
-			return b, nil
-		}
-	}
-	return []byte(s), nil
+	return strings.TrimSuffix(msg, ": "+domain.ErrNotFound.Error())
 }
 
 // notation renders a row as the seed articles write rows:
@@ -335,57 +241,32 @@ func parseBound(cmp engine.Comparator, s string) ([]byte, error) {
 //	        1273656000123456 /* 2010-05-12 09:20:00.123456 UTC */: "<tweet uuid>",
 //	    },
 //	}
-func notation(cf *engine.ColumnFamilyDef, key string, cols []engine.ColumnOrSuperColumn) []notationLine {
+func notation(cf, key string, cols []ports.WideColumn) []notationLine {
 	const ind = "    "
-	lines := []notationLine{{Name: cf.Name + " =", Open: true}}
+	lines := []notationLine{{Name: cf + " =", Open: true}}
 	lines = append(lines, notationLine{Indent: ind, Name: strconv.Quote(key), Note: "row key", Open: true})
 	for _, c := range cols {
-		switch {
-		case c.Column != nil:
-			n, note := decodeName(cf.CompareWith, c.Column.Name)
-			lines = append(lines, notationLine{Indent: ind + ind, Name: n, Note: note, Value: shownValue(c.Column.Name, c.Column.Value), TS: timestampNote(c.Column.Timestamp)})
-		case c.SuperColumn != nil:
-			n, note := decodeName(cf.CompareWith, c.SuperColumn.Name)
-			lines = append(lines, notationLine{Indent: ind + ind, Name: n, Note: note, Open: true})
-			for _, sc := range c.SuperColumn.Columns {
-				sn, snote := decodeName(cf.CompareSubcolumnsWith, sc.Name)
-				lines = append(lines, notationLine{Indent: ind + ind + ind, Name: sn, Note: snote, Value: shownValue(sc.Name, sc.Value), TS: timestampNote(sc.Timestamp)})
-			}
-			lines = append(lines, notationLine{Indent: ind + ind, Close: true})
+		if c.Columns == nil {
+			lines = append(lines, columnLine(ind+ind, c))
+			continue
 		}
+		lines = append(lines, notationLine{Indent: ind + ind, Name: c.Name, Note: c.Note, Open: true})
+		for _, sc := range c.Columns {
+			lines = append(lines, columnLine(ind+ind+ind, sc))
+		}
+		lines = append(lines, notationLine{Indent: ind + ind, Close: true})
 	}
 	lines = append(lines, notationLine{Indent: ind, Close: true})
 	lines = append(lines, notationLine{Close: true})
 	return lines
 }
 
-// decodeName shows a column name as its comparator reads it, with a note (a date) where one helps.
-func decodeName(cmp engine.Comparator, b []byte) (name, note string) {
-	switch cmp {
-	case engine.LongType:
-		if len(b) == 8 {
-			n := int64(binary.BigEndian.Uint64(b))
-			return strconv.FormatInt(n, 10), microsDate(n)
-		}
-	case engine.TimeUUIDType:
-		if u, err := uuid.FromBytes(b); err == nil {
-			note := ""
-			if u.Version() == 1 {
-				sec, nsec := u.Time().UnixTime()
-				note = time.Unix(sec, nsec).UTC().Format("2006-01-02 15:04:05.000000 UTC")
-			}
-			return u.String(), note
-		}
-	case engine.LexicalUUIDType:
-		if u, err := uuid.FromBytes(b); err == nil {
-			return u.String(), ""
-		}
-	case engine.UTF8Type, engine.AsciiType:
-		if utf8.Valid(b) {
-			return strconv.Quote(string(b)), ""
-		}
+func columnLine(indent string, c ports.WideColumn) notationLine {
+	l := notationLine{Indent: indent, Name: c.Name, Note: c.Note, Value: c.Value, TS: timestampNote(c.Timestamp)}
+	if c.Deleted {
+		l.Value, l.TS, l.Tombstone = "", "tombstone, deleted at "+strings.TrimPrefix(l.TS, "timestamp "), true
 	}
-	return decodeValue(b), ""
+	return l
 }
 
 // timestampNote shows a column's timestamp: the number the write gave, and its date when it is
@@ -404,21 +285,4 @@ func microsDate(n int64) string {
 		return ""
 	}
 	return time.UnixMicro(n).UTC().Format("2006-01-02 15:04:05.000000 UTC")
-}
-
-// shownValue is what a page shows of a stored column: its value decoded, or, for a secret (a
-// password hash, an email), what it is (domain.RedactColumn). Pages are open to anyone.
-func shownValue(name, value []byte) string {
-	if shown, ok := domain.RedactColumn(string(name), value); ok {
-		return shown
-	}
-	return decodeValue(value)
-}
-
-// decodeValue shows bytes as quoted text when they are printable UTF-8, else as hex.
-func decodeValue(b []byte) string {
-	if utf8.Valid(b) && !strings.ContainsFunc(string(b), func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) {
-		return strconv.Quote(string(b))
-	}
-	return "0x" + hex.EncodeToString(b)
 }

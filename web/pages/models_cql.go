@@ -1,8 +1,6 @@
 package pages
 
 import (
-	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
@@ -16,59 +14,18 @@ import (
 	"github.com/google/uuid"
 
 	"twissandra/domain"
+	"twissandra/ports"
 )
 
 // The storage inspector on the cql3 backend: one partition of a CQL3 table, as CQL rows and as
 // the wide row it was in Cassandra 1.2-2.x (reference, section 6).
 
-// CQLInspector is what the storage inspector needs of the cql3 backend (*cql3.Store).
-type CQLInspector interface {
-	// InspectTables describes the tables of the keyspace.
-	InspectTables(ctx context.Context) ([]CQLTable, error)
-	// ReadPartition reads one partition of table; key holds the partition key's values as
-	// text. Bad input is domain.ErrInvalid, an unknown table domain.ErrNotFound.
-	ReadPartition(ctx context.Context, table string, key []string, opts CQLSlice) ([][]CQLCell, error)
-	// PartitionKeys lists up to limit partition keys of table, as the text ReadPartition takes.
-	PartitionKeys(ctx context.Context, table string, limit int) ([][]string, error)
-}
-
-// The inspector's types are aliases of unnamed struct types, spelled exactly as adapters/cql3
-// spells its own (InspectColumn, InspectTable, PartitionSlice, PartitionCell), so that the
-// Store satisfies CQLInspector while the pages import no adapter. Change both together.
+// The cql3 inspector's types are the ports'.
 type (
-	// CQLColumn is one column: its name, its CQL type, and whether a clustering column is in
-	// descending order.
-	CQLColumn = struct {
-		Name string
-		Type string
-		Desc bool
-	}
-
-	// CQLTable describes a table: key columns in key order, then static and regular columns.
-	CQLTable = struct {
-		Keyspace     string
-		Name         string
-		PartitionKey []CQLColumn
-		Clustering   []CQLColumn
-		Static       []CQLColumn
-		Regular      []CQLColumn
-	}
-
-	// CQLSlice bounds a read on the first clustering column: Start and Finish in the order the
-	// rows come back (the clustering order, reversed with Reversed), at most Count rows.
-	CQLSlice = struct {
-		Start    string
-		Finish   string
-		Reversed bool
-		Count    int
-	}
-
-	// CQLCell is one column of a row, its value rendered in CQL's literal syntax.
-	CQLCell = struct {
-		Name  string
-		Value string
-		Null  bool
-	}
+	CQLColumn = ports.CQLColumn
+	CQLTable  = ports.CQLTable
+	CQLSlice  = ports.Slice
+	CQLCell   = ports.CQLCell
 )
 
 type tableChoice struct {
@@ -472,24 +429,6 @@ func collectionNote(c CQLColumn) string {
 	return ""
 }
 
-// shownCell is what a page shows of a CQL cell: its literal, or, for a secret (a password hash,
-// an email), what it is (domain.RedactColumn), measured in the bytes the literal stands for.
-func shownCell(c CQLCell) string {
-	if c.Null {
-		return c.Value
-	}
-	raw := []byte(c.Value)
-	if h, ok := strings.CutPrefix(c.Value, "0x"); ok {
-		if b, err := hex.DecodeString(h); err == nil {
-			raw = b
-		}
-	} else if s, err := strconv.Unquote(c.Value); err == nil {
-		raw = []byte(s)
-	} else if len(c.Value) >= 2 && c.Value[0] == '\'' && c.Value[len(c.Value)-1] == '\'' {
-		raw = []byte(strings.ReplaceAll(c.Value[1:len(c.Value)-1], "''", "'"))
-	}
-	if shown, ok := domain.RedactColumn(c.Name, raw); ok {
-		return shown
-	}
-	return c.Value
-}
+// shownCell is what a page shows of a CQL cell: its literal, as the inspector port gives it
+// (secrets already hidden by the store, where the values are still typed).
+func shownCell(c CQLCell) string { return c.Value }

@@ -1,76 +1,15 @@
 package pages
 
 import (
-	"encoding/binary"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/google/uuid"
-
-	"twissandra/adapters/widerow/engine"
-	"twissandra/domain"
+	"twissandra/adapters/widerow"
+	"twissandra/ports"
 )
-
-func TestDecodeName(t *testing.T) {
-	t.Parallel()
-	long := make([]byte, 8)
-	binary.BigEndian.PutUint64(long, 1273656000123456)
-	small := make([]byte, 8)
-	binary.BigEndian.PutUint64(small, 42)
-	tu := domain.NewTimeUUID(1273656000123456)
-	lex := uuid.MustParse("00000000-0000-4000-8000-000000000001")
-	tests := []struct {
-		name       string
-		cmp        engine.Comparator
-		in         []byte
-		want, note string
-	}{
-		{"long as micros", engine.LongType, long, "1273656000123456", "2010-05-12 09:20:00.123456 UTC"},
-		{"small long", engine.LongType, small, "42", ""},
-		{"time uuid", engine.TimeUUIDType, tu[:], tu.String(), "2010-05-12 09:20:00.123456 UTC"},
-		{"lexical uuid", engine.LexicalUUIDType, lex[:], lex.String(), ""},
-		{"utf8", engine.UTF8Type, []byte("héllo"), `"héllo"`, ""},
-		{"printable bytes", engine.BytesType, []byte("id"), `"id"`, ""},
-		{"binary bytes", engine.BytesType, []byte{0, 1, 0xff}, "0x0001ff", ""},
-		{"bad long", engine.LongType, []byte{1, 2}, "0x0102", ""},
-	}
-	for _, tc := range tests {
-		got, note := decodeName(tc.cmp, tc.in)
-		if got != tc.want || note != tc.note {
-			t.Errorf("%s: got %q /* %q */, want %q /* %q */", tc.name, got, note, tc.want, tc.note)
-		}
-	}
-}
-
-func TestParseBound(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		cmp     engine.Comparator
-		in      string
-		want    []byte
-		wantErr bool
-	}{
-		{engine.LongType, "", nil, false},
-		{engine.LongType, "258", []byte{0, 0, 0, 0, 0, 0, 1, 2}, false},
-		{engine.LongType, "1970-01-01T00:00:00.000258Z", []byte{0, 0, 0, 0, 0, 0, 1, 2}, false},
-		{engine.LongType, "soon", nil, true},
-		{engine.TimeUUIDType, "nope", nil, true},
-		{engine.BytesType, "0x0aff", []byte{0x0a, 0xff}, false},
-		{engine.BytesType, "0xzz", nil, true},
-		{engine.BytesType, "abc", []byte("abc"), false},
-		{engine.UTF8Type, "0x00", []byte("0x00"), false},
-	}
-	for _, tc := range tests {
-		got, err := parseBound(tc.cmp, tc.in)
-		if (err != nil) != tc.wantErr || string(got) != string(tc.want) {
-			t.Errorf("parseBound(%v, %q) = %x, %v", tc.cmp, tc.in, got, err)
-		}
-	}
-}
 
 func TestModelsAndInspector(t *testing.T) {
 	t.Parallel()
@@ -111,7 +50,7 @@ func TestModelsAndInspector(t *testing.T) {
 		{"ks=Twissandra&cf=Nope", "There is no column family Twissandra.Nope"},
 		{"ks=Twissandra&cf=Userline&key=x&start=soon", "is neither a number nor a date"},
 		{"ks=Twissandra&cf=Userline&key=x&count=0", "Count must be a number from 1 to 1000"},
-		{"ks=Twissandra&cf=Userline&user=nobody", "no user is named"},
+		{"ks=Twissandra&cf=Userline&user=nobody", "No user is named &#34;nobody&#34; (the Username row has no id column)."},
 		{"ks=BloggyAppy&cf=TaggedPosts&key=x&start=not-a-uuid", "is not a UUID"},
 	} {
 		r := c.get("/models/inspect?" + tc.query)
@@ -133,10 +72,9 @@ func TestInspectorElsewhere(t *testing.T) {
 
 func TestNotationSuperColumns(t *testing.T) {
 	t.Parallel()
-	cf := &engine.ColumnFamilyDef{Name: "AddressBook", Super: true, CompareWith: engine.UTF8Type, CompareSubcolumnsWith: engine.UTF8Type}
-	lines := notation(cf, "phatduckk", []engine.ColumnOrSuperColumn{{SuperColumn: &engine.SuperColumn{
-		Name: []byte("John"), Columns: []engine.Column{{Name: []byte("street"), Value: []byte("Howard street")}, {Name: []byte("zip"), Value: []byte("94404")}},
-	}}})
+	lines := notation("AddressBook", "phatduckk", []ports.WideColumn{{Name: `"John"`,
+		Columns: []ports.WideColumn{{Name: `"street"`, Value: `"Howard street"`}, {Name: `"zip"`, Value: `"94404"`}},
+	}})
 	var b strings.Builder
 	for _, l := range lines {
 		b.WriteString(l.Indent)
@@ -159,8 +97,8 @@ func TestNotationSuperColumns(t *testing.T) {
 func TestRegisterTypedNilNode(t *testing.T) {
 	t.Parallel()
 	st := memoryStores()
-	var node *engine.Node
-	st.node = node
+	var in *widerow.Inspector
+	st.wide = in
 	app := newApp(t, st)
 	r := app.client(t).get("/models/inspect")
 	if r.status != http.StatusOK || !strings.Contains(r.body, "--backend widerow") {

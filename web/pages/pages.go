@@ -8,7 +8,6 @@
 package pages
 
 import (
-	"context"
 	"embed"
 	"errors"
 	"io/fs"
@@ -22,25 +21,23 @@ import (
 	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
 
-	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
+	"twissandra/ports"
 	"twissandra/web"
 )
+
+func isNil(v any) bool {
+	r := reflect.ValueOf(v)
+	return v == nil || (r.Kind() == reflect.Pointer && r.IsNil())
+}
 
 //go:embed templates/*.html
 var templateFS embed.FS
 
 //go:embed static
 var staticFS embed.FS
-
-// WideRowNode is what the storage inspector needs of a widerow engine node (*engine.Node).
-type WideRowNode interface {
-	Schema() *engine.Schema
-	GetSlice(ctx context.Context, keyspace, key string, parent engine.ColumnParent, pred engine.SlicePredicate, cl engine.ConsistencyLevel) ([]engine.ColumnOrSuperColumn, error)
-	GetRangeSlices(ctx context.Context, keyspace string, parent engine.ColumnParent, pred engine.SlicePredicate, kr engine.KeyRange, cl engine.ConsistencyLevel) ([]engine.KeySlice, error)
-}
 
 // Deps are the pages' collaborators.
 type Deps struct {
@@ -51,10 +48,17 @@ type Deps struct {
 	Blog *blog.Service
 	// Backend names the running backend: "widerow", "cql3" or "memory".
 	Backend string
-	// Node is the widerow engine, for the storage inspector and the live schema; nil elsewhere.
-	Node WideRowNode
+	// Wide reads the widerow engine's rows, for the storage inspector and the live schema; nil
+	// on the other backends.
+	Wide ports.WideRowInspector
+	// StorageConf is the widerow engine's storage-conf.xml, shown on the models page when the
+	// running backend is another (Wide nil).
+	StorageConf string
 	// CQL reads the cql3 backend's tables for the storage inspector; nil elsewhere.
-	CQL CQLInspector
+	CQL ports.CQLInspector
+	// Locator says where each record lives, for the "where does it live" pages; nil leaves
+	// them out.
+	Locator ports.Locator
 	// CQLSchema is the CQL DDL of the cql3 adapter (its migrations); empty means the pages'
 	// own rendition of the equivalent tables.
 	CQLSchema string
@@ -98,11 +102,15 @@ func Register(s *web.Server, deps Deps) error {
 	if deps.Logger == nil {
 		deps.Logger = s.Logger()
 	}
-	if n, ok := deps.Node.(*engine.Node); ok && n == nil {
-		deps.Node = nil // a nil *engine.Node from an optional fx dependency
+	// A nil pointer from an optional fx dependency is no inspector.
+	if isNil(deps.Wide) {
+		deps.Wide = nil
 	}
-	if v := reflect.ValueOf(deps.CQL); v.Kind() == reflect.Pointer && v.IsNil() {
-		deps.CQL = nil // a nil *cql3.Store
+	if isNil(deps.CQL) {
+		deps.CQL = nil
+	}
+	if isNil(deps.Locator) {
+		deps.Locator = nil
 	}
 	if deps.Backend == "" {
 		deps.Backend = "memory"

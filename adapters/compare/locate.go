@@ -1,0 +1,34 @@
+package compare
+
+import (
+	"context"
+
+	"twissandra/ports"
+)
+
+// Locator locates each record in both models: the primary's places, then the secondary's (left
+// out, and reported, when the secondary fails).
+func Locator(p *Pair, primary, secondary ports.Locator) ports.Locator {
+	return locator{p, primary, secondary}
+}
+
+type locator struct {
+	p            *Pair
+	primary, sec ports.Locator
+}
+
+func (l locator) Locate(ctx context.Context, loci []ports.Locus) ([]ports.Placement, error) {
+	out, err := l.primary.Locate(ctx, loci)
+	if err != nil {
+		return nil, err
+	}
+	var more []ports.Placement
+	if l.p.secondary(ctx, "locate", func(ctx context.Context) error {
+		var err error
+		more, err = l.sec.Locate(ctx, loci)
+		return err
+	}) {
+		out = append(out, more...)
+	}
+	return out, nil
+}

@@ -1,0 +1,122 @@
+package cql3
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"twissandra/domain"
+	"twissandra/ports"
+)
+
+// Locate implements ports.Locator: each locus at its partition and row of the tables of the
+// migrations, read now with the storage inspector's reader, its key columns marked.
+func (s *Store) Locate(ctx context.Context, loci []ports.Locus) ([]ports.Placement, error) {
+	var out []ports.Placement
+	tables := map[string]InspectTable{}
+	for _, lc := range loci {
+		for _, w := range cqlPlaces(lc) {
+			t, ok := tables[w.table]
+			if !ok {
+				var err error
+				if t, err = s.inspectTable(ctx, w.table); err != nil {
+					return nil, err
+				}
+				tables[w.table] = t
+			}
+			p, err := s.place(ctx, lc, t, w)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// cqlWhere is one row: its partition key, and its first clustering column's value ("" for a
+// table without one).
+type cqlWhere struct {
+	table, key, clustering string
+}
+
+func cqlPlaces(lc ports.Locus) []cqlWhere {
+	switch lc.Kind {
+	case ports.LocusUser:
+		return []cqlWhere{{"users", lc.User, ""}}
+	case ports.LocusTweet:
+		return []cqlWhere{{"tweets", lc.Tweet.String(), ""}}
+	case ports.LocusLineEntry:
+		t := lineTime(domain.LineEntry{Time: lc.Time, TweetID: lc.Tweet}).String()
+		switch lc.Line.Kind {
+		case domain.Userline:
+			return []cqlWhere{{"userline", lc.Line.Owner, t}}
+		case domain.Timeline:
+			return []cqlWhere{{"timeline", lc.Line.Owner, t}}
+		}
+		return []cqlWhere{{"public_line", dayOf(lc.Time).Format(time.DateOnly), t}}
+	case ports.LocusFollow:
+		return []cqlWhere{{"friends", lc.User, lc.Other}, {"followers", lc.Other, lc.User}}
+	case ports.LocusAuthor:
+		return []cqlWhere{{"authors", lc.Name, ""}}
+	case ports.LocusEntry:
+		return []cqlWhere{{"blog_entries", lc.Slug, ""}}
+	case ports.LocusTagRef:
+		return []cqlWhere{{"tagged_posts", lc.Tag, lc.ID.String()}}
+	case ports.LocusComment:
+		return []cqlWhere{{"comments", lc.Slug, lc.ID.String()}}
+	}
+	return nil
+}
+
+func (s *Store) place(ctx context.Context, lc ports.Locus, t InspectTable, w cqlWhere) (ports.Placement, error) {
+	p := ports.Placement{Locus: lc, Model: "cql3", Container: t.Keyspace + "." + t.Name, Key: w.key}
+	q := url.Values{"table": {t.Name}, "key": {w.key}}
+	where := []string{fmt.Sprintf("%s = %s", t.PartitionKey[0].Name, quoteText(w.key))}
+	if w.clustering != "" {
+		where = append(where, fmt.Sprintf("%s = %s", t.Clustering[0].Name, w.clustering))
+		q.Set("start", w.clustering)
+		q.Set("finish", w.clustering)
+	}
+	p.Address = t.Name + " WHERE " + strings.Join(where, " AND ")
+	p.Inspect = q.Encode()
+	rows, err := s.ReadPartition(ctx, t.Name, []string{w.key}, PartitionSlice{Start: w.clustering, Finish: w.clustering, Count: 1})
+	if err != nil {
+		return p, err
+	}
+	if len(rows) == 0 {
+		return p, nil
+	}
+	marks := map[string]string{}
+	for _, c := range t.PartitionKey {
+		marks[c.Name] = "K"
+	}
+	for _, c := range t.Clustering {
+		marks[c.Name] = "C↑"
+		if c.Desc {
+			marks[c.Name] = "C↓"
+		}
+	}
+	for _, c := range t.Static {
+		marks[c.Name] = "S"
+	}
+	for _, c := range rows[0] {
+		p.Cells = append(p.Cells, ports.Cell{Name: c.Name, Value: c.Value, Key: marks[c.Name]})
+	}
+	p.Present = true
+	if lc.Kind == ports.LocusLineEntry { // the row must name this tweet
+		p.Present = cellIs(p.Cells, "tweet_id", lc.Tweet.String())
+	}
+	return p, nil
+}
+
+func cellIs(cells []ports.Cell, name, value string) bool {
+	for _, c := range cells {
+		if c.Name == name {
+			return c.Value == value
+		}
+	}
+	return false
+}
