@@ -72,6 +72,9 @@ type Placement struct {
 	Cells []Cell
 	// Present reports whether the place holds the record now.
 	Present bool
+	// Table describes the CQL table of a cql3 placement (nil on the other models), so that a
+	// page can show the row as CQL and as the composite cells of Cassandra 1.2 to 2.2.
+	Table *CQLTable
 	// Inspect is the query of the storage inspector that shows the row or partition
 	// ("cf_path=Twissandra.Timeline&key=..." or "table=timeline&k.username=bob"), "" for none.
 	Inspect string

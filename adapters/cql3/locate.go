@@ -72,7 +72,7 @@ func cqlPlaces(lc ports.Locus) []cqlWhere {
 }
 
 func (s *Store) place(ctx context.Context, lc ports.Locus, t InspectTable, w cqlWhere) (ports.Placement, error) {
-	p := ports.Placement{Locus: lc, Model: "cql3", Container: t.Keyspace + "." + t.Name, Key: w.key}
+	p := ports.Placement{Locus: lc, Model: "cql3", Container: t.Keyspace + "." + t.Name, Key: w.key, Table: &t}
 	q := url.Values{"table": {t.Name}, "key": {w.key}}
 	where := []string{fmt.Sprintf("%s = %s", t.PartitionKey[0].Name, quoteText(w.key))}
 	if w.clustering != "" {

@@ -23,6 +23,7 @@ func compareStores(t *testing.T) stores {
 	st.users, st.tweets, st.lines = compare.Users(p, w.users, c.users), compare.Tweets(p, w.tweets, c.tweets), compare.Lines(p, w.lines, c.lines)
 	st.authors, st.entries = compare.Authors(p, w.authors, c.authors), compare.Entries(p, w.entries, c.entries)
 	st.tags, st.comments = compare.Tags(p, w.tags, c.tags), compare.Comments(p, w.comments, c.comments)
+	st.locator = compare.Locator(p, w.locator, c.locator)
 	return st
 }
 
@@ -116,4 +117,21 @@ func TestBrowserCompareMode(t *testing.T) {
 		chromedp.Click(chromedp.CSS("#post-form button[type=submit]")))
 	both("post", []string{"fan-out: the tweet went to 6 lines", "Timeline: 4 rows"}, []string{"INSERT INTO"})
 	shot("compare-post")
+
+	// Where does the tweet live? In both models at once: 6 places in each (the tweet, the
+	// userline, the public line, bob's timeline and his three followers' timelines).
+	run("where", chromedp.Click(chromedp.Search(`//li[contains(@class,"tweet") and contains(., "hello, two models")]//a[contains(@class,"where")]`)),
+		chromedp.WaitVisible(chromedp.CSS("#where-cql3")))
+	wide, cql := text("#where-widerow"), text("#where-cql3")
+	for _, want := range []string{"7 of 7 places hold it", "Twissandra.Userline[\"!PUBLIC!\"]", "Twissandra.Tweet[", "follower fan1's timeline"} {
+		if !strings.Contains(wide, want) {
+			t.Errorf("widerow's places lack %q:\n%s", want, wide)
+		}
+	}
+	for _, want := range []string{"7 of 7 places hold it", "public_line WHERE day = '", "timeline WHERE username = 'ann'", "tweet_id"} {
+		if !strings.Contains(cql, want) {
+			t.Errorf("cql3's places lack %q:\n%s", want, cql)
+		}
+	}
+	shot("compare-where")
 }

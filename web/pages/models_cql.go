@@ -157,7 +157,10 @@ func (h *handler) inspectCQL(c *gin.Context) {
 // statusOf maps an inspector error to the page's status: bad input 400, the storage not
 // answering 503, anything else 500.
 func statusOf(err error) int {
+	var bad badInput
 	switch {
+	case errors.As(err, &bad):
+		return http.StatusBadRequest
 	case errors.Is(err, domain.ErrInvalid), errors.Is(err, domain.ErrNotFound):
 		return http.StatusBadRequest
 	case errors.Is(err, domain.ErrUnavailable):

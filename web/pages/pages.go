@@ -203,6 +203,7 @@ func (h *handler) routes(g *gin.RouterGroup) {
 	g.POST("logout", h.logout)
 	g.GET("models", h.models)
 	g.GET("models/inspect", h.inspect)
+	g.GET("models/where", h.where)
 	if h.deps.Blog != nil {
 		g.GET("blog", h.blogIndex)
 		g.GET("blog/tags/:tag", h.blogTag)

@@ -1,0 +1,77 @@
+package pages
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"twissandra/domain/blog"
+)
+
+// In Chromium on widerow: from a tweet, a user and a blog comment, one click shows every row
+// and column each occupies, with the column timestamps; screenshots where-*.png.
+func TestBrowserWhereDoesItLive(t *testing.T) {
+	app := newApp(t, widerowStores(t))
+	for _, n := range []string{"bob", "fan"} {
+		if _, err := app.social.SignUp(bg(), n, "password1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := app.social.Follow(bg(), "fan", "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := app.social.Post(bg(), "bob", "find me in every row"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := app.blog.Publish(bg(), blog.Draft{Slug: "supercolumns", Title: "WTF", Body: "b", Author: "Arin", Tags: []string{"cassandra"}, NewAuthor: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := app.blog.Comment(bg(), "supercolumns", blog.CommentDraft{Name: "reader", Text: "thanks"}); err != nil {
+		t.Fatal(err)
+	}
+	shots := screenshotDir(t)
+	ctx := browser(t, 1280, 900, 60*time.Second)
+	step := func(what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	check := func(name string, wants ...string) {
+		t.Helper()
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("main").innerText`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range wants {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s lacks %q:\n%s", name, w, got)
+			}
+		}
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step("tweet", chromedp.Navigate(app.srv.URL+"/public"),
+		chromedp.Click(chromedp.Search(`//li[contains(@class,"tweet")]//a[contains(@class,"where")]`)),
+		chromedp.WaitVisible(chromedp.CSS("#where-widerow")))
+	check("where-tweet", "5 of 5 places hold it", "the tweet: Twissandra.Tweet[", `the public line: Twissandra.Userline["!PUBLIC!"][`,
+		"follower fan's timeline: Twissandra.Timeline[", `"body": "find me in every row"`, "/* timestamp ")
+
+	step("user", chromedp.Navigate(app.srv.URL+"/users/bob"), chromedp.Click(chromedp.CSS("#where-user")),
+		chromedp.WaitVisible(chromedp.CSS("#where-widerow")))
+	check("where-user", "2 of 2 places hold it", `Twissandra.Username["bob"]["id"]`, "<bcrypt hash, 60 bytes>")
+
+	step("comment", chromedp.Navigate(app.srv.URL+"/blog/entries/supercolumns"),
+		chromedp.Click(chromedp.Search(`//li[contains(@class,"comment")]//a[contains(@class,"where")]`)),
+		chromedp.WaitVisible(chromedp.CSS("#where-widerow")))
+	check("where-comment", "1 of 1 places hold it", `BloggyAppy.Comments["supercolumns"][`, `"commenter"`)
+}
