@@ -4,11 +4,13 @@ import (
 	_ "embed"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 
 	"twissandra/domain"
 	"twissandra/ports"
@@ -121,6 +123,8 @@ type notationLine struct {
 	TS    string
 	Open  bool // the line opens a map: `name: {`
 	Close bool // the line closes a map: `},`
+	// NameHref and ValueHref link a UUID to what it names: a tweet's places, a user's row.
+	NameHref, ValueHref string
 	// Tombstone marks a deleted column: it shows its deletion time and no value.
 	Tombstone bool
 	List      bool // the line opens or closes a list: `[`, `],`
@@ -221,6 +225,34 @@ func (h *handler) inspect(c *gin.Context) {
 	h.render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
 }
 
+// uuidLinks links the UUIDs of a column of cf (a column family or a table) to what they name,
+// as the seeds' layout defines them: a line's tweet ID to the tweet's places, a user UUID (a
+// Username id, a Friends or Followers column name) to the user's User row.
+func uuidLinks(cf, name, value string) (nameHref, valueHref string) {
+	id := func(s string) (uuid.UUID, bool) {
+		u, err := uuid.Parse(strings.Trim(s, `"'`))
+		return u, err == nil && len(strings.Trim(s, `"'`)) == 36
+	}
+	user := func(u uuid.UUID) string {
+		return "/models/inspect?" + url.Values{"cf_path": {"Twissandra.User"}, "key": {u.String()}}.Encode()
+	}
+	switch cf {
+	case "Userline", "Timeline", "userline", "timeline", "public_line", "tweets":
+		if u, ok := id(value); ok && (name == "tweet_id" || cf == "Userline" || cf == "Timeline") {
+			valueHref = "/models/where?tweet=" + u.String()
+		}
+	case "Username":
+		if u, ok := id(value); ok {
+			valueHref = user(u)
+		}
+	case "Friends", "Followers":
+		if u, ok := id(name); ok {
+			nameHref = user(u)
+		}
+	}
+	return nameHref, valueHref
+}
+
 // inspectError is an inspector's error as a learner reads it: what was wrong, without the
 // layers' prefixes.
 func inspectError(err error) string {
@@ -247,12 +279,12 @@ func notation(cf, key string, cols []ports.WideColumn) []notationLine {
 	lines = append(lines, notationLine{Indent: ind, Name: strconv.Quote(key), Note: "row key", Open: true})
 	for _, c := range cols {
 		if c.Columns == nil {
-			lines = append(lines, columnLine(ind+ind, c))
+			lines = append(lines, columnLine(cf, ind+ind, c))
 			continue
 		}
 		lines = append(lines, notationLine{Indent: ind + ind, Name: c.Name, Note: c.Note, Open: true})
 		for _, sc := range c.Columns {
-			lines = append(lines, columnLine(ind+ind+ind, sc))
+			lines = append(lines, columnLine(cf, ind+ind+ind, sc))
 		}
 		lines = append(lines, notationLine{Indent: ind + ind, Close: true})
 	}
@@ -261,8 +293,9 @@ func notation(cf, key string, cols []ports.WideColumn) []notationLine {
 	return lines
 }
 
-func columnLine(indent string, c ports.WideColumn) notationLine {
+func columnLine(cf, indent string, c ports.WideColumn) notationLine {
 	l := notationLine{Indent: indent, Name: c.Name, Note: c.Note, Value: c.Value, TS: timestampNote(c.Timestamp)}
+	l.NameHref, l.ValueHref = uuidLinks(cf, c.Name, c.Value)
 	if c.Deleted {
 		l.Value, l.TS, l.Tombstone = "", "tombstone, deleted at "+strings.TrimPrefix(l.TS, "timestamp "), true
 	}

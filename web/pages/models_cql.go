@@ -343,7 +343,9 @@ func cqlNotation(t *CQLTable, key []string, rows [][]CQLCell) []notationLine {
 			case slices.Contains(t.Static, col):
 				note = strings.TrimSuffix("static, "+note, ", ")
 			}
-			lines = append(lines, notationLine{Indent: ind + ind + ind, Name: c.Name, Note: note, Value: shownCell(c)})
+			l := notationLine{Indent: ind + ind + ind, Name: c.Name, Note: note, Value: shownCell(c)}
+			l.NameHref, l.ValueHref = uuidLinks(t.Name, c.Name, l.Value)
+			lines = append(lines, l)
 		}
 		lines = append(lines, notationLine{Indent: ind + ind, Close: true})
 	}

@@ -123,3 +123,28 @@ func TestWhereDoesItLive(t *testing.T) {
 		})
 	}
 }
+
+// UUIDs in the inspector are links: a line's tweet ID to the tweet's places, a Username id and
+// a Friends column name to the user's User row.
+func TestInspectorLinksUUIDs(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, widerowStores(t))
+	c := app.client(t)
+	c.signUp("bob")
+	c.signUp("ann")
+	if r := c.post("/users/bob/follow", url.Values{"next": {"/users/bob"}}); r.status != http.StatusSeeOther {
+		t.Fatalf("follow: %d", r.status)
+	}
+	tw, err := app.social.Post(bg(), "bob", "linked")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob, err := app.social.GetUser(bg(), "bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, c.get("/models/inspect?cf_path=Twissandra.Timeline&user=ann").body, `<a href="/models/where?tweet=`+tw.ID.String()+`">`)
+	userRow := `<a href="/models/inspect?cf_path=Twissandra.User&amp;key=` + bob.ID.String() + `">`
+	mustContain(t, c.get("/models/inspect?cf_path=Twissandra.Username&key=bob").body, userRow)
+	mustContain(t, c.get("/models/inspect?cf_path=Twissandra.Friends&user=ann").body, userRow)
+}
