@@ -110,6 +110,10 @@ type WideRowInspector interface {
 	Keyspaces() []WideKeyspace
 	// ReadRow slices one row of keyspace.cf. Bad bounds are domain.ErrInvalid.
 	ReadRow(ctx context.Context, keyspace, cf, key string, s Slice) ([]WideColumn, error)
+	// StoredRow lists up to limit cells of one row as the engine stores them, before a read
+	// reconciles anything: live columns, and tombstones (Deleted) with their deletion time. A
+	// deletion of a whole row or super column has no Name.
+	StoredRow(ctx context.Context, keyspace, cf, key string, limit int) ([]WideColumn, error)
 	// UserRowKey reads Twissandra.Username[username]['id'], the row key of the user's rows;
 	// domain.ErrNotFound when the name is not taken.
 	UserRowKey(ctx context.Context, username string) (string, error)

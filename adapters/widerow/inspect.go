@@ -105,6 +105,46 @@ func wideColumn(cmp engine.Comparator, c engine.Column) ports.WideColumn {
 	return ports.WideColumn{Name: name, Note: note, Value: shownValue(c.Name, c.Value), Timestamp: c.Timestamp}
 }
 
+// StoredRow implements ports.WideRowInspector.
+func (in *Inspector) StoredRow(ctx context.Context, keyspace, cfName, key string, limit int) ([]ports.WideColumn, error) {
+	cf, err := in.cf(keyspace, cfName)
+	if err != nil {
+		return nil, err
+	}
+	cells, err := in.node.StoredCells(ctx, keyspace, cfName, key, limit)
+	if err != nil {
+		return nil, wrap("inspect", err)
+	}
+	var out []ports.WideColumn
+	for _, c := range cells {
+		var col ports.WideColumn
+		switch {
+		case c.SuperColumn == nil && c.Name == nil: // the row's deletion marker
+		case c.SuperColumn == nil:
+			col = wideColumn(cf.CompareWith, engine.Column{Name: c.Name, Value: c.Value})
+		default:
+			name, note := decodeName(cf.CompareWith, c.SuperColumn)
+			if n := len(out); n == 0 || out[n-1].Name != name || out[n-1].Columns == nil {
+				out = append(out, ports.WideColumn{Name: name, Note: note, Columns: []ports.WideColumn{}})
+			}
+			sub := ports.WideColumn{Timestamp: c.Timestamp, Deleted: c.Tombstone}
+			if c.Name != nil {
+				sub = wideColumn(cf.CompareSubcolumnsWith, engine.Column{Name: c.Name, Value: c.Value})
+			}
+			sub.Timestamp, sub.Deleted = c.Timestamp, c.Tombstone
+			last := &out[len(out)-1]
+			last.Columns = append(last.Columns, sub)
+			continue
+		}
+		col.Timestamp, col.Deleted = c.Timestamp, c.Tombstone
+		if col.Deleted {
+			col.Value = ""
+		}
+		out = append(out, col)
+	}
+	return out, nil
+}
+
 // UserRowKey implements ports.WideRowInspector.
 func (in *Inspector) UserRowKey(ctx context.Context, username string) (string, error) {
 	cols, err := in.node.GetSlice(ctx, KeyspaceTwissandra, username, engine.ColumnParent{ColumnFamily: cfUsername},

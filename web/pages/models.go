@@ -149,6 +149,21 @@ type inspectData struct {
 	Returned  int
 	Keys      []string
 	StartHelp string
+	// Stored is the row as the engine keeps it, tombstones included, when it has any.
+	Stored      []notationLine
+	StoredCells int
+	Tombstones  int
+}
+
+func countDeleted(c ports.WideColumn) int {
+	n := 0
+	if c.Deleted {
+		n++
+	}
+	for _, sub := range c.Columns {
+		n += countDeleted(sub)
+	}
+	return n
 }
 
 func (h *handler) inspect(c *gin.Context) {
@@ -222,6 +237,16 @@ func (h *handler) inspect(c *gin.Context) {
 	}
 	d.Ran, d.Returned = true, len(cols)
 	d.Lines = notation(cf.Name, d.Key, cols)
+	// What the row stores before a read reconciles it: shown when it holds tombstones, the
+	// deletions get_slice reads past.
+	if stored, err := h.deps.Wide.StoredRow(ctx, d.Keyspace, d.CF, d.Key, inspectMaxCount); err == nil {
+		for _, c := range stored {
+			d.Tombstones += countDeleted(c)
+		}
+		if d.Tombstones > 0 {
+			d.Stored, d.StoredCells = notation(cf.Name, d.Key, stored), len(stored)
+		}
+	}
 	h.render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
 }
 
@@ -296,6 +321,9 @@ func notation(cf, key string, cols []ports.WideColumn) []notationLine {
 func columnLine(cf, indent string, c ports.WideColumn) notationLine {
 	l := notationLine{Indent: indent, Name: c.Name, Note: c.Note, Value: c.Value, TS: timestampNote(c.Timestamp)}
 	l.NameHref, l.ValueHref = uuidLinks(cf, c.Name, c.Value)
+	if l.Name == "" {
+		l.Name = "(every column before it)"
+	}
 	if c.Deleted {
 		l.Value, l.TS, l.Tombstone = "", "tombstone, deleted at "+strings.TrimPrefix(l.TS, "timestamp "), true
 	}

@@ -116,3 +116,25 @@ func TestInspectorShowsTimestamps(t *testing.T) {
 	year := strconv.Itoa(time.Now().UTC().Year())
 	mustContain(t, r.body, `&#34;username&#34;</span>: <span class="v">&#34;rita&#34;</span>, <span class="c ts">/* timestamp `, ", "+year+"-")
 }
+
+// A delete writes a tombstone: after an unfollow the Friends row reads empty, and the inspector
+// shows the tombstone it stores, with its deletion time.
+func TestInspectorShowsTombstones(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, widerowStores(t))
+	c := app.client(t)
+	c.signUp("bob")
+	c.signUp("ann")
+	friends := "/models/inspect?cf_path=Twissandra.Friends&user=ann"
+	if r := c.post("/users/bob/follow", url.Values{"next": {"/users/bob"}}); r.status != http.StatusSeeOther {
+		t.Fatalf("follow: %d", r.status)
+	}
+	mustNotContain(t, c.get(friends).body, `id="stored-cells"`) // nothing deleted yet
+	if r := c.post("/users/bob/unfollow", url.Values{"next": {"/users/bob"}}); r.status != http.StatusSeeOther {
+		t.Fatalf("unfollow: %d", r.status)
+	}
+	r := c.get(friends)
+	year := strconv.Itoa(time.Now().UTC().Year())
+	mustContain(t, r.body, "get_slice returned 0 columns", "What the row stores: 1 cell, 1 tombstone",
+		`<span class="tomb">tombstone</span>, <span class="c ts">/* tombstone, deleted at `, ", "+year+"-")
+}

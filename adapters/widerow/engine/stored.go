@@ -1,0 +1,85 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/cockroachdb/pebble"
+)
+
+// StoredCell is one cell as the node keeps it, before a read reconciles anything: a live
+// column, a column's tombstone, or a row or super column deletion marker.
+type StoredCell struct {
+	// SuperColumn names the cell's super column in a super column family, nil otherwise.
+	SuperColumn []byte
+	// Name is the column (or subcolumn) name; nil for a deletion marker of the whole row or
+	// super column.
+	Name []byte
+	// Value is empty for a tombstone.
+	Value []byte
+	// Timestamp is the write's; for a tombstone, the deletion time: it hides every cell of the
+	// same name (or, for a marker, of the row or super column) written at or before it.
+	Timestamp int64
+	Tombstone bool
+}
+
+// StoredCells returns up to limit cells of one row in storage order, the tombstones that a
+// get_slice reads past included. It is for teaching and repair tools: the read paths never
+// need it. A tombstone stays until the compaction after its grace period drops it.
+func (n *Node) StoredCells(ctx context.Context, keyspace, columnFamily, key string, limit int) ([]StoredCell, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cf, err := n.columnFamily(keyspace, columnFamily)
+	if err != nil {
+		return nil, err
+	}
+	if err := validateKey(key); err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		return nil, invalidf("limit must be positive")
+	}
+	prefix := n.appendRowPrefix(nil, cf, key)
+	it, err := n.db.NewIter(&pebble.IterOptions{LowerBound: prefix, UpperBound: prefixSuccessor(nil, prefix)})
+	if err != nil {
+		return nil, err
+	}
+	var out []StoredCell
+	for valid := it.First(); valid && len(out) < limit; valid = it.Next() {
+		k := it.Key()[len(prefix):]
+		cell, ok := parseCell(it.Value())
+		if !ok || len(k) == 0 {
+			return nil, errors.Join(fmt.Errorf("%w: bad cell in %s[%q]", ErrCorrupt, columnFamily, key), it.Close())
+		}
+		sc := StoredCell{Value: append([]byte(nil), cell.value...), Timestamp: cell.ts, Tombstone: cell.tombstone}
+		if k[0] == kindColumns {
+			if sc.SuperColumn, sc.Name, err = splitStoredName(cf, k[1:]); err != nil {
+				return nil, errors.Join(err, it.Close())
+			}
+		}
+		out = append(out, sc)
+	}
+	return out, it.Close()
+}
+
+// splitStoredName decodes the column part of a data key: a name, or a super column's name and
+// then a subcolumn's name (nil for the super column's deletion marker).
+func splitStoredName(cf *cfInfo, k []byte) (super, name []byte, err error) {
+	if !cf.super {
+		name, _, err = DecodeName(nil, cf.cmp, k, false)
+		return nil, name, err
+	}
+	l, err := encodedNameLen(cf.cmp, k, true)
+	if err != nil || len(k) <= l {
+		return nil, nil, errCorruptKey
+	}
+	if super, _, err = DecodeName(nil, cf.cmp, k[:l], true); err != nil {
+		return nil, nil, err
+	}
+	if k[l] == kindSubcolumn {
+		name, _, err = DecodeName(nil, cf.sub, k[l+1:], false)
+	}
+	return super, name, err
+}
