@@ -153,4 +153,3 @@ func (b *BlogStore) locate(lc ports.Locus) []ports.Placement {
 	}
 	return nil
 }
-
