@@ -152,9 +152,21 @@ func serverOptions(cfg *Config) []fx.Option {
 			},
 		),
 		fx.Provide(openSecondary),
+		fx.Provide(newLab),
 		fx.Provide(newEngine),
 		fx.Invoke(startHTTP),
 	}
+}
+
+// newLab opens the comparator lab's scratch keyspace (in memory, apart from the application's
+// data, on every backend) and closes it when the server stops.
+func newLab(lc fx.Lifecycle) (*widerow.Lab, error) {
+	l, err := widerow.NewLab()
+	if err != nil {
+		return nil, fmt.Errorf("comparator lab: %w", err)
+	}
+	lc.Append(fx.Hook{OnStop: func(context.Context) error { return l.Close() }})
+	return l, nil
 }
 
 // secondary is compare mode's second backend (nil when compare mode is off).
@@ -221,6 +233,7 @@ type engineDeps struct {
 	Wide    ports.WideRowInspector `optional:"true"`
 	CQL     ports.CQLInspector     `optional:"true"`
 	Locator ports.Locator
+	Lab     *widerow.Lab
 	Second  *secondary
 	Schema  cqlSchema `optional:"true"`
 }
@@ -247,7 +260,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		return nil, err
 	}
 	pd := pages.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: string(d.Schema), Clock: d.Clock, Logger: d.Logger,
-		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, Locator: d.Locator}
+		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, Locator: d.Locator, Lab: d.Lab}
 	if d.Second != nil {
 		pd.Locator = compare.Locator(d.Second.pair, d.Locator, d.Second.locator)
 	}

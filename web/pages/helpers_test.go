@@ -77,12 +77,23 @@ func newApp(t testing.TB, st stores) *testApp {
 		t.Fatal(err)
 	}
 	if err := Register(s, Deps{Social: svc, Blog: bl, Backend: st.backend, Wide: st.wide, CQL: st.cql, Locator: st.locator,
-		StorageConf: engine.DefaultSchemaXML}); err != nil {
+		StorageConf: engine.DefaultSchemaXML, Lab: testLab(t)}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s.Engine)
 	t.Cleanup(srv.Close)
 	return &testApp{srv: srv, social: svc, blog: bl}
+}
+
+// testLab is a comparator lab of its own, closed with the test.
+func testLab(t testing.TB) *widerow.Lab {
+	t.Helper()
+	l, err := widerow.NewLab()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = l.Close() })
+	return l
 }
 
 // client is a browser-like HTTP client: a cookie jar, no redirect following unless asked.

@@ -56,6 +56,8 @@ type Deps struct {
 	StorageConf string
 	// CQL reads the cql3 backend's tables for the storage inspector; nil elsewhere.
 	CQL ports.CQLInspector
+	// Lab is the comparator and slice lab's scratch keyspace; nil leaves the lab out.
+	Lab ports.ColumnLab
 	// Locator says where each record lives, for the "where does it live" pages; nil leaves
 	// them out.
 	Locator ports.Locator
@@ -108,6 +110,9 @@ func Register(s *web.Server, deps Deps) error {
 	}
 	if isNil(deps.CQL) {
 		deps.CQL = nil
+	}
+	if isNil(deps.Lab) {
+		deps.Lab = nil
 	}
 	if isNil(deps.Locator) {
 		deps.Locator = nil
@@ -204,6 +209,7 @@ func (h *handler) routes(g *gin.RouterGroup) {
 	g.GET("models", h.models)
 	g.GET("models/inspect", h.inspect)
 	g.GET("models/where", h.where)
+	g.GET("models/lab", h.lab)
 	if h.deps.Blog != nil {
 		g.GET("blog", h.blogIndex)
 		g.GET("blog/tags/:tag", h.blogTag)

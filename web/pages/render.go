@@ -27,7 +27,7 @@ var pageFiles = []string{
 	"home", "user", "follows", "login", "find", "error",
 	"blog_index", "blog_entry", "blog_author", "blog_new",
 	"models", "inspect", "inspect_cql",
-	"where",
+	"where", "lab",
 }
 
 var funcs = template.FuncMap{
@@ -41,6 +41,7 @@ var funcs = template.FuncMap{
 	"pathEscape": url.PathEscape,
 	"join":       strings.Join,
 	"lines":      func(s string) []string { return strings.Split(s, "\n") },
+	"nameAt":     nameAt,
 	// cqlTable is the table name at the start of a mapping's CQL3 table, "" for none.
 	"cqlTable": func(s string) string {
 		name, _, _ := strings.Cut(s, " ")
