@@ -33,3 +33,5 @@ func TestLocateContract(t *testing.T) {
 		}
 	})
 }
+
+func TestClaimsContract(t *testing.T) { porttest.RunClaims(t, sharedStore(t)) }

@@ -52,3 +52,5 @@ func TestLocateContract(t *testing.T) {
 		}
 	})
 }
+
+func TestClaimsContract(t *testing.T) { porttest.RunClaims(t, memory.NewNameClaims()) }

@@ -14,6 +14,7 @@ var Module = fx.Module("memory",
 			fx.As(new(ports.UserStore)), fx.As(new(ports.TweetStore)), fx.As(new(ports.LineStore))),
 		fx.Annotate(NewBlog, fx.As(fx.Self()),
 			fx.As(new(ports.AuthorStore)), fx.As(new(ports.EntryStore)), fx.As(new(ports.TagIndex)), fx.As(new(ports.CommentStore))),
+		fx.Annotate(NewNameClaims, fx.As(new(ports.NameClaims))),
 		fx.Annotate(func(s *Store, b *BlogStore) Locator { return Locator{Store: s, Blog: b} }, fx.As(new(ports.Locator))),
 	),
 )

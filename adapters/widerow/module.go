@@ -90,6 +90,7 @@ var Module = fx.Module("widerow",
 		fx.Annotate(NewStore,
 			fx.As(new(ports.UserStore)), fx.As(new(ports.TweetStore)), fx.As(new(ports.LineStore))),
 		fx.Annotate(NewInspector, fx.As(new(ports.Locator)), fx.As(new(ports.WideRowInspector))),
+		fx.Annotate(NewNameClaims, fx.As(new(ports.NameClaims))),
 		// One BlogStore per Node: it serialises its read-modify-write paths with in-process locks.
 		fx.Annotate(NewBlogStore,
 			fx.As(new(ports.AuthorStore)), fx.As(new(ports.EntryStore)), fx.As(new(ports.TagIndex)), fx.As(new(ports.CommentStore))),

@@ -71,3 +71,5 @@ func TestLocateContract(t *testing.T) {
 		}
 	})
 }
+
+func TestClaimsContract(t *testing.T) { porttest.RunClaims(t, widerow.NewNameClaims(openNode(t, ""))) }

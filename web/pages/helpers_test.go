@@ -43,13 +43,14 @@ type stores struct {
 	wide     ports.WideRowInspector
 	cql      ports.CQLInspector
 	locator  ports.Locator
+	claims   ports.NameClaims
 	backend  string
 }
 
 func memoryStores() stores {
 	m, b := memory.New(), memory.NewBlog()
 	return stores{users: m, tweets: m, lines: m, authors: b, entries: b, tags: b, comments: b,
-		locator: memory.Locator{Store: m, Blog: b}, backend: "memory"}
+		locator: memory.Locator{Store: m, Blog: b}, claims: memory.NewNameClaims(), backend: "memory"}
 }
 
 func widerowStores(t testing.TB) stores {
@@ -62,7 +63,7 @@ func widerowStores(t testing.TB) stores {
 	s, b := widerow.NewStore(node), widerow.NewBlogStore(node)
 	in := widerow.NewInspector(node)
 	return stores{users: s, tweets: s, lines: s, authors: b, entries: b, tags: b, comments: b,
-		node: node, wide: in, locator: in, backend: "widerow"}
+		node: node, wide: in, locator: in, claims: widerow.NewNameClaims(node), backend: "widerow"}
 }
 
 // newApp serves the pages (and the JSON API) on st, its stores wrapped by opstrace as the
@@ -77,7 +78,7 @@ func newApp(t testing.TB, st stores) *testApp {
 		t.Fatal(err)
 	}
 	if err := Register(s, Deps{Social: svc, Blog: bl, Backend: st.backend, Wide: st.wide, CQL: st.cql, Locator: st.locator,
-		StorageConf: engine.DefaultSchemaXML, Lab: testLab(t)}); err != nil {
+		StorageConf: engine.DefaultSchemaXML, Lab: testLab(t), Claims: st.claims}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s.Engine)

@@ -58,6 +58,9 @@ type Deps struct {
 	CQL ports.CQLInspector
 	// Lab is the comparator and slice lab's scratch keyspace; nil leaves the lab out.
 	Lab ports.ColumnLab
+	// Claims is the uniqueness race's sandbox in the running backend's model; nil leaves the
+	// race out.
+	Claims ports.NameClaims
 	// Locator says where each record lives, for the "where does it live" pages; nil leaves
 	// them out.
 	Locator ports.Locator
@@ -113,6 +116,9 @@ func Register(s *web.Server, deps Deps) error {
 	}
 	if isNil(deps.Lab) {
 		deps.Lab = nil
+	}
+	if isNil(deps.Claims) {
+		deps.Claims = nil
 	}
 	if isNil(deps.Locator) {
 		deps.Locator = nil
@@ -210,6 +216,8 @@ func (h *handler) routes(g *gin.RouterGroup) {
 	g.GET("models/inspect", h.inspect)
 	g.GET("models/where", h.where)
 	g.GET("models/lab", h.lab)
+	g.GET("models/race", h.racePage)
+	g.POST("models/race", h.runRace)
 	if h.deps.Blog != nil {
 		g.GET("blog", h.blogIndex)
 		g.GET("blog/tags/:tag", h.blogTag)

@@ -27,7 +27,7 @@ var pageFiles = []string{
 	"home", "user", "follows", "login", "find", "error",
 	"blog_index", "blog_entry", "blog_author", "blog_new",
 	"models", "inspect", "inspect_cql",
-	"where", "lab",
+	"where", "lab", "race",
 }
 
 var funcs = template.FuncMap{

@@ -1,0 +1,63 @@
+package pages
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"golang.org/x/crypto/bcrypt"
+
+	"twissandra/domain"
+	"twissandra/domain/race"
+)
+
+// The uniqueness race: N concurrent sign-ups of one name in the running backend's sandbox, by
+// read-then-write as the 2014 Twissandra did, then with the store's lightweight transaction.
+
+// raceHasher hashes the racers' passwords between their read and their write, as a sign-up
+// does, at bcrypt's lowest cost so that a race of 200 stays short.
+var raceHasher = domain.NewPasswordHasher(bcrypt.MinCost)
+
+type raceData struct {
+	Available bool
+	Backend   string
+	Name      string
+	Racers    int
+	Max       int
+	Error     string
+	Result    *race.Result
+	Lost      int
+}
+
+func (h *handler) racePage(c *gin.Context) {
+	h.render(c, http.StatusOK, "race", "Uniqueness race", "models", raceData{Available: h.deps.Claims != nil, Backend: h.deps.Backend, Name: "rita", Racers: 32, Max: race.MaxRacers})
+}
+
+func (h *handler) runRace(c *gin.Context) {
+	d := raceData{Available: h.deps.Claims != nil, Backend: h.deps.Backend, Name: strings.TrimSpace(c.PostForm("name")), Max: race.MaxRacers}
+	if !d.Available {
+		h.render(c, http.StatusOK, "race", "Uniqueness race", "models", d)
+		return
+	}
+	n, err := strconv.Atoi(c.PostForm("racers"))
+	if err != nil {
+		d.Error = "The number of sign-ups must be a whole number."
+		h.render(c, http.StatusBadRequest, "race", "Uniqueness race", "models", d)
+		return
+	}
+	d.Racers = n
+	res, err := race.Run(c.Request.Context(), h.deps.Claims, raceHasher, d.Name, n)
+	if err != nil {
+		d.Error = sentence(inspectError(err))
+		status := statusOf(err)
+		if status >= http.StatusInternalServerError {
+			h.log.Error("uniqueness race", "err", err)
+			d.Error = "The race could not run: the store failed. Try again."
+		}
+		h.render(c, status, "race", "Uniqueness race", "models", d)
+		return
+	}
+	d.Result, d.Lost = &res, res.ReadThenWrite.Winners-1
+	h.render(c, http.StatusOK, "race", "Uniqueness race", "models", d)
+}
