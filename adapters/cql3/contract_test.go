@@ -30,6 +30,7 @@ func TestLocateContract(t *testing.T) {
 			Stores:  porttest.Stores{Users: s, Tweets: s, Lines: s},
 			Blog:    porttest.BlogStores{Authors: s, Entries: s, Tags: s, Comments: s},
 			Locator: s,
+			Sizer:   s,
 		}
 	})
 }

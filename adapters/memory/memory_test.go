@@ -49,6 +49,7 @@ func TestLocateContract(t *testing.T) {
 			Stores:  porttest.Stores{Users: s, Tweets: s, Lines: s},
 			Blog:    porttest.BlogStores{Authors: b, Entries: b, Tags: b, Comments: b},
 			Locator: memory.Locator{Store: s, Blog: b},
+			Sizer:   memory.Locator{Store: s, Blog: b},
 		}
 	})
 }

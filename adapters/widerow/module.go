@@ -89,7 +89,7 @@ var Module = fx.Module("widerow",
 		newNode,
 		fx.Annotate(NewStore,
 			fx.As(new(ports.UserStore)), fx.As(new(ports.TweetStore)), fx.As(new(ports.LineStore))),
-		fx.Annotate(NewInspector, fx.As(new(ports.Locator)), fx.As(new(ports.WideRowInspector))),
+		fx.Annotate(NewInspector, fx.As(new(ports.Locator)), fx.As(new(ports.WideRowInspector)), fx.As(new(ports.RowSizer))),
 		fx.Annotate(NewNameClaims, fx.As(new(ports.NameClaims))),
 		// One BlogStore per Node: it serialises its read-modify-write paths with in-process locks.
 		fx.Annotate(NewBlogStore,

@@ -68,6 +68,7 @@ func TestLocateContract(t *testing.T) {
 			Stores:  porttest.Stores{Users: s, Tweets: s, Lines: s},
 			Blog:    porttest.BlogStores{Authors: b, Entries: b, Tags: b, Comments: b},
 			Locator: widerow.NewInspector(n),
+			Sizer:   widerow.NewInspector(n),
 		}
 	})
 }

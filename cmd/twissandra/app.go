@@ -235,6 +235,7 @@ type engineDeps struct {
 	Locator ports.Locator
 	Lab     *widerow.Lab
 	Claims  ports.NameClaims
+	Sizes   ports.RowSizer
 	Second  *secondary
 	Schema  cqlSchema `optional:"true"`
 }
@@ -261,7 +262,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		return nil, err
 	}
 	pd := pages.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: string(d.Schema), Clock: d.Clock, Logger: d.Logger,
-		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, Locator: d.Locator, Lab: d.Lab, Claims: d.Claims}
+		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, Locator: d.Locator, Lab: d.Lab, Claims: d.Claims, Sizes: d.Sizes}
 	if d.Second != nil {
 		pd.Locator = compare.Locator(d.Second.pair, d.Locator, d.Second.locator)
 	}

@@ -44,13 +44,14 @@ type stores struct {
 	cql      ports.CQLInspector
 	locator  ports.Locator
 	claims   ports.NameClaims
+	sizes    ports.RowSizer
 	backend  string
 }
 
 func memoryStores() stores {
 	m, b := memory.New(), memory.NewBlog()
 	return stores{users: m, tweets: m, lines: m, authors: b, entries: b, tags: b, comments: b,
-		locator: memory.Locator{Store: m, Blog: b}, claims: memory.NewNameClaims(), backend: "memory"}
+		locator: memory.Locator{Store: m, Blog: b}, sizes: memory.Locator{Store: m, Blog: b}, claims: memory.NewNameClaims(), backend: "memory"}
 }
 
 func widerowStores(t testing.TB) stores {
@@ -63,7 +64,7 @@ func widerowStores(t testing.TB) stores {
 	s, b := widerow.NewStore(node), widerow.NewBlogStore(node)
 	in := widerow.NewInspector(node)
 	return stores{users: s, tweets: s, lines: s, authors: b, entries: b, tags: b, comments: b,
-		node: node, wide: in, locator: in, claims: widerow.NewNameClaims(node), backend: "widerow"}
+		node: node, wide: in, locator: in, sizes: in, claims: widerow.NewNameClaims(node), backend: "widerow"}
 }
 
 // newApp serves the pages (and the JSON API) on st, its stores wrapped by opstrace as the
@@ -78,7 +79,7 @@ func newApp(t testing.TB, st stores) *testApp {
 		t.Fatal(err)
 	}
 	if err := Register(s, Deps{Social: svc, Blog: bl, Backend: st.backend, Wide: st.wide, CQL: st.cql, Locator: st.locator,
-		StorageConf: engine.DefaultSchemaXML, Lab: testLab(t), Claims: st.claims}); err != nil {
+		StorageConf: engine.DefaultSchemaXML, Lab: testLab(t), Claims: st.claims, Sizes: st.sizes}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s.Engine)

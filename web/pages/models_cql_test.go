@@ -179,7 +179,7 @@ func cql3Stores(t *testing.T) (stores, *cql3.Store) {
 			t.Errorf("drop %s: %v", cfg.Keyspace, err)
 		}
 	})
-	return stores{users: s, tweets: s, lines: s, authors: s, entries: s, tags: s, comments: s, cql: s, locator: s, claims: s, backend: "cql3"}, s
+	return stores{users: s, tweets: s, lines: s, authors: s, entries: s, tags: s, comments: s, cql: s, locator: s, claims: s, sizes: s, backend: "cql3"}, s
 }
 
 func TestCQLInspectorOnNode(t *testing.T) {

@@ -61,6 +61,8 @@ type Deps struct {
 	// Claims is the uniqueness race's sandbox in the running backend's model; nil leaves the
 	// race out.
 	Claims ports.NameClaims
+	// Sizes measures the running store's rows for the partition lessons; nil leaves them out.
+	Sizes ports.RowSizer
 	// Locator says where each record lives, for the "where does it live" pages; nil leaves
 	// them out.
 	Locator ports.Locator
@@ -119,6 +121,9 @@ func Register(s *web.Server, deps Deps) error {
 	}
 	if isNil(deps.Claims) {
 		deps.Claims = nil
+	}
+	if isNil(deps.Sizes) {
+		deps.Sizes = nil
 	}
 	if isNil(deps.Locator) {
 		deps.Locator = nil
@@ -216,6 +221,7 @@ func (h *handler) routes(g *gin.RouterGroup) {
 	g.GET("models/inspect", h.inspect)
 	g.GET("models/where", h.where)
 	g.GET("models/lab", h.lab)
+	g.GET("models/partitions", h.partitions)
 	g.GET("models/race", h.racePage)
 	g.POST("models/race", h.runRace)
 	if h.deps.Blog != nil {

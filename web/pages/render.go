@@ -27,7 +27,7 @@ var pageFiles = []string{
 	"home", "user", "follows", "login", "find", "error",
 	"blog_index", "blog_entry", "blog_author", "blog_new",
 	"models", "inspect", "inspect_cql",
-	"where", "lab", "race",
+	"where", "lab", "race", "partitions",
 }
 
 var funcs = template.FuncMap{
@@ -42,6 +42,15 @@ var funcs = template.FuncMap{
 	"join":       strings.Join,
 	"lines":      func(s string) []string { return strings.Split(s, "\n") },
 	"nameAt":     nameAt,
+	// inspect is the storage inspector's address for a query a store made (url.Values encoded).
+	"inspect": func(query string) template.URL { return template.URL("/models/inspect?" + query) },
+	// percent is n as a whole percentage of of (0 when of is 0), for the width of a bar.
+	"percent": func(n, of int) int {
+		if of <= 0 {
+			return 0
+		}
+		return n * 100 / of
+	},
 	// cqlTable is the table name at the start of a mapping's CQL3 table, "" for none.
 	"cqlTable": func(s string) string {
 		name, _, _ := strings.Cut(s, " ")

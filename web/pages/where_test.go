@@ -68,6 +68,9 @@ func TestWhereDoesItLive(t *testing.T) {
 			}
 			body := html.UnescapeString(r.body)
 			mustContain(t, body, "54 of 54 places hold it", tc.tweetRow, tc.public, "where do I live", "follower fan00's timeline")
+			if tc.name == "widerow" { // each place links to the inspector, on the row and column
+				mustContain(t, r.body, `<a href="/models/inspect?cf_path=Twissandra.Tweet&amp;key=`+tw.ID.String()+`">inspect</a>`)
+			}
 			next := regexp.MustCompile(`id="where-next" href="([^"]+)"`).FindStringSubmatch(r.body)
 			if next == nil {
 				t.Fatal("no link to the next followers' timelines")

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -82,4 +83,66 @@ func splitStoredName(cf *cfInfo, k []byte) (super, name []byte, err error) {
 		name, _, err = DecodeName(nil, cf.sub, k[l+1:], false)
 	}
 	return super, name, err
+}
+
+// RowStat is the size of one stored row: its cells (tombstones included, counted apart) and
+// the bytes of their names and values.
+type RowStat struct {
+	Key        string
+	Cells      int
+	Tombstones int
+	Bytes      int64
+}
+
+// RowStats walks a column family's stored cells in partitioner order, at most maxCells of
+// them, and returns the size of every row it saw; capped reports that it stopped at maxCells
+// (the last row's figures are then partial). Like StoredCells it is for teaching and repair
+// tools, and costs one pass over what it reads.
+func (n *Node) RowStats(ctx context.Context, keyspace, columnFamily string, maxCells int) (rows []RowStat, capped bool, err error) {
+	cf, err := n.columnFamily(keyspace, columnFamily)
+	if err != nil {
+		return nil, false, err
+	}
+	it, err := n.db.NewIter(&pebble.IterOptions{LowerBound: cf.prefix, UpperBound: prefixSuccessor(nil, cf.prefix)})
+	if err != nil {
+		return nil, false, err
+	}
+	var (
+		row     []byte // the current row's prefix (after the column family's)
+		keyBuf  []byte
+		cells   int
+		current *RowStat
+	)
+	for valid := it.First(); valid; valid = it.Next() {
+		if cells >= maxCells {
+			capped = true
+			break
+		}
+		if cells%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, false, errors.Join(err, it.Close())
+			}
+		}
+		k := it.Key()[len(cf.prefix):]
+		if current == nil || !bytes.HasPrefix(k, row) {
+			key, plen, err := n.splitRowKey(k, keyBuf)
+			if err != nil {
+				return nil, false, errors.Join(err, it.Close())
+			}
+			row = append(row[:0], k[:plen]...)
+			rows = append(rows, RowStat{Key: string(key)})
+			current = &rows[len(rows)-1]
+		}
+		cell, ok := parseCell(it.Value())
+		if !ok {
+			return nil, false, errors.Join(fmt.Errorf("%w: bad cell in %s", ErrCorrupt, columnFamily), it.Close())
+		}
+		cells++
+		current.Cells++
+		if cell.tombstone {
+			current.Tombstones++
+		}
+		current.Bytes += int64(len(k) - len(row) - 1 + len(cell.value)) // the stored name (after its kind byte) and the value
+	}
+	return rows, capped, it.Close()
 }

@@ -54,3 +54,32 @@ func TestStoredCellsShowTombstones(t *testing.T) {
 		}
 	})
 }
+
+func TestRowStats(t *testing.T) {
+	stores(t, func(t *testing.T, n *Node) {
+		for i := range 3 {
+			insert(t, n, "Scratch", "Longs", "wide", nil, long(int64(i)), "v", 10)
+		}
+		insert(t, n, "Scratch", "Longs", "narrow", nil, long(1), "value", 10)
+		if err := n.Remove(bg, "Scratch", "wide", ColumnPath{ColumnFamily: "Longs", Column: long(0)}, 20, ONE); err != nil {
+			t.Fatal(err)
+		}
+		rows, capped, err := n.RowStats(bg, "Scratch", "Longs", 100)
+		if err != nil || capped || len(rows) != 2 {
+			t.Fatalf("RowStats = %+v, %v, %v", rows, capped, err)
+		}
+		got := map[string]RowStat{}
+		for _, r := range rows {
+			got[r.Key] = r
+		}
+		if w := got["wide"]; w.Cells != 3 || w.Tombstones != 1 || w.Bytes != 3*8+2 {
+			t.Errorf("wide: %+v", w)
+		}
+		if r := got["narrow"]; r.Cells != 1 || r.Tombstones != 0 || r.Bytes != 8+5 {
+			t.Errorf("narrow: %+v", r)
+		}
+		if _, capped, err := n.RowStats(bg, "Scratch", "Longs", 2); err != nil || !capped {
+			t.Errorf("a cap of 2 cells: capped %v, %v", capped, err)
+		}
+	})
+}

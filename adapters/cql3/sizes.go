@@ -1,0 +1,119 @@
+package cql3
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"net/url"
+	"reflect"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/scylladb/gocqlx/v2/qb"
+
+	"twissandra/ports"
+)
+
+// SizeScanRows bounds the CQL rows one WidestRows reads, over every table.
+const SizeScanRows = 200_000
+
+// WidestRows implements ports.RowSizer: every table read through once with the driver's paging
+// (at most SizeScanRows rows), rows counted per partition and their values' bytes added up.
+func (s *Store) WidestRows(ctx context.Context, limit int) (ports.RowSizes, error) {
+	out := ports.RowSizes{Unit: "rows"}
+	tables, err := s.InspectTables(ctx)
+	if err != nil {
+		return out, err
+	}
+	sess, err := s.sess()
+	if err != nil {
+		return out, err
+	}
+	for _, t := range tables {
+		if out.Scanned >= SizeScanRows {
+			out.Capped = true
+			break
+		}
+		q := sess.ContextQuery(ctx, fmt.Sprintf("SELECT * FROM %s.%s", t.Keyspace, quoteIdent(t.Name)), nil)
+		q.PageSize(5000)
+		iter := q.Query.Iter()
+		cols := iter.Columns()
+		dest := make([]any, len(cols))
+		for i, c := range cols {
+			dest[i] = scanDest(c.TypeInfo)
+		}
+		parts := map[string]*ports.RowSize{}
+		var order []string
+		for out.Scanned < SizeScanRows && iter.Scan(dest...) {
+			out.Scanned++
+			var key []string
+			var bytes int64
+			for i, c := range cols {
+				p := reflect.ValueOf(dest[i]).Elem()
+				if p.IsNil() {
+					continue
+				}
+				v := p.Elem()
+				if i < len(t.PartitionKey) {
+					key = append(key, keyText(c.TypeInfo, v))
+				}
+				bytes += int64(len(renderValue(c.TypeInfo, v)))
+				p.SetZero()
+			}
+			k := strings.Join(key, " : ")
+			r, ok := parts[k]
+			if !ok {
+				r = &ports.RowSize{Container: t.Keyspace + "." + t.Name, Key: k, Inspect: url.Values{"table": {t.Name}, "key": key}.Encode()}
+				parts[k] = r
+				order = append(order, k)
+			}
+			r.Cells++
+			r.Bytes += bytes
+		}
+		if out.Scanned >= SizeScanRows {
+			out.Capped = true
+		}
+		err := iter.Close()
+		q.Release()
+		if err != nil {
+			return out, wrap("size "+t.Name, err)
+		}
+		for _, k := range order {
+			out.Rows = append(out.Rows, *parts[k])
+		}
+	}
+	slices.SortStableFunc(out.Rows, func(a, b ports.RowSize) int { return cmp.Compare(b.Cells, a.Cells) })
+	out.Rows = out.Rows[:min(limit, len(out.Rows))]
+	return out, nil
+}
+
+// publicLayoutDays bounds the day buckets PublicLine lists.
+const publicLayoutDays = 30
+
+var stCountPublicDay = mk(qb.Select(publicLineTable.Name()).CountAll().Where(qb.Eq("day")).ToCql())
+
+// PublicLine implements ports.RowSizer: a partition of public_line per day, listed in
+// public_days, each counted with a single-partition COUNT.
+func (s *Store) PublicLine(ctx context.Context) (ports.PublicLayout, error) {
+	out := ports.PublicLayout{Bounded: true}
+	sess, err := s.sess()
+	if err != nil {
+		return out, err
+	}
+	var days []time.Time
+	if err := query(ctx, sess, stPublicDays, qb.M{"line": publicLineName, "limit": publicLayoutDays}).SelectRelease(&days); err != nil {
+		return out, wrap("public days", err)
+	}
+	for _, d := range days {
+		var n int
+		if err := query(ctx, sess, stCountPublicDay, qb.M{"day": d}).GetRelease(&n); err != nil {
+			return out, wrap("count public day", err)
+		}
+		day := d.UTC().Format(time.DateOnly)
+		out.Rows = append(out.Rows, ports.RowSize{Container: s.cfg.Keyspace + ".public_line", Key: day, Cells: n,
+			Inspect: url.Values{"table": {"public_line"}, "key": {day}}.Encode()})
+		out.Total += n
+	}
+	return out, nil
+}

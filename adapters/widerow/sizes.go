@@ -1,0 +1,82 @@
+package widerow
+
+import (
+	"cmp"
+	"context"
+	"net/url"
+	"slices"
+
+	"github.com/google/uuid"
+
+	"twissandra/adapters/widerow/engine"
+	"twissandra/ports"
+)
+
+// SizeScanCells bounds the cells one WidestRows reads, over every column family.
+const SizeScanCells = 2_000_000
+
+// sizedCFs are the column families whose rows the partition lessons measure.
+var sizedCFs = []struct{ keyspace, cf string }{
+	{KeyspaceTwissandra, cfUser}, {KeyspaceTwissandra, cfUsername}, {KeyspaceTwissandra, cfFriends},
+	{KeyspaceTwissandra, cfFollowers}, {KeyspaceTwissandra, cfTweet}, {KeyspaceTwissandra, cfUserline},
+	{KeyspaceTwissandra, cfTimeline}, {KeyspaceBloggyAppy, cfAuthors}, {KeyspaceBloggyAppy, cfBlogEntries},
+	{KeyspaceBloggyAppy, cfTaggedPosts}, {KeyspaceBloggyAppy, cfComments},
+}
+
+// WidestRows implements ports.RowSizer: one pass over the stored cells of each column family
+// (tombstones included, as they take room until compaction drops them).
+func (in *Inspector) WidestRows(ctx context.Context, limit int) (ports.RowSizes, error) {
+	out := ports.RowSizes{Unit: "columns"}
+	budget := SizeScanCells
+	for _, c := range sizedCFs {
+		stats, capped, err := in.node.RowStats(ctx, c.keyspace, c.cf, budget)
+		if err != nil {
+			return out, wrap("sizes", err)
+		}
+		for _, s := range stats {
+			budget -= s.Cells
+			out.Scanned += s.Cells
+			out.Rows = append(out.Rows, ports.RowSize{Container: c.keyspace + "." + c.cf, Key: s.Key, Cells: s.Cells, Tombstones: s.Tombstones, Bytes: s.Bytes,
+				Inspect: url.Values{"cf_path": {c.keyspace + "." + c.cf}, "key": {s.Key}}.Encode()})
+		}
+		if capped || budget <= 0 {
+			out.Capped = true
+			break
+		}
+	}
+	slices.SortStableFunc(out.Rows, func(a, b ports.RowSize) int { return cmp.Compare(b.Cells, a.Cells) })
+	out.Rows = out.Rows[:min(limit, len(out.Rows))]
+	for i, r := range out.Rows {
+		if r.Container != KeyspaceTwissandra+"."+cfTweet {
+			out.Rows[i].Label = in.label(ctx, r.Key)
+		}
+	}
+	return out, nil
+}
+
+// label names the user a UUID row key stands for ("@bob"), read from the User row.
+func (in *Inspector) label(ctx context.Context, key string) string {
+	if _, err := uuid.Parse(key); err != nil || len(key) != 36 {
+		if key == PublicKey {
+			return "the public line"
+		}
+		return ""
+	}
+	cols, err := in.node.GetSlice(ctx, KeyspaceTwissandra, key, engine.ColumnParent{ColumnFamily: cfUser},
+		engine.SlicePredicate{ColumnNames: [][]byte{[]byte("username")}}, inspectCL)
+	if err != nil || len(cols) == 0 || cols[0].Column == nil {
+		return ""
+	}
+	return "@" + string(cols[0].Column.Value)
+}
+
+// PublicLine implements ports.RowSizer: one row, Userline['!PUBLIC!'], that every post widens.
+func (in *Inspector) PublicLine(ctx context.Context) (ports.PublicLayout, error) {
+	n, err := in.node.GetCount(ctx, KeyspaceTwissandra, PublicKey, engine.ColumnParent{ColumnFamily: cfUserline}, inspectCL)
+	if err != nil {
+		return ports.PublicLayout{}, wrap("public line", err)
+	}
+	row := ports.RowSize{Container: KeyspaceTwissandra + "." + cfUserline, Key: PublicKey, Label: "the public line", Cells: n,
+		Inspect: url.Values{"cf_path": {KeyspaceTwissandra + "." + cfUserline}, "key": {PublicKey}}.Encode()}
+	return ports.PublicLayout{Rows: []ports.RowSize{row}, Total: n}, nil
+}
