@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"twissandra/ports/oplog"
 )
 
 // On request, a response carries its whole record of storage operations as JSON: a post's
@@ -41,7 +42,8 @@ func TestOpsDetailOnRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(r.Summary, "1 ops: fan-out:=1") || len(r.Ops) != 1 ||
-		!strings.Contains(r.Ops[0], "the tweet went to 5 lines") || !strings.Contains(r.Ops[0], "2 followers' timelines") {
+		!strings.Contains(r.Ops[0].Text, "the tweet went to 5 lines") || !strings.Contains(r.Ops[0].Text, "2 followers' timelines") ||
+		r.Ops[0].Kind != oplog.Note || r.Ops[0].Touched != "5 lines" {
 		t.Fatalf("record: %+v", r)
 	}
 }
@@ -51,10 +53,10 @@ func TestOpsDetailIsBounded(t *testing.T) {
 	t.Parallel()
 	l := &OpLog{}
 	for range MaxRecordedOps {
-		l.Record("INSERT INTO timeline (username,time,tweet_id) VALUES (?,?,?) -> 0 rows " + strings.Repeat("x", 300))
+		l.Record(oplog.Op{Kind: oplog.Write, Text: "INSERT INTO timeline (username,time,tweet_id) VALUES (?,?,?) -> 0 rows " + strings.Repeat("x", 300)})
 	}
 	s := l.Shadow("cql3").(*OpLog)
-	s.Record("SELECT 1")
+	s.Record(oplog.Op{Kind: oplog.Read, Text: "SELECT 1"})
 	var r OpsRecord
 	line := detailJSON(l.Detail())
 	if err := json.Unmarshal([]byte(line), &r); err != nil {

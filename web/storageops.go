@@ -31,11 +31,13 @@ const StorageOpsDetailHeader = "Storage-Ops-Detail"
 // dropped (and counted).
 const maxDetailBytes = 32 << 10
 
-// OpsRecord is a request's storage operations as JSON: each model's operations in the seeds'
-// notation, the first model's (the one that answered) and, in compare mode, the second's.
+// OpsRecord is a request's storage operations as JSON: each model's operations, structured
+// (model, kind, call, column family or table, keys, predicate, what it touched, how long it
+// took) and as the model's own notation writes them (text), the first model's (the one that
+// answered) and, in compare mode, the second's.
 type OpsRecord struct {
 	Summary   string     `json:"summary"`
-	Ops       []string   `json:"ops"`
+	Ops       []oplog.Op `json:"ops"`
 	Dropped   int        `json:"dropped"`
 	Secondary *OpsRecord `json:"secondary,omitempty"`
 	Model     string     `json:"model,omitempty"`
@@ -46,7 +48,7 @@ func (l *OpLog) Detail() OpsRecord {
 	ops, dropped := l.Ops()
 	r := OpsRecord{Summary: l.Summary(), Ops: ops, Dropped: dropped}
 	if r.Ops == nil {
-		r.Ops = []string{}
+		r.Ops = []oplog.Op{}
 	}
 	if model, shadow := l.Shadowed(); shadow != nil {
 		s := shadow.Detail()
@@ -85,7 +87,7 @@ const MaxRecordedOps = 200
 // fan-out may record from several goroutines.
 type OpLog struct {
 	mu  sync.Mutex
-	ops []string
+	ops []oplog.Op
 	// kinds and counts are parallel, in order of first appearance: a request has a handful of
 	// kinds, so a linear search beats a map and costs nothing until the first Record.
 	kinds   []string
@@ -155,17 +157,17 @@ func OpsFrom(ctx context.Context) *OpLog {
 	return l
 }
 
-// RecordOp adds op to the context's OpLog; without one it does nothing. The op's first word is
-// its kind in the summary.
-func RecordOp(ctx context.Context, op string) {
+// RecordOp adds op to the context's OpLog; without one it does nothing. The op's verb is its
+// kind in the summary.
+func RecordOp(ctx context.Context, op oplog.Op) {
 	if l := OpsFrom(ctx); l != nil {
 		l.Record(op)
 	}
 }
 
 // Record adds one operation.
-func (l *OpLog) Record(op string) {
-	kind, _, _ := strings.Cut(op, " ")
+func (l *OpLog) Record(op oplog.Op) {
+	kind := op.Verb()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if i := slices.Index(l.kinds, kind); i >= 0 {
@@ -182,13 +184,13 @@ func (l *OpLog) Record(op string) {
 }
 
 // Ops returns the operations recorded so far, in order, and how many more were only counted.
-func (l *OpLog) Ops() (ops []string, dropped int) {
+func (l *OpLog) Ops() (ops []oplog.Op, dropped int) {
 	if l == nil {
 		return nil, 0
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]string(nil), l.ops...), l.dropped
+	return append([]oplog.Op(nil), l.ops...), l.dropped
 }
 
 // Len is the number of operations recorded, counted ones included.

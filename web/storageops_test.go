@@ -7,21 +7,22 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
+	"twissandra/ports/oplog"
 
 	"github.com/gin-gonic/gin"
 )
 
 func TestOpLog(t *testing.T) {
 	t.Parallel()
-	RecordOp(context.Background(), "slice nothing") // no log: ignored
+	RecordOp(context.Background(), oplog.Op{Text: "slice nothing"}) // no log: ignored
 	ctx := WithOps(context.Background())
 	var wg sync.WaitGroup
 	for i := range MaxRecordedOps + 10 {
 		wg.Go(func() {
 			if i%2 == 0 {
-				RecordOp(ctx, fmt.Sprintf("slice line %d", i))
+				RecordOp(ctx, oplog.Op{Text: fmt.Sprintf("slice line %d", i)})
 			} else {
-				RecordOp(ctx, fmt.Sprintf("multiget tweets %d", i))
+				RecordOp(ctx, oplog.Op{Text: fmt.Sprintf("multiget tweets %d", i)})
 			}
 		})
 	}
@@ -46,13 +47,13 @@ func TestStorageOpsMiddleware(t *testing.T) {
 	e := gin.New()
 	e.Use(StorageOps())
 	e.GET("/json", func(c *gin.Context) {
-		RecordOp(c.Request.Context(), "get user bob -> 1")
+		RecordOp(c.Request.Context(), oplog.Op{Text: "get user bob -> 1"})
 		c.JSON(http.StatusOK, gin.H{"ok": true})
 	})
 	// A bodiless answer (a follow's 204) is written by gin after the handlers: it states its
 	// operations too.
 	e.GET("/empty", func(c *gin.Context) {
-		RecordOp(c.Request.Context(), "follow bob -> alice")
+		RecordOp(c.Request.Context(), oplog.Op{Text: "follow bob -> alice"})
 		c.Status(http.StatusNoContent)
 	})
 	e.GET("/none", func(c *gin.Context) { c.Status(http.StatusNoContent) })

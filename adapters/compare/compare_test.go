@@ -22,7 +22,7 @@ type rec struct {
 	shadow *rec
 }
 
-func (r *rec) Record(op string) { r.mu.Lock(); r.lines = append(r.lines, op); r.mu.Unlock() }
+func (r *rec) Record(op oplog.Op) { r.mu.Lock(); r.lines = append(r.lines, op.Text); r.mu.Unlock() }
 func (r *rec) Shadow(string) oplog.Recorder {
 	if r.shadow == nil {
 		r.shadow = &rec{}

@@ -20,7 +20,17 @@ type opsObserver struct {
 
 func (o opsObserver) ObserveQuery(ctx context.Context, q gocql.ObservedQuery) {
 	if oplog.Enabled(ctx) {
-		oplog.Record(ctx, fmt.Sprintf("%s -> %s", oneLine(q.Statement), queryOutcome(q.Err, q.Rows, q.Attempt)))
+		stmt, touched := oneLine(q.Statement), queryOutcome(q.Err, q.Rows, q.Attempt)
+		verb, table, where := statementParts(stmt)
+		kind := oplog.Read
+		switch {
+		case strings.Contains(stmt, " IF NOT EXISTS") || strings.Contains(stmt, " IF "):
+			kind = oplog.LWT
+		case verb != "SELECT":
+			kind = oplog.Write
+		}
+		oplog.Record(ctx, oplog.Op{Model: "cql3", Kind: kind, Call: verb, Family: table, Predicate: where, Touched: touched,
+			Took: q.End.Sub(q.Start), Text: fmt.Sprintf("%s -> %s", stmt, touched)})
 	}
 	if o.queries != nil {
 		o.queries.ObserveQuery(ctx, q)
@@ -33,11 +43,35 @@ func (o opsObserver) ObserveBatch(ctx context.Context, b gocql.ObservedBatch) {
 		if len(b.Statements) > 0 {
 			first = oneLine(b.Statements[0])
 		}
-		oplog.Record(ctx, fmt.Sprintf("BATCH of %d: %s ... -> %s", len(b.Statements), first, queryOutcome(b.Err, -1, b.Attempt)))
+		_, table, _ := statementParts(first)
+		touched := queryOutcome(b.Err, -1, b.Attempt)
+		oplog.Record(ctx, oplog.Op{Model: "cql3", Kind: oplog.Write, Call: "BATCH", Family: table, KeyCount: len(b.Statements), Touched: touched,
+			Took: b.End.Sub(b.Start), Text: fmt.Sprintf("BATCH of %d: %s ... -> %s", len(b.Statements), first, touched)})
 	}
 	if o.batches != nil {
 		o.batches.ObserveBatch(ctx, b)
 	}
+}
+
+// statementParts reads a statement's verb, table and WHERE clause (for the structured record;
+// the text stays whole beside them).
+func statementParts(stmt string) (verb, table, where string) {
+	f := strings.Fields(stmt)
+	if len(f) == 0 {
+		return "", "", ""
+	}
+	verb = strings.ToUpper(f[0])
+	for i, w := range f {
+		u := strings.ToUpper(w)
+		if (u == "FROM" || u == "INTO" || (u == "UPDATE" && i == 0)) && i+1 < len(f) {
+			table = strings.TrimSuffix(f[i+1], "(")
+			break
+		}
+	}
+	if _, after, ok := strings.Cut(stmt, " WHERE "); ok {
+		where = after
+	}
+	return verb, table, where
 }
 
 // oneLine folds a statement's white space so it reads as one line.

@@ -19,7 +19,41 @@ import (
 
 type opLines []string
 
-func (l *opLines) Record(op string) { *l = append(*l, op) }
+func (l *opLines) Record(op oplog.Op) { *l = append(*l, op.Text) }
+
+// opRecords keeps the structured records.
+type opRecords []oplog.Op
+
+func (l *opRecords) Record(op oplog.Op) { *l = append(*l, op) }
+
+// Each statement's record is structured too: its kind (an LWT is told apart), verb, table and
+// WHERE clause, and the driver's time for it.
+func TestOpsObserverStructuresStatements(t *testing.T) {
+	var got opRecords
+	ctx := oplog.With(context.Background(), &got)
+	start := time.Now()
+	o := opsObserver{}
+	o.ObserveQuery(ctx, gocql.ObservedQuery{Statement: "SELECT time, tweet_id FROM timeline WHERE username=? LIMIT ?", Rows: 40, Start: start, End: start.Add(250 * time.Microsecond)})
+	o.ObserveQuery(ctx, gocql.ObservedQuery{Statement: "INSERT INTO users (username,id) VALUES (?,?) IF NOT EXISTS", Start: start, End: start})
+	o.ObserveQuery(ctx, gocql.ObservedQuery{Statement: "DELETE FROM friends WHERE username=? AND friend=?", Start: start, End: start})
+	o.ObserveBatch(ctx, gocql.ObservedBatch{Statements: []string{"INSERT INTO friends (a) VALUES (?)", "INSERT INTO followers (a) VALUES (?)"}})
+	want := []oplog.Op{
+		{Model: "cql3", Kind: oplog.Read, Call: "SELECT", Family: "timeline", Predicate: "username=? LIMIT ?", Touched: "40 rows", Took: 250 * time.Microsecond},
+		{Model: "cql3", Kind: oplog.LWT, Call: "INSERT", Family: "users", Touched: "0 rows"},
+		{Model: "cql3", Kind: oplog.Write, Call: "DELETE", Family: "friends", Predicate: "username=? AND friend=?", Touched: "0 rows"},
+		{Model: "cql3", Kind: oplog.Write, Call: "BATCH", Family: "friends", KeyCount: 2, Touched: "ok"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d records, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		g.Text = ""
+		if g.Model != w.Model || g.Kind != w.Kind || g.Call != w.Call || g.Family != w.Family || g.Predicate != w.Predicate || g.Touched != w.Touched || g.Took != w.Took || g.KeyCount != w.KeyCount {
+			t.Errorf("record %d: %+v, want %+v", i, g, w)
+		}
+	}
+}
 
 func TestOpsObserverRecordsStatementsNotValues(t *testing.T) {
 	var got opLines

@@ -169,7 +169,9 @@ func (s *Store) remember(username, id string) { s.idCache.put(username, id) }
 // a second visit. It describes nothing unless something records.
 func noteCache(ctx context.Context, what string, hits, asked int) {
 	if hits > 0 && oplog.Enabled(ctx) {
-		oplog.Record(ctx, fmt.Sprintf("cache %s: %d of %d lookups answered from the adapter's memory, not read (a username and its UUID never change)", what, hits, asked))
+		oplog.Record(ctx, oplog.Op{Model: "widerow", Kind: oplog.Note, Call: "cache", Family: KeyspaceTwissandra + "." + what,
+			Touched: fmt.Sprintf("%d of %d", hits, asked),
+			Text:    fmt.Sprintf("cache %s: %d of %d lookups answered from the adapter's memory, not read (a username and its UUID never change)", what, hits, asked)})
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"twissandra/ports/oplog"
 
 	"github.com/gocql/gocql"
 )
@@ -120,17 +121,24 @@ func TestCompareModeWiderowCQL3(t *testing.T) {
 	}
 	resp.Body.Close()
 	var rec struct {
-		Ops       []string
+		Ops       []oplog.Op
 		Secondary struct {
 			Model string
-			Ops   []string
+			Ops   []oplog.Op
 		}
 	}
 	if err := json.Unmarshal([]byte(resp.Header.Get("Storage-Ops-Detail")), &rec); err != nil {
 		t.Fatalf("the record: %v", err)
 	}
-	if !slices.ContainsFunc(rec.Ops, func(op string) bool { return strings.Contains(op, "fan-out: the tweet went to 4 lines") }) ||
-		rec.Secondary.Model != "cql3" || !slices.ContainsFunc(rec.Secondary.Ops, func(op string) bool { return strings.HasPrefix(op, "INSERT INTO timeline") }) {
+	// Each model's operations are structured: the widerow batch and the cql3 inserts are
+	// writes of their model, timed.
+	if !slices.ContainsFunc(rec.Ops, func(op oplog.Op) bool { return strings.Contains(op.Text, "fan-out: the tweet went to 4 lines") }) ||
+		!slices.ContainsFunc(rec.Ops, func(op oplog.Op) bool {
+			return op.Model == "widerow" && op.Kind == oplog.Write && op.Call == "batch_mutate" && op.Took > 0
+		}) ||
+		rec.Secondary.Model != "cql3" || !slices.ContainsFunc(rec.Secondary.Ops, func(op oplog.Op) bool {
+		return strings.HasPrefix(op.Text, "INSERT INTO timeline") && op.Model == "cql3" && op.Kind == oplog.Write && op.Family == "timeline" && op.Took > 0
+	}) {
 		t.Fatalf("the record: %+v", rec)
 	}
 	tl := run(step{"timeline page", "GET", "/timeline", "bob", "", 200, []string{"get_slice", "multiget_slice"}, []string{"SELECT"}})

@@ -306,8 +306,9 @@ func (s *Service) publish(ctx context.Context, t domain.Tweet) error {
 	if oplog.Enabled(ctx) {
 		// The size of the fan-out on write, in the same words on every backend; the store's
 		// own operations above it say how its model wrote them.
-		oplog.Record(ctx, fmt.Sprintf("fan-out: the tweet went to %d lines in one Append: %s's userline, the public line, %s's timeline and %d followers' timelines%s",
-			len(lines), t.Username, t.Username, len(lines)-3, errSuffix(err)))
+		oplog.Record(ctx, oplog.Op{Kind: oplog.Note, Call: "fan-out:", Touched: fmt.Sprintf("%d lines", len(lines)),
+			Text: fmt.Sprintf("fan-out: the tweet went to %d lines in one Append: %s's userline, the public line, %s's timeline and %d followers' timelines%s",
+				len(lines), t.Username, t.Username, len(lines)-3, errSuffix(err))})
 	}
 	return err
 }

@@ -5,12 +5,59 @@ package oplog
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
-// Recorder receives one line per storage operation.
+// Kind says what an operation does to the storage.
+type Kind string
+
+// The kinds of operation.
+const (
+	Read  Kind = "read"
+	Write Kind = "write"
+	// LWT is a lightweight transaction: a read and a conditional write in one step (INSERT
+	// ... IF NOT EXISTS, the engine's insert_if_absent).
+	LWT Kind = "lwt"
+	// Note is no storage call: what the layer above says of the calls (a fan-out's size, a
+	// cache's hits, a divergence between two models).
+	Note Kind = "note"
+)
+
+// Op is one storage operation, as the model below the ports made it.
+type Op struct {
+	// Model is the storage model: "widerow", "cql3", or "ports" for a port-level record.
+	Model string `json:"model,omitempty"`
+	Kind  Kind   `json:"kind"`
+	// Call is the operation's verb: get_slice, batch_mutate, SELECT, INSERT, BATCH, ...
+	Call string `json:"call"`
+	// Family is the column family or table ("Twissandra.Timeline", "timeline").
+	Family string `json:"family,omitempty"`
+	// Keys are the row or partition keys it addressed (a bounded few, with KeyCount all).
+	Keys     []string `json:"keys,omitempty"`
+	KeyCount int      `json:"key_count,omitempty"`
+	// Predicate is what it asked of the rows: a slice, column names, a WHERE clause.
+	Predicate string `json:"predicate,omitempty"`
+	// Touched is what it read or wrote: "40 columns", "3 rows", "applied".
+	Touched string `json:"touched,omitempty"`
+	// Took is how long it took (0 when not timed).
+	Took time.Duration `json:"took_ns,omitempty"`
+	// Text is the whole operation in the model's own notation, as the pages show it.
+	Text string `json:"text"`
+}
+
+// Verb is the operation's call, or the first word of its text.
+func (o Op) Verb() string {
+	if o.Call != "" {
+		return o.Call
+	}
+	verb, _, _ := strings.Cut(o.Text, " ")
+	return verb
+}
+
+// Recorder receives one record per storage operation.
 type Recorder interface {
-	Record(op string)
+	Record(op Op)
 }
 
 type key struct{}
@@ -34,10 +81,18 @@ func From(ctx context.Context) Recorder {
 func Enabled(ctx context.Context) bool { return From(ctx) != nil }
 
 // Record adds op to ctx's recorder, if any.
-func Record(ctx context.Context, op string) {
+func Record(ctx context.Context, op Op) {
 	if r := From(ctx); r != nil {
 		r.Record(op)
 	}
+}
+
+// MaxKeys bounds the keys an Op lists; KeyCount says how many there were.
+const MaxKeys = 8
+
+// KeysOf returns at most MaxKeys of keys, for Op.Keys.
+func KeysOf(keys []string) []string {
+	return append([]string(nil), keys[:min(len(keys), MaxKeys)]...)
 }
 
 // Shadower is a Recorder that keeps the operations of a second model apart from its own: in

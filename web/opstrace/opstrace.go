@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -17,6 +18,7 @@ import (
 	"twissandra/domain"
 	"twissandra/domain/blog/model"
 	"twissandra/ports"
+	"twissandra/ports/oplog"
 	"twissandra/web"
 )
 
@@ -24,11 +26,20 @@ func record(ctx context.Context, err error, format string, args ...any) {
 	if web.OpsFrom(ctx) == nil {
 		return
 	}
-	op := fmt.Sprintf(format, args...)
+	text := fmt.Sprintf(format, args...)
 	if err != nil {
-		op += " -> error"
+		text += " -> error"
 	}
-	web.RecordOp(ctx, op)
+	verb, rest, _ := strings.Cut(text, " ")
+	kind := oplog.Write
+	switch {
+	case verb == "get" || verb == "multiget" || verb == "slice":
+		kind = oplog.Read
+	case verb == "create": // a user or an entry: the check and the write in one step
+		kind = oplog.LWT
+	}
+	family, _, _ := strings.Cut(rest, " ")
+	web.RecordOp(ctx, oplog.Op{Model: "memory", Kind: kind, Call: verb, Family: family, Text: text})
 }
 
 // Users wraps a UserStore.

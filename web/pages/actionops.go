@@ -9,6 +9,7 @@ import (
 	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
 
+	"twissandra/ports/oplog"
 	"twissandra/web"
 )
 
@@ -24,7 +25,7 @@ import (
 type actionOps struct {
 	Action  string // "your post", "your follow of bob", ...
 	Summary string
-	Ops     []string
+	Ops     []oplog.Op
 	Dropped int
 	// Secondary is what the action cost the second model, in compare mode.
 	Secondary *opsSet
@@ -34,7 +35,7 @@ type actionOps struct {
 // opsSet is what one request cost one model: the second model's side in compare mode.
 type opsSet struct {
 	Model, Summary string
-	Ops            []string
+	Ops            []oplog.Op
 	Dropped        int
 	Elapsed        time.Duration
 }

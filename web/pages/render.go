@@ -9,12 +9,14 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"twissandra/domain"
+	"twissandra/ports/oplog"
 	"twissandra/web"
 )
 
@@ -42,6 +44,10 @@ var funcs = template.FuncMap{
 	"join":       strings.Join,
 	"lines":      func(s string) []string { return strings.Split(s, "\n") },
 	"nameAt":     nameAt,
+	// micros shows a duration in microseconds, as an operation's time reads best.
+	"micros": func(d time.Duration) string {
+		return strconv.FormatFloat(float64(d)/float64(time.Microsecond), 'f', 0, 64) + " µs"
+	},
 	// inspect is the storage inspector's address for a query a store made (url.Values encoded).
 	"inspect": func(query string) template.URL { return template.URL("/models/inspect?" + query) },
 	// percent is n as a whole percentage of of (0 when of is 0), for the width of a bar.
@@ -84,7 +90,7 @@ type view struct {
 	Backend    string
 	BlogOn     bool
 	Nav        string
-	Ops        []string
+	Ops        []oplog.Op
 	OpsDropped int
 	OpsSummary string
 	// Action is what the action that redirected here cost (a post, a follow), if any.
@@ -125,8 +131,8 @@ func (h *handler) render(c *gin.Context, status int, page, title, nav string, da
 	if v.Secondary = secondaryOps(ops); v.Secondary != nil {
 		v.Elapsed = ops.Elapsed().Round(time.Microsecond)
 		for _, op := range v.Ops {
-			if strings.HasPrefix(op, "DIVERGENCE ") || strings.HasPrefix(op, "SECONDARY FAILED ") {
-				v.Divergences = append(v.Divergences, op)
+			if strings.HasPrefix(op.Text, "DIVERGENCE ") || strings.HasPrefix(op.Text, "SECONDARY FAILED ") {
+				v.Divergences = append(v.Divergences, op.Text)
 			}
 		}
 	}
@@ -236,4 +242,4 @@ func safeNext(s string) string {
 }
 
 // isCacheOp reports whether op says a cache answered, not the store.
-func isCacheOp(op string) bool { return strings.HasPrefix(op, "cache ") }
+func isCacheOp(op oplog.Op) bool { return strings.HasPrefix(op.Text, "cache ") }

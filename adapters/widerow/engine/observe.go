@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -125,9 +126,17 @@ func outcome(err error, n int, what string) string {
 	return fmt.Sprintf("%d %s", n, what)
 }
 
-func (n *Node) recordSlice(ctx context.Context, keyspace, key string, parent ColumnParent, pred SlicePredicate, got int, err error) {
+// op is the record of one call; the model is this one.
+func op(kind oplog.Kind, call, family string, keys []string, keyCount int, pred, touched string, start time.Time, text string) oplog.Op {
+	return oplog.Op{Model: "widerow", Kind: kind, Call: call, Family: family, Keys: oplog.KeysOf(keys), KeyCount: keyCount,
+		Predicate: pred, Touched: touched, Took: time.Since(start), Text: text}
+}
+
+func (n *Node) recordSlice(ctx context.Context, start time.Time, keyspace, key string, parent ColumnParent, pred SlicePredicate, got int, err error) {
 	cf := n.cfOf(keyspace, parent.ColumnFamily)
-	oplog.Record(ctx, fmt.Sprintf("get_slice %s%s %s -> %s", showParent(cf, keyspace, ColumnParent{ColumnFamily: parent.ColumnFamily}), showKey(key)+superSuffix(cf, parent), showPredicate(cf, parent, pred), outcome(err, got, "columns")))
+	family, p, touched := showParent(cf, keyspace, ColumnParent{ColumnFamily: parent.ColumnFamily}), showPredicate(cf, parent, pred), outcome(err, got, "columns")
+	oplog.Record(ctx, op(oplog.Read, "get_slice", keyspace+"."+parent.ColumnFamily, []string{showKey(key)}, 1, p, touched, start,
+		fmt.Sprintf("get_slice %s%s %s -> %s", family, showKey(key)+superSuffix(cf, parent), p, touched)))
 }
 
 func superSuffix(cf *cfInfo, parent ColumnParent) string {
@@ -137,7 +146,7 @@ func superSuffix(cf *cfInfo, parent ColumnParent) string {
 	return "[" + showName(cf, false, parent.SuperColumn) + "]"
 }
 
-func (n *Node) recordMultiget(ctx context.Context, keyspace string, keys []string, parent ColumnParent, pred SlicePredicate, res map[string][]ColumnOrSuperColumn, err error) {
+func (n *Node) recordMultiget(ctx context.Context, start time.Time, keyspace string, keys []string, parent ColumnParent, pred SlicePredicate, res map[string][]ColumnOrSuperColumn, err error) {
 	cf := n.cfOf(keyspace, parent.ColumnFamily)
 	rows := 0
 	for _, cols := range res {
@@ -145,10 +154,16 @@ func (n *Node) recordMultiget(ctx context.Context, keyspace string, keys []strin
 			rows++
 		}
 	}
-	oplog.Record(ctx, fmt.Sprintf("multiget_slice %s %d keys %s -> %s", showParent(cf, keyspace, parent), len(keys), showPredicate(cf, parent, pred), outcome(err, rows, "rows")))
+	p, touched := showPredicate(cf, parent, pred), outcome(err, rows, "rows")
+	shown := make([]string, 0, min(len(keys), oplog.MaxKeys))
+	for _, k := range keys[:min(len(keys), oplog.MaxKeys)] {
+		shown = append(shown, showKey(k))
+	}
+	oplog.Record(ctx, op(oplog.Read, "multiget_slice", keyspace+"."+parent.ColumnFamily, shown, len(keys), p, touched, start,
+		fmt.Sprintf("multiget_slice %s %d keys %s -> %s", showParent(cf, keyspace, parent), len(keys), p, touched)))
 }
 
-func (n *Node) recordPath(ctx context.Context, op, keyspace, key string, path ColumnPath, result string) {
+func (n *Node) recordPath(ctx context.Context, start time.Time, call, keyspace, key string, path ColumnPath, result string) {
 	cf := n.cfOf(keyspace, path.ColumnFamily)
 	s := keyspace + "." + path.ColumnFamily + showKey(key)
 	if len(path.SuperColumn) > 0 {
@@ -157,14 +172,22 @@ func (n *Node) recordPath(ctx context.Context, op, keyspace, key string, path Co
 	if len(path.Column) > 0 {
 		s += "[" + showName(cf, len(path.SuperColumn) > 0, path.Column) + "]"
 	}
-	line := op + " " + s
+	line := call + " " + s
 	if result != "" {
 		line += " -> " + result
 	}
-	oplog.Record(ctx, line)
+	verb, _, _ := strings.Cut(call, " ")
+	kind := oplog.Read
+	switch verb {
+	case "insert", "remove":
+		kind = oplog.Write
+	case "insert_if_absent", "compare_and_set":
+		kind = oplog.LWT
+	}
+	oplog.Record(ctx, op(kind, verb, keyspace+"."+path.ColumnFamily, []string{showKey(key)}, 1, strings.TrimPrefix(s, keyspace+"."+path.ColumnFamily+showKey(key)), result, start, line))
 }
 
-func (n *Node) recordBatch(ctx context.Context, keyspace string, m map[string]map[string][]Mutation, err error) {
+func (n *Node) recordBatch(ctx context.Context, start time.Time, keyspace string, m map[string]map[string][]Mutation, err error) {
 	perCF := map[string]int{}
 	muts := 0
 	for _, byCF := range m {
@@ -182,7 +205,16 @@ func (n *Node) recordBatch(ctx context.Context, keyspace string, m map[string]ma
 	if err != nil {
 		result = "error"
 	}
-	oplog.Record(ctx, fmt.Sprintf("batch_mutate %s %d rows (%s) %d mutations, one Pebble batch -> %s", keyspace, len(m), strings.Join(cfs, ", "), muts, result))
+	keys := make([]string, 0, min(len(m), oplog.MaxKeys))
+	for k := range m {
+		if len(keys) == oplog.MaxKeys {
+			break
+		}
+		keys = append(keys, showKey(k))
+	}
+	sort.Strings(keys)
+	oplog.Record(ctx, op(oplog.Write, "batch_mutate", keyspace+" ("+strings.Join(cfs, ", ")+")", keys, len(m), "", fmt.Sprintf("%d mutations", muts), start,
+		fmt.Sprintf("batch_mutate %s %d rows (%s) %d mutations, one Pebble batch -> %s", keyspace, len(m), strings.Join(cfs, ", "), muts, result)))
 }
 
 func appliedWord(ok bool, err error) string {

@@ -10,7 +10,56 @@ import (
 
 type lines []string
 
-func (l *lines) Record(op string) { *l = append(*l, op) }
+func (l *lines) Record(op oplog.Op) { *l = append(*l, op.Text) }
+
+type records []oplog.Op
+
+func (l *records) Record(op oplog.Op) { *l = append(*l, op) }
+
+// Each call's record is structured too: kind, call, column family, keys, predicate, what it
+// touched, and its time.
+func TestCallsRecordStructure(t *testing.T) {
+	n, err := Open(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	var got records
+	ctx := oplog.With(context.Background(), &got)
+	if err := n.Insert(ctx, "Scratch", "r", ColumnPath{ColumnFamily: "Longs", Column: long(7)}, []byte("v"), 1, ONE); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := n.InsertIfAbsent(ctx, "Scratch", "r", ColumnParent{ColumnFamily: "Longs"}, Column{Name: long(8), Value: []byte("w"), Timestamp: 1}, ONE); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.GetSlice(ctx, "Scratch", "r", ColumnParent{ColumnFamily: "Longs"}, SlicePredicate{SliceRange: &SliceRange{Count: 5}}, ONE); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.MultigetSlice(ctx, "Scratch", []string{"r", "s"}, ColumnParent{ColumnFamily: "Longs"}, SlicePredicate{SliceRange: &SliceRange{Count: 5}}, ONE); err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		kind         oplog.Kind
+		call, family string
+		keys         []string
+		count        int
+		touched      string
+	}{
+		{oplog.Write, "insert", "Scratch.Longs", []string{"['r']"}, 1, "applied"},
+		{oplog.LWT, "insert_if_absent", "Scratch.Longs", []string{"['r']"}, 1, "applied"},
+		{oplog.Read, "get_slice", "Scratch.Longs", []string{"['r']"}, 1, "2 columns"},
+		{oplog.Read, "multiget_slice", "Scratch.Longs", []string{"['r']", "['s']"}, 2, "1 rows"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d records: %+v", len(got), got)
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Model != "widerow" || g.Kind != w.kind || g.Call != w.call || g.Family != w.family || strings.Join(g.Keys, ",") != strings.Join(w.keys, ",") || g.KeyCount != w.count || g.Touched != w.touched || g.Took <= 0 || g.Text == "" {
+			t.Errorf("record %d: %+v, want %+v", i, g, w)
+		}
+	}
+}
 
 // TestCallsRecordThemselves: with a recorder in the context every Thrift call leaves one line in
 // the 0.6 API's words; without one, nothing is recorded and nothing breaks.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+	"time"
 	"twissandra/ports/oplog"
 )
 
@@ -30,9 +31,12 @@ type rangeSegment struct {
 // tokens are keys.
 func (n *Node) GetRangeSlices(ctx context.Context, keyspace string, parent ColumnParent, pred SlicePredicate, kr KeyRange, cl ConsistencyLevel) (res []KeySlice, err error) {
 	if oplog.Enabled(ctx) {
+		start := time.Now()
 		defer func() {
 			cf := n.cfOf(keyspace, parent.ColumnFamily)
-			oplog.Record(ctx, fmt.Sprintf("get_range_slices %s count=%d %s -> %s", showParent(cf, keyspace, parent), kr.Count, showPredicate(cf, parent, pred), outcome(err, len(res), "rows")))
+			p, touched := showPredicate(cf, parent, pred), outcome(err, len(res), "rows")
+			oplog.Record(ctx, op(oplog.Read, "get_range_slices", keyspace+"."+parent.ColumnFamily, nil, 0, fmt.Sprintf("count=%d %s", kr.Count, p), touched, start,
+				fmt.Sprintf("get_range_slices %s count=%d %s -> %s", showParent(cf, keyspace, parent), kr.Count, p, touched)))
 		}()
 	}
 	cf, names, err := n.prepareRead(ctx, keyspace, &parent, &pred, cl)

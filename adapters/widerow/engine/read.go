@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"time"
 	"twissandra/ports/oplog"
 
 	"github.com/cockroachdb/pebble"
@@ -484,7 +485,8 @@ func sizeHint(pred *SlicePredicate) int {
 // live subcolumns. A missing row gives an empty result, not an error.
 func (n *Node) GetSlice(ctx context.Context, keyspace, key string, parent ColumnParent, pred SlicePredicate, cl ConsistencyLevel) (res []ColumnOrSuperColumn, err error) {
 	if oplog.Enabled(ctx) {
-		defer func() { n.recordSlice(ctx, keyspace, key, parent, pred, len(res), err) }()
+		start := time.Now()
+		defer func() { n.recordSlice(ctx, start, keyspace, key, parent, pred, len(res), err) }()
 	}
 	cf, names, err := n.prepareRead(ctx, keyspace, &parent, &pred, cl)
 	if err != nil {
@@ -510,7 +512,8 @@ func (n *Node) GetSlice(ctx context.Context, keyspace, key string, parent Column
 // key asked (an empty list when the row has nothing live).
 func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string, parent ColumnParent, pred SlicePredicate, cl ConsistencyLevel) (res map[string][]ColumnOrSuperColumn, err error) {
 	if oplog.Enabled(ctx) {
-		defer func() { n.recordMultiget(ctx, keyspace, keys, parent, pred, res, err) }()
+		start := time.Now()
+		defer func() { n.recordMultiget(ctx, start, keyspace, keys, parent, pred, res, err) }()
 	}
 	cf, names, err := n.prepareRead(ctx, keyspace, &parent, &pred, cl)
 	if err != nil {
@@ -552,8 +555,9 @@ func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string
 // It walks the whole row.
 func (n *Node) GetCount(ctx context.Context, keyspace, key string, parent ColumnParent, cl ConsistencyLevel) (count int, err error) {
 	if oplog.Enabled(ctx) {
+		start := time.Now()
 		defer func() {
-			n.recordPath(ctx, "get_count", keyspace, key, ColumnPath{ColumnFamily: parent.ColumnFamily, SuperColumn: parent.SuperColumn}, outcome(err, count, "columns"))
+			n.recordPath(ctx, start, "get_count", keyspace, key, ColumnPath{ColumnFamily: parent.ColumnFamily, SuperColumn: parent.SuperColumn}, outcome(err, count, "columns"))
 		}()
 	}
 	cf, _, err := n.prepareRead(ctx, keyspace, &parent, nil, cl)
@@ -581,7 +585,8 @@ func (n *Node) GetCount(ctx context.Context, keyspace, key string, parent Column
 // *NotFoundError) when nothing live is there.
 func (n *Node) Get(ctx context.Context, keyspace, key string, path ColumnPath, cl ConsistencyLevel) (got ColumnOrSuperColumn, err error) {
 	if oplog.Enabled(ctx) {
-		defer func() { n.recordPath(ctx, "get", keyspace, key, path, outcome(err, 1, "column")) }()
+		start := time.Now()
+		defer func() { n.recordPath(ctx, start, "get", keyspace, key, path, outcome(err, 1, "column")) }()
 	}
 	var zero ColumnOrSuperColumn
 	if err := ctx.Err(); err != nil {

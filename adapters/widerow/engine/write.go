@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"sync"
+	"time"
 	"twissandra/ports/oplog"
 
 	"github.com/cockroachdb/pebble"
@@ -241,7 +242,8 @@ func validateInsertPath(cf *cfInfo, p *ColumnPath) error {
 // timestamp whenever the cell is read or compacted.
 func (n *Node) Insert(ctx context.Context, keyspace, key string, path ColumnPath, value []byte, timestamp int64, cl ConsistencyLevel) (err error) {
 	if oplog.Enabled(ctx) {
-		defer func() { n.recordPath(ctx, "insert", keyspace, key, path, appliedWord(true, err)) }()
+		start := time.Now()
+		defer func() { n.recordPath(ctx, start, "insert", keyspace, key, path, appliedWord(true, err)) }()
 	}
 	cf, err := n.prepareWrite(ctx, keyspace, path.ColumnFamily, key, cl)
 	if err != nil {
@@ -266,7 +268,8 @@ func (n *Node) Insert(ctx context.Context, keyspace, key string, path ColumnPath
 // including writes that arrive later with older timestamps.
 func (n *Node) Remove(ctx context.Context, keyspace, key string, path ColumnPath, timestamp int64, cl ConsistencyLevel) (err error) {
 	if oplog.Enabled(ctx) {
-		defer func() { n.recordPath(ctx, "remove", keyspace, key, path, appliedWord(true, err)) }()
+		start := time.Now()
+		defer func() { n.recordPath(ctx, start, "remove", keyspace, key, path, appliedWord(true, err)) }()
 	}
 	cf, err := n.prepareWrite(ctx, keyspace, path.ColumnFamily, key, cl)
 	if err != nil {
@@ -317,7 +320,8 @@ func (n *Node) Remove(ctx context.Context, keyspace, key string, path ColumnPath
 // callers should rely only on that.
 func (n *Node) BatchMutate(ctx context.Context, keyspace string, mutations map[string]map[string][]Mutation, cl ConsistencyLevel) (err error) {
 	if oplog.Enabled(ctx) {
-		defer func() { n.recordBatch(ctx, keyspace, mutations, err) }()
+		start := time.Now()
+		defer func() { n.recordBatch(ctx, start, keyspace, mutations, err) }()
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -540,8 +544,9 @@ func (n *Node) CompareAndSet(ctx context.Context, keyspace, key string, parent C
 		if expected == nil {
 			op = "insert_if_absent (an extension 0.6 lacked)"
 		}
+		start := time.Now()
 		defer func() {
-			n.recordPath(ctx, op, keyspace, key, ColumnPath{ColumnFamily: parent.ColumnFamily, SuperColumn: parent.SuperColumn, Column: col.Name}, appliedWord(ok, err))
+			n.recordPath(ctx, start, op, keyspace, key, ColumnPath{ColumnFamily: parent.ColumnFamily, SuperColumn: parent.SuperColumn, Column: col.Name}, appliedWord(ok, err))
 		}()
 	}
 	cf, err := n.prepareWrite(ctx, keyspace, parent.ColumnFamily, key, cl)
