@@ -1,9 +1,6 @@
 package pages
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -43,41 +40,16 @@ func TestBrowserCompareMode(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	shots := screenshotDir(t)
-	ctx := browser(t, 1280, 900, 90*time.Second)
-	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	text := func(sel string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector(`+fmt.Sprintf("%q", sel)+`)||{}).innerText||""`))
-		if err != nil {
-			t.Fatalf("text of %s: %v", sel, err)
-		}
-		return v
-	}
-	shot := func(name string) {
-		t.Helper()
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-		if err != nil {
-			t.Fatalf("screenshot %s: %v", name, err)
-		}
-		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	b := newTab(t, 1280, 900, 90*time.Second)
 	// both checks that the action's record shows both models, with what each wrote.
 	both := func(action string, widerow, cql3 []string) {
 		t.Helper()
-		run(action, chromedp.WaitVisible(chromedp.Search(`//details[@id="action-ops"]/summary[contains(., "What your `+action+` cost")]`)),
+		b.do(action, chromedp.WaitVisible(chromedp.Search(`//details[@id="action-ops"]/summary[contains(., "What your `+action+` cost")]`)),
 			chromedp.WaitVisible(chromedp.CSS(`#action-ops #secondary-ops`)))
-		primary := text(`#action-ops .ops-model[data-model="widerow"]`)
-		secondary := text(`#action-ops #secondary-ops`)
-		if !strings.Contains(text("#action-ops summary"), "What your "+action+" cost") {
-			t.Fatalf("%s: %q", action, text("#action-ops summary"))
+		primary := b.text(`#action-ops .ops-model[data-model="widerow"]`)
+		secondary := b.text(`#action-ops #secondary-ops`)
+		if !strings.Contains(b.text("#action-ops summary"), "What your "+action+" cost") {
+			t.Fatalf("%s: %q", action, b.text("#action-ops summary"))
 		}
 		for _, w := range widerow {
 			if !strings.Contains(primary, w) {
@@ -89,40 +61,40 @@ func TestBrowserCompareMode(t *testing.T) {
 				t.Errorf("%s: cql3's side lacks %q:\n%s", action, w, secondary)
 			}
 		}
-		if n := text("#divergences"); n != "" {
+		if n := b.text("#divergences"); n != "" {
 			t.Errorf("%s: the models disagree: %s", action, n)
 		}
 	}
 
-	run("sign up", chromedp.Navigate(base+"/login"),
+	b.do("sign up", chromedp.Navigate(base+"/login"),
 		chromedp.SendKeys(chromedp.CSS("#signup-username"), "ann"),
 		chromedp.SendKeys(chromedp.CSS("#signup-password"), "password1"),
 		chromedp.SendKeys(chromedp.CSS("#signup-password2"), "password1"),
 		chromedp.Click(chromedp.CSS("#signup-submit")))
 	both("sign-up", []string{"insert_if_absent", "Twissandra.Username['ann']", "batch_mutate"}, []string{"INSERT INTO", "IF NOT EXISTS"})
-	shot("compare-signup")
+	b.shot("compare-signup")
 
-	run("follow", chromedp.Navigate(base+"/users/bob"), chromedp.Click(chromedp.CSS("#follow")))
+	b.do("follow", chromedp.Navigate(base+"/users/bob"), chromedp.Click(chromedp.CSS("#follow")))
 	both("follow of bob", []string{"batch_mutate"}, []string{"BATCH"})
 
 	// ann logs out; bob posts from his home page: three timelines and two lines in each model.
-	run("log out", chromedp.Click(chromedp.CSS("#logout")),
+	b.do("log out", chromedp.Click(chromedp.CSS("#logout")),
 		chromedp.WaitVisible(chromedp.Search(`//p[contains(@class,"flash") and contains(., "You are signed out")]`)))
-	run("log in bob", chromedp.Navigate(base+"/login"),
+	b.do("log in bob", chromedp.Navigate(base+"/login"),
 		chromedp.SendKeys(chromedp.CSS("#login-username"), "bob"),
 		chromedp.SendKeys(chromedp.CSS("#login-password"), "password1"),
 		chromedp.Click(chromedp.CSS("#login-submit")),
 		chromedp.WaitVisible(chromedp.Search(`//p[contains(@class,"flash") and contains(., "Welcome back, bob")]`)))
-	run("post", chromedp.SendKeys(chromedp.CSS("#body"), "hello, two models"),
+	b.do("post", chromedp.SendKeys(chromedp.CSS("#body"), "hello, two models"),
 		chromedp.Click(chromedp.CSS("#post-form button[type=submit]")))
 	both("post", []string{"fan-out: the tweet went to 6 lines", "Timeline: 4 rows"}, []string{"INSERT INTO"})
-	shot("compare-post")
+	b.shot("compare-post")
 
 	// Where does the tweet live? In both models at once: 6 places in each (the tweet, the
 	// userline, the public line, bob's timeline and his three followers' timelines).
-	run("where", chromedp.Click(chromedp.Search(`//li[contains(@class,"tweet") and contains(., "hello, two models")]//a[contains(@class,"where")]`)),
+	b.do("where", chromedp.Click(chromedp.Search(`//li[contains(@class,"tweet") and contains(., "hello, two models")]//a[contains(@class,"where")]`)),
 		chromedp.WaitVisible(chromedp.CSS("#where-cql3")))
-	wide, cql := text("#where-widerow"), text("#where-cql3")
+	wide, cql := b.text("#where-widerow"), b.text("#where-cql3")
 	for _, want := range []string{"7 of 7 places hold it", "Twissandra.Userline[\"!PUBLIC!\"]", "Twissandra.Tweet[", "follower fan1's timeline"} {
 		if !strings.Contains(wide, want) {
 			t.Errorf("widerow's places lack %q:\n%s", want, wide)
@@ -133,5 +105,5 @@ func TestBrowserCompareMode(t *testing.T) {
 			t.Errorf("cql3's places lack %q:\n%s", want, cql)
 		}
 	}
-	shot("compare-where")
+	b.shot("compare-where")
 }

@@ -1,8 +1,6 @@
 package pages
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -25,26 +23,15 @@ func TestBrowserPartitions(t *testing.T) {
 	} {
 		app := newApp(t, tc.st)
 		postMany(t, app, "star", 2, 9)
-		ctx := browser(t, 1280, 900, 60*time.Second)
-		if err := chromedp.Do(ctx, chromedp.Navigate(app.srv.URL+"/models"), chromedp.Click(chromedp.CSS("#link-partitions")),
-			chromedp.WaitVisible(chromedp.CSS("#widest-rows"))); err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("main").innerText`))
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
+		b := newTab(t, 1280, 900, 60*time.Second)
+		b.do(tc.name, chromedp.Navigate(app.srv.URL+"/models"), chromedp.Click(chromedp.CSS("#link-partitions")),
+			chromedp.WaitVisible(chromedp.CSS("#widest-rows")))
+		got := b.text("main")
 		for _, w := range tc.wants {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: the page lacks %q:\n%s", tc.name, w, got)
 			}
 		}
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(screenshotDir(t), "partitions-"+tc.name+".png"), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		b.shot("partitions-" + tc.name)
 	}
 }

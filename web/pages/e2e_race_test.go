@@ -1,8 +1,6 @@
 package pages
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -16,37 +14,25 @@ import (
 func TestBrowserUniquenessRace(t *testing.T) {
 	st, _ := cql3Stores(t)
 	app := newApp(t, st)
-	ctx := browser(t, 1280, 900, 90*time.Second)
+	b := newTab(t, 1280, 900, 90*time.Second)
 	count := func(sel string) int {
 		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector("`+sel+`")||{}).innerText||""`))
+		n, err := strconv.Atoi(b.text(sel))
 		if err != nil {
-			t.Fatal(err)
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			t.Fatalf("%s reads %q", sel, v)
+			t.Fatalf("%s reads %q", sel, b.text(sel))
 		}
 		return n
 	}
-	if err := chromedp.Do(ctx, chromedp.Navigate(app.srv.URL+"/models"), chromedp.Click(chromedp.CSS("#link-race")),
+	b.do("race", chromedp.Navigate(app.srv.URL+"/models"), chromedp.Click(chromedp.CSS("#link-race")),
 		chromedp.WaitVisible(chromedp.CSS("#race-form")),
 		chromedp.SetValue(chromedp.CSS("#race-racers"), "48"),
 		chromedp.Click(chromedp.CSS("#race-submit")),
-		chromedp.WaitVisible(chromedp.CSS("#race-result"))); err != nil {
-		t.Fatal(err)
-	}
+		chromedp.WaitVisible(chromedp.CSS("#race-result")))
 	if n := count("#lwt-winners"); n != 1 {
 		t.Errorf("with the LWT %d winners, want 1", n)
 	}
 	if n := count("#rtw-winners"); n < 2 {
 		t.Errorf("read-then-write on a real node welcomed %d of 48; the race was not observed", n)
 	}
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(screenshotDir(t), "race.png"), png, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	b.shot("race")
 }

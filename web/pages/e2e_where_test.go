@@ -1,8 +1,6 @@
 package pages
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -33,44 +31,28 @@ func TestBrowserWhereDoesItLive(t *testing.T) {
 	if _, err := app.blog.Comment(bg(), "supercolumns", blog.CommentDraft{Name: "reader", Text: "thanks"}); err != nil {
 		t.Fatal(err)
 	}
-	shots := screenshotDir(t)
-	ctx := browser(t, 1280, 900, 60*time.Second)
-	step := func(what string, actions ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, actions...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
+	b := newTab(t, 1280, 900, 60*time.Second)
 	check := func(name string, wants ...string) {
 		t.Helper()
-		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("main").innerText`))
-		if err != nil {
-			t.Fatal(err)
-		}
+		got := b.text("main")
 		for _, w := range wants {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s lacks %q:\n%s", name, w, got)
 			}
 		}
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(shots, name+".png"), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		b.shot(name)
 	}
-	step("tweet", chromedp.Navigate(app.srv.URL+"/public"),
+	b.do("tweet", chromedp.Navigate(app.srv.URL+"/public"),
 		chromedp.Click(chromedp.Search(`//li[contains(@class,"tweet")]//a[contains(@class,"where")]`)),
 		chromedp.WaitVisible(chromedp.CSS("#where-widerow")))
 	check("where-tweet", "5 of 5 places hold it", "the tweet: Twissandra.Tweet[", `the public line: Twissandra.Userline["!PUBLIC!"][`,
 		"follower fan's timeline: Twissandra.Timeline[", `"body": "find me in every row"`, "/* timestamp ")
 
-	step("user", chromedp.Navigate(app.srv.URL+"/users/bob"), chromedp.Click(chromedp.CSS("#where-user")),
+	b.do("user", chromedp.Navigate(app.srv.URL+"/users/bob"), chromedp.Click(chromedp.CSS("#where-user")),
 		chromedp.WaitVisible(chromedp.CSS("#where-widerow")))
 	check("where-user", "2 of 2 places hold it", `Twissandra.Username["bob"]["id"]`, "<bcrypt hash, 60 bytes>")
 
-	step("comment", chromedp.Navigate(app.srv.URL+"/blog/entries/supercolumns"),
+	b.do("comment", chromedp.Navigate(app.srv.URL+"/blog/entries/supercolumns"),
 		chromedp.Click(chromedp.Search(`//li[contains(@class,"comment")]//a[contains(@class,"where")]`)),
 		chromedp.WaitVisible(chromedp.CSS("#where-widerow")))
 	check("where-comment", "1 of 1 places hold it", `BloggyAppy.Comments["supercolumns"][`, `"commenter"`)

@@ -28,9 +28,12 @@ import (
 	"twissandra/web"
 )
 
-func isNil(v any) bool {
-	r := reflect.ValueOf(v)
-	return v == nil || (r.Kind() == reflect.Pointer && r.IsNil())
+// noneIfNil sets *p, an interface, to nil when it holds a nil pointer.
+func noneIfNil[T any](p *T) {
+	if r := reflect.ValueOf(*p); r.Kind() == reflect.Pointer && r.IsNil() {
+		var none T
+		*p = none
+	}
 }
 
 //go:embed templates/*.html
@@ -109,25 +112,13 @@ func Register(s *web.Server, deps Deps) error {
 	if deps.Logger == nil {
 		deps.Logger = s.Logger()
 	}
-	// A nil pointer from an optional fx dependency is no inspector.
-	if isNil(deps.Wide) {
-		deps.Wide = nil
-	}
-	if isNil(deps.CQL) {
-		deps.CQL = nil
-	}
-	if isNil(deps.Lab) {
-		deps.Lab = nil
-	}
-	if isNil(deps.Claims) {
-		deps.Claims = nil
-	}
-	if isNil(deps.Sizes) {
-		deps.Sizes = nil
-	}
-	if isNil(deps.Locator) {
-		deps.Locator = nil
-	}
+	// A nil pointer from an optional fx dependency is no collaborator.
+	noneIfNil(&deps.Wide)
+	noneIfNil(&deps.CQL)
+	noneIfNil(&deps.Lab)
+	noneIfNil(&deps.Claims)
+	noneIfNil(&deps.Sizes)
+	noneIfNil(&deps.Locator)
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}
