@@ -86,6 +86,8 @@ type Cell struct {
 	Name      string
 	Value     string
 	Timestamp int64
+	// TTL is the seconds a cell has left to live (0: none; 0.6 had no TTL).
+	TTL int
 	// Key marks a CQL key column: "K" for the partition key, "C↑" or "C↓" for a clustering
 	// column in ascending or descending order, "S" for a static column.
 	Key string
@@ -186,4 +188,8 @@ type CQLCell struct {
 	Name  string
 	Value string
 	Null  bool
+	// Timestamp is the cell's write time in microseconds (WRITETIME), and TTL the seconds it
+	// has left (0: none); both 0 for key columns and collections, which have none or many.
+	Timestamp int64
+	TTL       int
 }

@@ -154,11 +154,34 @@ func (s *Store) ReadPartition(ctx context.Context, table string, key []string, o
 	for i, c := range cols {
 		dest[i] = scanDest(c.TypeInfo)
 	}
+	// The columns are the table's, then the WRITETIME and TTL of some: those go into the cells.
+	cells := len(cols)
+	for i, c := range cols {
+		if strings.HasPrefix(c.Name, "writetime(") {
+			cells = i
+			break
+		}
+	}
 	var rows [][]PartitionCell
 	for len(rows) < opts.Count && iter.Scan(dest...) {
-		row := make([]PartitionCell, len(cols))
+		row := make([]PartitionCell, cells)
 		for i, c := range cols {
 			p := reflect.ValueOf(dest[i]).Elem()
+			if i >= cells {
+				if !p.IsNil() {
+					meta, name, _ := strings.Cut(strings.TrimSuffix(c.Name, ")"), "(")
+					if j := slices.IndexFunc(row, func(pc PartitionCell) bool { return pc.Name == name }); j >= 0 {
+						n := reflect.ValueOf(p.Elem().Interface()).Convert(reflect.TypeFor[int64]()).Int()
+						if meta == "writetime" {
+							row[j].Timestamp = n
+						} else {
+							row[j].TTL = int(n)
+						}
+					}
+				}
+				p.SetZero()
+				continue
+			}
 			row[i].Name = c.Name
 			if p.IsNil() {
 				row[i].Value, row[i].Null = "null", true
@@ -273,8 +296,28 @@ func partitionQuery(t InspectTable, key []string, opts PartitionSlice) (string, 
 		order = " ORDER BY " + quoteIdent(ck.Name) + " " + dir
 	}
 	// The keyspace passed Config's pattern; the table and column names come from system_schema.
-	stmt := fmt.Sprintf("SELECT * FROM %s.%s WHERE %s%s LIMIT ?", t.Keyspace, quoteIdent(t.Name), strings.Join(where, " AND "), order)
+	// Every cell's timestamp and TTL beside it: the triple (name, value, timestamp) of the seeds.
+	// A collection has one per element, which WRITETIME cannot return as one value.
+	// CQL has no "*, more": the columns are listed, in the order SELECT * gives them.
+	var sel, meta []string
+	for _, cols := range [][]InspectColumn{t.PartitionKey, t.Clustering, t.Static, t.Regular} {
+		for _, c := range cols {
+			sel = append(sel, quoteIdent(c.Name))
+		}
+	}
+	for _, c := range append(append([]InspectColumn(nil), t.Static...), t.Regular...) {
+		if !isCollection(c.Type) {
+			meta = append(meta, "WRITETIME("+quoteIdent(c.Name)+")", "TTL("+quoteIdent(c.Name)+")")
+		}
+	}
+	sel = append(sel, meta...)
+	stmt := fmt.Sprintf("SELECT %s FROM %s.%s WHERE %s%s LIMIT ?", strings.Join(sel, ", "), t.Keyspace, quoteIdent(t.Name), strings.Join(where, " AND "), order)
 	return stmt, append(args, opts.Count), nil
+}
+
+// isCollection reports whether a CQL type is a multi-cell collection (a frozen one is one cell).
+func isCollection(typ string) bool {
+	return strings.HasPrefix(typ, "map<") || strings.HasPrefix(typ, "set<") || strings.HasPrefix(typ, "list<")
 }
 
 func columnNames(cols []InspectColumn) string {

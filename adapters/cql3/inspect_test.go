@@ -32,14 +32,14 @@ func TestPartitionQuery(t *testing.T) {
 		args int
 	}{
 		{"clustering order", []string{"bob"}, PartitionSlice{Count: 5},
-			`SELECT * FROM ks."timeline" WHERE "username" = ? ORDER BY "time" DESC LIMIT ?`, 2},
+			`SELECT "username", "time", "tweet_id", WRITETIME("tweet_id"), TTL("tweet_id") FROM ks."timeline" WHERE "username" = ? ORDER BY "time" DESC LIMIT ?`, 2},
 		{"reversed", []string{"bob"}, PartitionSlice{Count: 5, Reversed: true},
-			`SELECT * FROM ks."timeline" WHERE "username" = ? ORDER BY "time" ASC LIMIT ?`, 2},
+			`SELECT "username", "time", "tweet_id", WRITETIME("tweet_id"), TTL("tweet_id") FROM ks."timeline" WHERE "username" = ? ORDER BY "time" ASC LIMIT ?`, 2},
 		// Newest first, the start is the high end, as in a reversed get_slice.
 		{"start newest first", []string{"bob"}, PartitionSlice{Count: 5, Start: tu},
-			`SELECT * FROM ks."timeline" WHERE "username" = ? AND "time" <= ? ORDER BY "time" DESC LIMIT ?`, 3},
+			`SELECT "username", "time", "tweet_id", WRITETIME("tweet_id"), TTL("tweet_id") FROM ks."timeline" WHERE "username" = ? AND "time" <= ? ORDER BY "time" DESC LIMIT ?`, 3},
 		{"both bounds reversed", []string{"bob"}, PartitionSlice{Count: 5, Start: tu, Finish: "2010-05-12T10:00:00Z", Reversed: true},
-			`SELECT * FROM ks."timeline" WHERE "username" = ? AND "time" >= ? AND "time" <= ? ORDER BY "time" ASC LIMIT ?`, 4},
+			`SELECT "username", "time", "tweet_id", WRITETIME("tweet_id"), TTL("tweet_id") FROM ks."timeline" WHERE "username" = ? AND "time" >= ? AND "time" <= ? ORDER BY "time" ASC LIMIT ?`, 4},
 	}
 	for _, tc := range tests {
 		stmt, args, err := partitionQuery(timelineInfo, tc.key, tc.opts)
@@ -241,6 +241,26 @@ func TestReadPartitionRendering(t *testing.T) {
 		if got := column(t, rows[0], col); got != want {
 			t.Errorf("users.%s: %s, want %s", col, got, want)
 		}
+	}
+
+	// Each regular cell carries its write time (microseconds) and TTL; key columns carry none.
+	for _, c := range rows[0] {
+		switch {
+		case c.Name == "username" && (c.Timestamp != 0 || c.TTL != 0):
+			t.Errorf("the key column has a timestamp: %+v", c)
+		case c.Name == "id" && (c.Timestamp < time.Now().Add(-time.Hour).UnixMicro() || c.TTL != 0):
+			t.Errorf("users.id: timestamp %d, TTL %d; want a recent write time and no TTL", c.Timestamp, c.TTL)
+		}
+	}
+	if err := s.Write(ctx, name, "racer 1"); err != nil {
+		t.Fatal(err)
+	}
+	claim, err := s.ReadPartition(ctx, "race_names", []string{name + ""}, PartitionSlice{Count: 1})
+	if err != nil || len(claim) != 1 {
+		t.Fatalf("race_names: %v, %v", claim, err)
+	}
+	if c := claim[0][slices.IndexFunc(claim[0], func(c PartitionCell) bool { return c.Name == "owner" })]; c.TTL < 86000 || c.TTL > 86400 || c.Timestamp == 0 {
+		t.Errorf("a sandbox claim expires after a day: %+v", c)
 	}
 
 	if err := s.PutAuthor(ctx, model.Author{Name: name, Profile: map[string]string{"twitter": "phatduckk", "bio": "it's me", "email": "jane@example.com"}}); err != nil {

@@ -103,7 +103,7 @@ func (s *Store) place(ctx context.Context, lc ports.Locus, t InspectTable, w cql
 		marks[c.Name] = "S"
 	}
 	for _, c := range rows[0] {
-		p.Cells = append(p.Cells, ports.Cell{Name: c.Name, Value: c.Value, Key: marks[c.Name]})
+		p.Cells = append(p.Cells, ports.Cell{Name: c.Name, Value: c.Value, Timestamp: c.Timestamp, TTL: c.TTL, Key: marks[c.Name]})
 	}
 	p.Present = true
 	if lc.Kind == ports.LocusLineEntry { // the row must name this tweet

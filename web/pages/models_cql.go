@@ -343,7 +343,7 @@ func cqlNotation(t *CQLTable, key []string, rows [][]CQLCell) []notationLine {
 			case slices.Contains(t.Static, col):
 				note = strings.TrimSuffix("static, "+note, ", ")
 			}
-			l := notationLine{Indent: ind + ind + ind, Name: c.Name, Note: note, Value: shownCell(c)}
+			l := notationLine{Indent: ind + ind + ind, Name: c.Name, Note: note, Value: shownCell(c), TS: cellTS(c)}
 			l.NameHref, l.ValueHref = uuidLinks(t.Name, c.Name, l.Value)
 			lines = append(lines, l)
 		}
@@ -387,11 +387,11 @@ func wideRowNotation(t *CQLTable, key []string, rows [][]CQLCell) []notationLine
 				}
 			case slices.Contains(t.Static, col):
 				if !staticsDone && !c.Null {
-					lines = append(lines, notationLine{Indent: ind + ind, Name: quoteName(c.Name), Note: "static: one cell per partition", Value: shownCell(c)})
+					lines = append(lines, notationLine{Indent: ind + ind, Name: quoteName(c.Name), Note: "static: one cell per partition", Value: shownCell(c), TS: cellTS(c)})
 				}
 			default:
 				if !c.Null {
-					cells = append(cells, notationLine{Name: quoteName(c.Name), Value: shownCell(c), Note: collectionNote(col)})
+					cells = append(cells, notationLine{Name: quoteName(c.Name), Value: shownCell(c), Note: collectionNote(col), TS: cellTS(c)})
 				}
 			}
 		}
@@ -432,6 +432,19 @@ func collectionNote(c CQLColumn) string {
 		return "a list: one cell per element, named [" + c.Name + ":timeuuid]"
 	}
 	return ""
+}
+
+// cellTS is a cell's timestamp and TTL as a note: every cell of CQL3 is still a name, a value
+// and a timestamp, as in 0.6, and may carry a TTL.
+func cellTS(c CQLCell) string {
+	if c.Timestamp == 0 {
+		return ""
+	}
+	s := timestampNote(c.Timestamp)
+	if c.TTL > 0 {
+		s += fmt.Sprintf(", TTL %d s left", c.TTL)
+	}
+	return s
 }
 
 // shownCell is what a page shows of a CQL cell: its literal, as the inspector port gives it

@@ -180,7 +180,7 @@ func placeLines(p ports.Placement) (lines, disk []notationLine) {
 	case p.Table != nil:
 		row := make([]CQLCell, len(p.Cells))
 		for i, c := range p.Cells {
-			row[i] = CQLCell{Name: c.Name, Value: c.Value, Null: c.Value == "null"}
+			row[i] = CQLCell{Name: c.Name, Value: c.Value, Null: c.Value == "null", Timestamp: c.Timestamp, TTL: c.TTL}
 		}
 		rows := [][]CQLCell{row}
 		return cqlNotation(p.Table, []string{p.Key}, rows), wideRowNotation(p.Table, []string{p.Key}, rows)
