@@ -5,26 +5,41 @@ import "context"
 // ColumnLab is the comparator and slice lab of the teaching views: a scratch keyspace of the
 // 0.6 model, apart from the application's data, where a learner's names are stored under each
 // of the six comparators and sliced, and one column is written with chosen timestamps.
-// Identical input writes the same row again (writes are idempotent), so the lab needs no
-// clean-up and two learners never see each other's rows unless they typed the same names.
+//
+// Every learner has a lab of their own, named by session: an opaque id the caller keeps (the
+// pages keep a random one in the browser's session cookie). Two sessions never see each
+// other's rows. The lab is bounded: a session's row holds at most a fixed number of names, and
+// the scratch keyspace starts over empty when it has stored too much; a session that lost its
+// rows that way simply finds them empty.
 type ColumnLab interface {
-	// Order stores names in one row of each comparator's column family and reads every row
-	// back whole: the names in each comparator's order, and those it refused.
-	Order(ctx context.Context, names []string) ([]LabRow, error)
-	// Slice stores names under comparator and runs get_slice on the row. A bound the
-	// comparator cannot read, or an unknown comparator, is domain.ErrInvalid.
-	Slice(ctx context.Context, names []string, comparator string, s Slice) (LabSlice, error)
-	// LastWriteWins applies writes to one column of a fresh row in the order given, and to a
-	// second row in the reverse order, as two replicas might receive them, and reads both.
-	LastWriteWins(ctx context.Context, writes []LabWrite) (forward, reverse LabCell, err error)
+	// Comparators are the six comparators, in the order the lab shows them.
+	Comparators() []string
+	// Insert stores each name, with value, in the session's row of every comparator's column
+	// family (one batch_mutate per column family), and reads every row back whole: the names
+	// in each comparator's order, and why it refused those of this insert it cannot read.
+	// Too many names, an empty or too long one, or a full row is domain.ErrInvalid.
+	Insert(ctx context.Context, session string, names []string, value string) ([]LabRow, error)
+	// Rows reads the session's row of every comparator's column family.
+	Rows(ctx context.Context, session string) ([]LabRow, error)
+	// Clear deletes the session's rows (a row tombstone in each column family).
+	Clear(ctx context.Context, session string) error
+	// Slice runs get_slice on the session's row under comparator. A bound the comparator
+	// cannot read, an unknown comparator, a bad count or bounds out of traversal order is
+	// domain.ErrInvalid.
+	Slice(ctx context.Context, session, comparator string, s Slice) (LabSlice, error)
+	// LastWriteWins applies writes to one column of a fresh row of the session in the order
+	// given, and to a second fresh row in the reverse order, as two replicas might receive
+	// them, and reads both back.
+	LastWriteWins(ctx context.Context, session string, writes []LabWrite) (forward, reverse LabCell, err error)
 }
 
 // LabRow is one comparator's row.
 type LabRow struct {
 	Comparator   string
 	ColumnFamily string
+	Key          string // the row key, as a Thrift call names it
 	Names        []LabName
-	Rejected     []string // why each refused name was refused
+	Rejected     []string // why each refused name of the last insert was refused
 }
 
 // LabName is a stored column name: as the comparator reads it, and its bytes in hex.
@@ -46,9 +61,12 @@ type LabWrite struct {
 	Delete    bool
 }
 
-// LabCell is what one row ends with: what get returns (Found false when the column reads as
-// deleted or absent), and every cell it stores, tombstones included.
+// LabCell is what one row ends with: the calls applied in order, what get returns (Found
+// false when the column reads as deleted or absent), and every cell the row stores,
+// tombstones included.
 type LabCell struct {
+	Key    string // the row key
+	Calls  []string
 	Found  bool
 	Value  string
 	TS     int64

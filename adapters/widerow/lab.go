@@ -6,8 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
@@ -18,26 +21,37 @@ import (
 // the Scratch keyspace of storage-conf.xml: one column family per comparator. It never touches
 // the application's node, so it runs beside any backend.
 type Lab struct {
-	mu   sync.Mutex
-	node *engine.Node
-	rows int // rows written since the node was opened
+	// mu guards node: operations hold it shared, starting the node over takes it alone.
+	mu    sync.RWMutex
+	node  *engine.Node
+	cells atomic.Int64 // cells written since the node was opened
+	runs  atomic.Int64 // last write wins runs, each on rows of its own
+
+	clock sync.Mutex
+	last  int64 // the last timestamp the lab gave its own writes
 }
 
 // Lab bounds.
 const (
-	LabMaxNames  = 50
-	LabMaxName   = 100
-	LabMaxWrites = 4
-	// labMaxRows reopens the scratch node empty after this many rows: the lab keeps no data
-	// worth keeping, and a stream of distinct inputs must not grow it forever.
-	labMaxRows  = 10000
+	LabMaxNames   = 50  // names in one insert
+	LabMaxName    = 100 // bytes of one name or value
+	LabMaxRow     = 200 // names in one session's row
+	LabMaxWrites  = 4   // writes of one last write wins run
+	LabMaxSession = 64  // bytes of a session id
+	// labMaxCells starts the scratch node over empty after this many cells: the lab keeps no
+	// data worth keeping, and a stream of learners must not grow it forever.
+	labMaxCells = 200_000
 	labKeyspace = "Scratch"
+	labColumn   = "name" // the column last write wins writes
 )
 
 // labCFs are the comparators in the order the lab shows them, and their column families.
-var labCFs = []struct{ cmp, cf string }{
-	{"BytesType", "Bytes"}, {"AsciiType", "Ascii"}, {"UTF8Type", "UTF8s"},
-	{"LongType", "Longs"}, {"LexicalUUIDType", "LexicalUUIDs"}, {"TimeUUIDType", "TimeUUIDs"},
+var labCFs = []struct {
+	cmp engine.Comparator
+	cf  string
+}{
+	{engine.BytesType, "Bytes"}, {engine.AsciiType, "Ascii"}, {engine.UTF8Type, "UTF8s"},
+	{engine.LongType, "Longs"}, {engine.LexicalUUIDType, "LexicalUUIDs"}, {engine.TimeUUIDType, "TimeUUIDs"},
 }
 
 // NewLab opens the lab's scratch node in memory.
@@ -60,28 +74,91 @@ func (l *Lab) Close() error {
 	return l.node.Close()
 }
 
-// use returns the node for one more row, reopening it empty when it has held too many.
-func (l *Lab) use() (*engine.Node, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.rows++
-	if l.rows > labMaxRows {
-		n, err := openLabNode()
-		if err != nil {
-			return nil, err
+// with runs fn on the node, counting the cells fn may write; when the node has taken too many
+// it is first replaced by an empty one. No operation runs on a node being replaced.
+func (l *Lab) with(cells int, fn func(n *engine.Node) error) error {
+	if l.cells.Add(int64(cells)) > labMaxCells {
+		l.mu.Lock()
+		if l.cells.Load() > labMaxCells {
+			n, err := openLabNode()
+			if err != nil {
+				l.mu.Unlock()
+				return fmt.Errorf("lab: %w", err)
+			}
+			_ = l.node.Close()
+			l.node = n
+			l.cells.Store(int64(cells))
 		}
-		_ = l.node.Close()
-		l.node, l.rows = n, 1
+		l.mu.Unlock()
 	}
-	return l.node, nil
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return fn(l.node)
 }
 
-func labKey(parts ...string) string {
-	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
-	return hex.EncodeToString(sum[:8])
+// now is a timestamp after every one the lab gave before, so that a clear and the insert that
+// follows it in the same microsecond still read in that order.
+func (l *Lab) now() int64 {
+	l.clock.Lock()
+	defer l.clock.Unlock()
+	l.last = max(time.Now().UnixMicro(), l.last+1)
+	return l.last
 }
 
-func checkLabNames(names []string) error {
+// Comparators implements ports.ColumnLab.
+func (l *Lab) Comparators() []string {
+	out := make([]string, len(labCFs))
+	for i, c := range labCFs {
+		out[i] = c.cmp.String()
+	}
+	return out
+}
+
+// labKey is the session's row key: a hash, so that the page never shows the id it keeps.
+func labKey(session string) (string, error) {
+	if session == "" || len(session) > LabMaxSession {
+		return "", domain.Invalid("session", "the lab needs a session id of 1 to %d bytes", LabMaxSession)
+	}
+	sum := sha256.Sum256([]byte("lab\x00" + session))
+	return "lab-" + hex.EncodeToString(sum[:6]), nil
+}
+
+// labName turns a name typed by a learner into a column name of the comparator, or says why
+// the comparator cannot take it.
+func labName(cmp engine.Comparator, s string) ([]byte, error) {
+	b, err := parseBound(cmp, s)
+	if err == nil {
+		err = cmp.Validate(b)
+	}
+	if err == nil {
+		return b, nil
+	}
+	why := strings.TrimPrefix(err.Error(), "InvalidRequestException: ")
+	switch cmp {
+	case engine.LongType:
+		why = "LongType names are 8-byte big-endian signed integers: type a whole number like 832416"
+	case engine.LexicalUUIDType, engine.TimeUUIDType:
+		if len(b) != 16 {
+			why = "its names are 16-byte UUIDs, typed like 6ba7b810-9dad-11d1-80b4-00c04fd430c8"
+		} else {
+			why += " It takes only version 1 (time-based) UUIDs"
+		}
+	case engine.BytesType:
+		why = "after 0x it takes hex bytes, like 0x00ff"
+	}
+	return nil, fmt.Errorf("%s is not a %s name: %s", strconv.Quote(s), cmp, why)
+}
+
+func labCF(comparator string) (string, engine.Comparator, bool) {
+	for _, c := range labCFs {
+		if c.cmp.String() == comparator {
+			return c.cf, c.cmp, true
+		}
+	}
+	return "", 0, false
+}
+
+func checkLabNames(names []string, value string) error {
 	if len(names) == 0 || len(names) > LabMaxNames {
 		return domain.Invalid("names", "give 1 to %d names", LabMaxNames)
 	}
@@ -90,40 +167,10 @@ func checkLabNames(names []string) error {
 			return domain.Invalid("names", "each name must be 1 to %d bytes", LabMaxName)
 		}
 	}
+	if len(value) > LabMaxName {
+		return domain.Invalid("value", "must be at most %d bytes", LabMaxName)
+	}
 	return nil
-}
-
-func labCF(cmp string) (string, engine.Comparator, bool) {
-	for _, c := range labCFs {
-		if c.cmp == cmp {
-			k, _ := engine.ParseComparator(c.cmp)
-			return c.cf, k, true
-		}
-	}
-	return "", 0, false
-}
-
-// store inserts names into key's row of cf (one batch_mutate of the names the comparator
-// accepts) and returns why it refused the others.
-func (l *Lab) store(ctx context.Context, n *engine.Node, cf string, cmp engine.Comparator, key string, names []string) ([]string, error) {
-	var rejected []string
-	var muts []engine.Mutation
-	for _, s := range names {
-		b, err := parseBound(cmp, s)
-		if err == nil {
-			err = cmp.Validate(b)
-		}
-		if err != nil {
-			rejected = append(rejected, fmt.Sprintf("%s refuses %q: %s", cmp, s, strings.TrimPrefix(err.Error(), "InvalidRequestException: ")))
-			continue
-		}
-		muts = append(muts, col(string(b), []byte(s), 1))
-	}
-	if len(muts) == 0 {
-		return rejected, nil
-	}
-	err := n.BatchMutate(ctx, labKeyspace, map[string]map[string][]engine.Mutation{key: {cf: muts}}, engine.ONE)
-	return rejected, wrap("lab", err)
 }
 
 func labNames(cmp engine.Comparator, cols []engine.ColumnOrSuperColumn) []ports.LabName {
@@ -138,83 +185,173 @@ func labNames(cmp engine.Comparator, cols []engine.ColumnOrSuperColumn) []ports.
 	return out
 }
 
-// Order implements ports.ColumnLab.
-func (l *Lab) Order(ctx context.Context, names []string) ([]ports.LabRow, error) {
-	if err := checkLabNames(names); err != nil {
-		return nil, err
-	}
-	n, err := l.use()
+// Insert implements ports.ColumnLab.
+func (l *Lab) Insert(ctx context.Context, session string, names []string, value string) ([]ports.LabRow, error) {
+	key, err := labKey(session)
 	if err != nil {
 		return nil, err
 	}
-	key := labKey(names...)
+	if err := checkLabNames(names, value); err != nil {
+		return nil, err
+	}
+	var rows []ports.LabRow
+	err = l.with(len(names)*len(labCFs), func(n *engine.Node) error {
+		held := 0
+		for _, c := range labCFs {
+			k, err := n.GetCount(ctx, labKeyspace, key, engine.ColumnParent{ColumnFamily: c.cf}, engine.ONE)
+			if err != nil {
+				return wrap("lab", err)
+			}
+			held = max(held, k)
+		}
+		if held+len(names) > LabMaxRow {
+			return domain.Invalid("names", "your lab row holds %d names and takes at most %d: clear it first", held, LabMaxRow)
+		}
+		ts := l.now()
+		rejected := make([][]string, len(labCFs))
+		muts := map[string][]engine.Mutation{}
+		for i, c := range labCFs {
+			for _, s := range names {
+				b, err := labName(c.cmp, s)
+				if err != nil {
+					rejected[i] = append(rejected[i], err.Error())
+					continue
+				}
+				muts[c.cf] = append(muts[c.cf], col(string(b), []byte(value), ts))
+			}
+		}
+		if len(muts) > 0 {
+			// One row key, so one batch_mutate applies to every column family at once.
+			if err := n.BatchMutate(ctx, labKeyspace, map[string]map[string][]engine.Mutation{key: muts}, engine.ONE); err != nil {
+				return wrap("lab", err)
+			}
+		}
+		var err error
+		if rows, err = l.read(ctx, n, key); err != nil {
+			return err
+		}
+		for i := range rows {
+			rows[i].Rejected = rejected[i]
+		}
+		return nil
+	})
+	return rows, err
+}
+
+// Rows implements ports.ColumnLab.
+func (l *Lab) Rows(ctx context.Context, session string) ([]ports.LabRow, error) {
+	key, err := labKey(session)
+	if err != nil {
+		return nil, err
+	}
+	var rows []ports.LabRow
+	err = l.with(0, func(n *engine.Node) error {
+		var err error
+		rows, err = l.read(ctx, n, key)
+		return err
+	})
+	return rows, err
+}
+
+func (l *Lab) read(ctx context.Context, n *engine.Node, key string) ([]ports.LabRow, error) {
 	out := make([]ports.LabRow, 0, len(labCFs))
 	for _, c := range labCFs {
-		cf, cmp, _ := labCF(c.cmp)
-		rejected, err := l.store(ctx, n, cf, cmp, key, names)
-		if err != nil {
-			return nil, err
-		}
-		cols, err := n.GetSlice(ctx, labKeyspace, key, engine.ColumnParent{ColumnFamily: cf}, all(LabMaxNames), engine.ONE)
+		cols, err := n.GetSlice(ctx, labKeyspace, key, engine.ColumnParent{ColumnFamily: c.cf}, all(LabMaxRow), engine.ONE)
 		if err != nil {
 			return nil, wrap("lab", err)
 		}
-		out = append(out, ports.LabRow{Comparator: c.cmp, ColumnFamily: cf, Names: labNames(cmp, cols), Rejected: rejected})
+		out = append(out, ports.LabRow{Comparator: c.cmp.String(), ColumnFamily: c.cf, Key: key, Names: labNames(c.cmp, cols)})
 	}
 	return out, nil
 }
 
+// Clear implements ports.ColumnLab.
+func (l *Lab) Clear(ctx context.Context, session string) error {
+	key, err := labKey(session)
+	if err != nil {
+		return err
+	}
+	return l.with(len(labCFs), func(n *engine.Node) error {
+		ts := l.now()
+		muts := map[string][]engine.Mutation{}
+		for _, c := range labCFs {
+			muts[c.cf] = []engine.Mutation{{Deletion: &engine.Deletion{Timestamp: ts}}}
+		}
+		return wrap("lab", n.BatchMutate(ctx, labKeyspace, map[string]map[string][]engine.Mutation{key: muts}, engine.ONE))
+	})
+}
+
 // Slice implements ports.ColumnLab.
-func (l *Lab) Slice(ctx context.Context, names []string, comparator string, s ports.Slice) (ports.LabSlice, error) {
-	if err := checkLabNames(names); err != nil {
+func (l *Lab) Slice(ctx context.Context, session, comparator string, s ports.Slice) (ports.LabSlice, error) {
+	key, err := labKey(session)
+	if err != nil {
 		return ports.LabSlice{}, err
 	}
 	cf, cmp, ok := labCF(comparator)
 	if !ok {
 		return ports.LabSlice{}, domain.Invalid("comparator", "%q is none of the six comparators", comparator)
 	}
-	if s.Count < 1 || s.Count > LabMaxNames {
-		return ports.LabSlice{}, domain.Invalid("count", "must be from 1 to %d", LabMaxNames)
+	if s.Count < 0 || s.Count > LabMaxRow {
+		return ports.LabSlice{}, domain.Invalid("count", "must be from 0 to %d", LabMaxRow)
 	}
-	start, err := parseBound(cmp, s.Start)
+	start, err := labName(cmp, s.Start)
 	if err != nil {
 		return ports.LabSlice{}, domain.Invalid("start", "%s", err)
 	}
-	finish, err := parseBound(cmp, s.Finish)
+	finish, err := labName(cmp, s.Finish)
 	if err != nil {
 		return ports.LabSlice{}, domain.Invalid("finish", "%s", err)
 	}
-	n, err := l.use()
-	if err != nil {
-		return ports.LabSlice{}, err
-	}
-	key := labKey(names...)
-	if _, err := l.store(ctx, n, cf, cmp, key, names); err != nil {
-		return ports.LabSlice{}, err
-	}
-	cols, err := n.GetSlice(ctx, labKeyspace, key, engine.ColumnParent{ColumnFamily: cf},
-		engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: start, Finish: finish, Reversed: s.Reversed, Count: int32(s.Count)}}, engine.ONE)
-	if err != nil {
-		return ports.LabSlice{}, fmt.Errorf("%w: %s", domain.ErrInvalid, strings.TrimPrefix(err.Error(), "InvalidRequestException: "))
-	}
-	call := fmt.Sprintf("get_slice(keyspace='Scratch', key='%s', column_parent=ColumnParent(column_family='%s'), predicate=SlicePredicate(slice_range=SliceRange(start=%s, finish=%s, reversed=%v, count=%d)))",
-		key, cf, labBound(start), labBound(finish), s.Reversed, s.Count)
-	return ports.LabSlice{Call: call, Names: labNames(cmp, cols)}, nil
+	var out ports.LabSlice
+	err = l.with(0, func(n *engine.Node) error {
+		cols, err := n.GetSlice(ctx, labKeyspace, key, engine.ColumnParent{ColumnFamily: cf},
+			engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: start, Finish: finish, Reversed: s.Reversed, Count: int32(s.Count)}}, engine.ONE)
+		if errors.Is(err, engine.ErrInvalidRequest) {
+			return domain.Invalid("", "%s", strings.TrimPrefix(err.Error(), "InvalidRequestException: "))
+		}
+		if err != nil {
+			return wrap("lab", err)
+		}
+		out.Names = labNames(cmp, cols)
+		return nil
+	})
+	out.Call = fmt.Sprintf("get_slice(keyspace='Scratch', key='%s', column_parent=ColumnParent(column_family='%s'), predicate=SlicePredicate(slice_range=SliceRange(start=%s, finish=%s, reversed=%s, count=%d)), consistency_level=ONE)",
+		key, cf, labBound(cmp, start), labBound(cmp, finish), pyBool(s.Reversed), s.Count)
+	return out, err
 }
 
-func labBound(b []byte) string {
-	if len(b) == 0 {
+// labBound writes a slice bound as a Python client would pass it: ” for none, a string for
+// the text comparators, packed bytes for the others.
+func labBound(cmp engine.Comparator, b []byte) string {
+	switch {
+	case len(b) == 0:
 		return "''"
+	case cmp == engine.LongType:
+		name, _ := decodeName(cmp, b)
+		return "struct.pack('>q', " + name + ")"
+	case cmp == engine.LexicalUUIDType || cmp == engine.TimeUUIDType:
+		name, _ := decodeName(cmp, b)
+		return "UUID('" + name + "').bytes"
 	}
-	return "0x" + hex.EncodeToString(b)
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(string(b)) + "'"
+}
+
+func pyBool(b bool) string {
+	if b {
+		return "True"
+	}
+	return "False"
 }
 
 // LastWriteWins implements ports.ColumnLab.
-func (l *Lab) LastWriteWins(ctx context.Context, writes []ports.LabWrite) (forward, reverse ports.LabCell, err error) {
+func (l *Lab) LastWriteWins(ctx context.Context, session string, writes []ports.LabWrite) (forward, reverse ports.LabCell, err error) {
+	key, err := labKey(session)
+	if err != nil {
+		return forward, reverse, err
+	}
 	if len(writes) == 0 || len(writes) > LabMaxWrites {
 		return forward, reverse, domain.Invalid("writes", "give 1 to %d writes", LabMaxWrites)
 	}
-	parts := []string{"lww"}
 	for _, w := range writes {
 		if w.Timestamp < 0 {
 			return forward, reverse, domain.Invalid("timestamp", "must not be negative")
@@ -222,45 +359,50 @@ func (l *Lab) LastWriteWins(ctx context.Context, writes []ports.LabWrite) (forwa
 		if len(w.Value) > LabMaxName {
 			return forward, reverse, domain.Invalid("value", "must be at most %d bytes", LabMaxName)
 		}
-		parts = append(parts, fmt.Sprint(w.Delete, w.Timestamp, w.Value))
 	}
-	n, err := l.use()
-	if err != nil {
-		return forward, reverse, err
-	}
-	key := labKey(parts...)
-	apply := func(row string, order []ports.LabWrite) (ports.LabCell, error) {
-		path := engine.ColumnPath{ColumnFamily: "Bytes", Column: []byte("name")}
-		for _, w := range order {
-			var err error
-			if w.Delete {
-				err = n.Remove(ctx, labKeyspace, row, path, w.Timestamp, engine.ONE)
-			} else {
-				err = n.Insert(ctx, labKeyspace, row, path, []byte(w.Value), w.Timestamp, engine.ONE)
-			}
-			if err != nil {
-				return ports.LabCell{}, wrap("lab", err)
-			}
-		}
-		var cell ports.LabCell
-		got, err := n.Get(ctx, labKeyspace, row, path, engine.ONE)
-		switch {
-		case err == nil && got.Column != nil:
-			cell.Found, cell.Value, cell.TS = true, string(got.Column.Value), got.Column.Timestamp
-		case err != nil && !errors.Is(err, engine.ErrNotFound):
-			return cell, wrap("lab", err)
-		}
-		in := Inspector{node: n}
-		cell.Stored, err = in.StoredRow(ctx, labKeyspace, "Bytes", row, 10)
-		return cell, err
-	}
-	if forward, err = apply(key+"-a", writes); err != nil {
-		return forward, reverse, err
-	}
+	// Each run writes rows of its own: a tombstone of an earlier run must not hide this one's.
+	run := fmt.Sprintf("%s/lww-%d", key, l.runs.Add(1))
 	rev := make([]ports.LabWrite, len(writes))
 	for i, w := range writes {
 		rev[len(writes)-1-i] = w
 	}
-	reverse, err = apply(key+"-b", rev)
+	err = l.with(2*len(writes), func(n *engine.Node) error {
+		var err error
+		if forward, err = applyWrites(ctx, n, run+"a", writes); err != nil {
+			return err
+		}
+		reverse, err = applyWrites(ctx, n, run+"b", rev)
+		return err
+	})
 	return forward, reverse, err
+}
+
+// applyWrites applies the writes to the lab column of row, in order, then reads the column and
+// the row's stored cells.
+func applyWrites(ctx context.Context, n *engine.Node, row string, writes []ports.LabWrite) (ports.LabCell, error) {
+	cell := ports.LabCell{Key: row}
+	path := engine.ColumnPath{ColumnFamily: "Bytes", Column: []byte(labColumn)}
+	for _, w := range writes {
+		var err error
+		if w.Delete {
+			err = n.Remove(ctx, labKeyspace, row, path, w.Timestamp, engine.ONE)
+			cell.Calls = append(cell.Calls, fmt.Sprintf("remove(key='%s', column_path=ColumnPath('Bytes', column='%s'), timestamp=%d)", row, labColumn, w.Timestamp))
+		} else {
+			err = n.Insert(ctx, labKeyspace, row, path, []byte(w.Value), w.Timestamp, engine.ONE)
+			cell.Calls = append(cell.Calls, fmt.Sprintf("insert(key='%s', column_path=ColumnPath('Bytes', column='%s'), value=%s, timestamp=%d)", row, labColumn, strconv.Quote(w.Value), w.Timestamp))
+		}
+		if err != nil {
+			return cell, wrap("lab", err)
+		}
+	}
+	got, err := n.Get(ctx, labKeyspace, row, path, engine.ONE)
+	switch {
+	case err == nil && got.Column != nil:
+		cell.Found, cell.Value, cell.TS = true, string(got.Column.Value), got.Column.Timestamp
+	case err != nil && !errors.Is(err, engine.ErrNotFound):
+		return cell, wrap("lab", err)
+	}
+	in := Inspector{node: n}
+	cell.Stored, err = in.StoredRow(ctx, labKeyspace, "Bytes", row, 10)
+	return cell, err
 }

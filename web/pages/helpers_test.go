@@ -45,6 +45,7 @@ type stores struct {
 	locator  ports.Locator
 	claims   ports.NameClaims
 	sizes    ports.RowSizer
+	noLab    bool // serve without the comparator lab
 	backend  string
 }
 
@@ -78,8 +79,12 @@ func newApp(t testing.TB, st stores) *testApp {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var lab ports.ColumnLab
+	if !st.noLab {
+		lab = testLab(t)
+	}
 	if err := Register(s, Deps{Social: svc, Blog: bl, Backend: st.backend, Wide: st.wide, CQL: st.cql, Locator: st.locator,
-		StorageConf: engine.DefaultSchemaXML, Lab: testLab(t), Claims: st.claims, Sizes: st.sizes}); err != nil {
+		StorageConf: engine.DefaultSchemaXML, Lab: lab, Claims: st.claims, Sizes: st.sizes}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s.Engine)

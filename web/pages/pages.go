@@ -211,7 +211,7 @@ func (h *handler) routes(g *gin.RouterGroup) {
 	g.GET("models", h.models)
 	g.GET("models/inspect", h.inspect)
 	g.GET("models/where", h.where)
-	g.GET("models/lab", h.lab)
+	h.registerLab(g)
 	g.GET("models/partitions", h.partitions)
 	g.GET("models/race", h.racePage)
 	g.POST("models/race", h.runRace)
