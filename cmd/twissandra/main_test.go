@@ -145,6 +145,16 @@ func TestServeStartsAndStops(t *testing.T) {
 		done <- run(ctx, []string{"serve", "--backend", "memory", "--addr", addr, "--bcrypt-cost", "4"}, io.Discard, &stderr)
 	}()
 	waitHealthy(t, "http://"+addr+"/healthz", done)
+	// The comparator lab has a scratch keyspace of its own, so it is there on the memory backend.
+	resp, err := http.Get("http://" + addr + "/models/lab")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `id="lab-form"`) {
+		t.Errorf("the lab on the memory backend: %d\n%s", resp.StatusCode, body)
+	}
 	cancel()
 	if code := <-done; code != 0 {
 		t.Fatalf("serve exited %d: %s", code, stderr.String())
