@@ -22,10 +22,11 @@ import (
 // the application's node, so it runs beside any backend.
 type Lab struct {
 	// mu guards node: operations hold it shared, starting the node over takes it alone.
-	mu    sync.RWMutex
-	node  *engine.Node
-	cells atomic.Int64 // cells written since the node was opened
-	runs  atomic.Int64 // last write wins runs, each on rows of its own
+	mu       sync.RWMutex
+	node     *engine.Node
+	cells    atomic.Int64 // cells written since the node was opened
+	maxCells int64
+	runs     atomic.Int64 // last write wins runs, each on rows of its own
 
 	clock sync.Mutex
 	last  int64 // the last timestamp the lab gave its own writes
@@ -60,7 +61,7 @@ func NewLab() (*Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Lab{node: n}, nil
+	return &Lab{node: n, maxCells: labMaxCells}, nil
 }
 
 func openLabNode() (*engine.Node, error) {
@@ -77,9 +78,9 @@ func (l *Lab) Close() error {
 // with runs fn on the node, counting the cells fn may write; when the node has taken too many
 // it is first replaced by an empty one. No operation runs on a node being replaced.
 func (l *Lab) with(cells int, fn func(n *engine.Node) error) error {
-	if l.cells.Add(int64(cells)) > labMaxCells {
+	if l.cells.Add(int64(cells)) > l.maxCells {
 		l.mu.Lock()
-		if l.cells.Load() > labMaxCells {
+		if l.cells.Load() > l.maxCells {
 			n, err := openLabNode()
 			if err != nil {
 				l.mu.Unlock()

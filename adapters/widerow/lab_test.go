@@ -344,3 +344,53 @@ func TestLabConcurrentSessions(t *testing.T) {
 		}
 	}
 }
+
+// Whatever a learner types, the lab answers with rows or domain.ErrInvalid, never another error
+// or a panic; an insert's names read back under BytesType, and a slice returns at most count
+// names, all of them stored.
+func FuzzLab(f *testing.F) {
+	f.Add("832416", "3", "", uint8(3), false, 10)
+	f.Add("0x00ff", "0x", "0xzz", uint8(0), true, 2)
+	f.Add("6ba7b810-9dad-11d1-80b4-00c04fd430c8", "2010-05-12T09:20:00Z", "-1", uint8(5), false, 1)
+	f.Add("\xff\xfe", "\xff", "", uint8(2), true, 0)
+	l, err := widerow.NewLab()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { _ = l.Close() })
+	cmps := l.Comparators()
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, name, start, finish string, cmp uint8, reversed bool, count int) {
+		const session = "fuzz"
+		if err := l.Clear(ctx, session); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := l.Insert(ctx, session, []string{name, "3"}, name)
+		if err != nil {
+			if !errors.Is(err, domain.ErrInvalid) {
+				t.Fatalf("insert %q: %v", name, err)
+			}
+			return
+		}
+		if bytesRow := labRow(t, rows, "BytesType"); len(bytesRow.Names)+len(bytesRow.Rejected) != 2 && name != "3" {
+			t.Errorf("BytesType took %v and refused %q of %q and \"3\"", labNames(bytesRow.Names), bytesRow.Rejected, name)
+		}
+		c := cmps[int(cmp)%len(cmps)]
+		got, err := l.Slice(ctx, session, c, ports.Slice{Start: start, Finish: finish, Reversed: reversed, Count: count})
+		if err != nil {
+			if !errors.Is(err, domain.ErrInvalid) {
+				t.Fatalf("slice %s %q %q: %v", c, start, finish, err)
+			}
+			return
+		}
+		stored := labNames(labRow(t, rows, c).Names)
+		if len(got.Names) > count {
+			t.Errorf("%s count %d returned %d", c, count, len(got.Names))
+		}
+		for _, n := range got.Names {
+			if !slices.Contains(stored, n.Name) {
+				t.Errorf("%s slice returned %s, not stored (%v)", c, n.Name, stored)
+			}
+		}
+	})
+}
