@@ -61,6 +61,10 @@ func (k LineKey) String() string {
 type LineEntry struct {
 	Time    int64
 	TweetID uuid.UUID
+	// Tweet, when a store keeps it in the line (a query-first table: the line carries what a
+	// page shows), is the tweet itself; nil means the reader fetches it by TweetID. A store
+	// that keeps only IDs ignores it on writes and leaves it nil on reads.
+	Tweet *Tweet
 }
 
 // Paging limits of the lines and lists.

@@ -31,19 +31,19 @@ var (
 	})
 	userlineTable = table.New(table.Metadata{
 		Name:    "userline",
-		Columns: []string{"username", "time", "tweet_id"},
+		Columns: []string{"username", "time", "tweet_id", "author", "body", "created_at", "created_at_us"},
 		PartKey: []string{"username"},
 		SortKey: []string{"time"},
 	})
 	timelineTable = table.New(table.Metadata{
 		Name:    "timeline",
-		Columns: []string{"username", "time", "tweet_id"},
+		Columns: []string{"username", "time", "tweet_id", "author", "body", "created_at", "created_at_us"},
 		PartKey: []string{"username"},
 		SortKey: []string{"time"},
 	})
 	publicLineTable = table.New(table.Metadata{
 		Name:    "public_line",
-		Columns: []string{"day", "time", "tweet_id"},
+		Columns: []string{"day", "time", "tweet_id", "author", "body", "created_at", "created_at_us"},
 		PartKey: []string{"day"},
 		SortKey: []string{"time"},
 	})
@@ -86,6 +86,10 @@ type stmt struct {
 
 func mk(cql string, names []string) stmt { return stmt{cql: cql, names: names} }
 
+// lineColumns are what a line slice reads: the entry, and the tweet a query-first row carries
+// (migration 004; null in the rows written before it).
+var lineColumns = []string{"time", "tweet_id", "author", "body", "created_at", "created_at_us"}
+
 // lineStmts are the statements of one line table; the partition key column is "key" whatever
 // its name in the table.
 type lineStmts struct {
@@ -98,7 +102,7 @@ type lineStmts struct {
 
 func newLineStmts(t *table.Table) lineStmts {
 	pk := t.Metadata().PartKey[0]
-	cols := []string{"time", "tweet_id"}
+	cols := lineColumns
 	return lineStmts{
 		table:      t,
 		insert:     mk(t.Insert()),

@@ -273,14 +273,21 @@ type lineWrite struct {
 // public_days the first time this process writes that day.
 func (s *Store) writesFor(e domain.LineEntry, line domain.LineKey, out []lineWrite) ([]lineWrite, error) {
 	t, id := gu(lineTime(e)), gu(e.TweetID)
+	// The tweet the row carries (query-first, migration 004); an entry without one leaves those
+	// columns unset, neither written nor deleted.
+	author, body, created, createdUs := any(gocql.UnsetValue), any(gocql.UnsetValue), any(gocql.UnsetValue), any(gocql.UnsetValue)
+	if tw := e.Tweet; tw != nil && tw.ID == e.TweetID {
+		ms, us := splitMicros(tw.CreatedAt)
+		author, body, created, createdUs = tw.Username, tw.Body, ms, us
+	}
 	switch line.Kind {
 	case domain.Userline:
-		return append(out, lineWrite{userlineStmts.insert, []any{line.Owner, t, id}}), nil
+		return append(out, lineWrite{userlineStmts.insert, []any{line.Owner, t, id, author, body, created, createdUs}}), nil
 	case domain.Timeline:
-		return append(out, lineWrite{timelineStmts.insert, []any{line.Owner, t, id}}), nil
+		return append(out, lineWrite{timelineStmts.insert, []any{line.Owner, t, id, author, body, created, createdUs}}), nil
 	case domain.Public:
 		day := dayOf(e.Time)
-		out = append(out, lineWrite{publicLineStmts.insert, []any{day, t, id}})
+		out = append(out, lineWrite{publicLineStmts.insert, []any{day, t, id, author, body, created, createdUs}})
 		if _, known := s.publicDays.Load(day.Unix()); !known {
 			out = append(out, lineWrite{stInsertPublicDay, []any{publicLineName, day}})
 		}
@@ -424,9 +431,23 @@ func (s *Store) sliceOne(ctx context.Context, sess gocqlx.Session, ls lineStmts,
 	}
 	q.PageSize(limit)
 	iter := q.Iter()
-	var t, id gocql.UUID
-	for iter.Scan(&t, &id) {
-		out = append(out, domain.LineEntry{Time: microsOf(uuid.UUID(t)), TweetID: uuid.UUID(id)})
+	var (
+		t, id        gocql.UUID
+		author, body *string
+		created      *time.Time
+		createdUs    *int
+	)
+	for iter.Scan(&t, &id, &author, &body, &created, &createdUs) {
+		e := domain.LineEntry{Time: microsOf(uuid.UUID(t)), TweetID: uuid.UUID(id)}
+		if author != nil && body != nil && created != nil {
+			us := 0
+			if createdUs != nil {
+				us = *createdUs
+			}
+			e.Tweet = &domain.Tweet{ID: e.TweetID, Username: *author, Body: *body, CreatedAt: joinMicros(*created, us)}
+		}
+		out = append(out, e)
+		author, body, created, createdUs = nil, nil, nil, nil
 	}
 	return out, iter.Close()
 }

@@ -228,6 +228,7 @@ func (s *Store) Append(ctx context.Context, e domain.LineEntry, lines ...domain.
 	if err := done(ctx); err != nil {
 		return err
 	}
+	e.Tweet = nil // the memory store keeps IDs, as the 0.6 layout does
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, l := range lines {
@@ -244,6 +245,9 @@ func (s *Store) AppendEntries(ctx context.Context, line domain.LineKey, entries 
 		return err
 	}
 	batch := slices.Clone(entries)
+	for i := range batch {
+		batch[i].Tweet = nil
+	}
 	slices.SortStableFunc(batch, func(a, b domain.LineEntry) int { return cmp.Compare(a.Time, b.Time) })
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -201,6 +201,9 @@ func (s *Service) Follow(ctx context.Context, username, friend string) error {
 	if len(recent) == 0 {
 		return nil
 	}
+	if err := s.carryTweets(ctx, recent); err != nil {
+		return fmt.Errorf("backfill tweets: %w", err)
+	}
 	return s.lines.AppendEntries(ctx, domain.TimelineOf(username), recent)
 }
 
@@ -302,7 +305,7 @@ func (s *Service) publish(ctx context.Context, t domain.Tweet) error {
 	}
 	s.publicWrites.begin()
 	defer s.publicWrites.end()
-	err := s.lines.Append(ctx, domain.LineEntry{Time: t.Time(), TweetID: t.ID}, lines...)
+	err := s.lines.Append(ctx, domain.LineEntry{Time: t.Time(), TweetID: t.ID, Tweet: &t}, lines...)
 	if oplog.Enabled(ctx) {
 		// The size of the fan-out on write, in the same words on every backend; the store's
 		// own operations above it say how its model wrote them.
@@ -372,14 +375,75 @@ func (s *Service) linePage(ctx context.Context, line domain.LineKey, start strin
 	if len(entries) == 0 {
 		return page, nil
 	}
-	ids := make([]uuid.UUID, len(entries))
-	for i, e := range entries {
-		ids[i] = e.TweetID
-	}
-	// A tweet missing from the store (a write cut short) is left out, never a crash.
-	page.Tweets, err = s.tweets.GetTweets(ctx, ids)
+	page.Tweets, err = s.tweetsOf(ctx, entries)
 	if err != nil {
 		return TweetPage{}, err
 	}
 	return page, nil
+}
+
+// carryTweets gives the entries of a store whose lines carry their tweets (some entry came with
+// one) the tweets of those that came without (rows older than the store's query-first tables),
+// so that the rows written from them are whole. A store that keeps IDs only is left alone.
+func (s *Service) carryTweets(ctx context.Context, entries []domain.LineEntry) error {
+	if !slices.ContainsFunc(entries, func(e domain.LineEntry) bool { return e.Tweet != nil }) {
+		return nil
+	}
+	var ids []uuid.UUID
+	for _, e := range entries {
+		if e.Tweet == nil {
+			ids = append(ids, e.TweetID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	got, err := s.tweets.GetTweets(ctx, ids)
+	if err != nil {
+		return err
+	}
+	byID := make(map[uuid.UUID]*domain.Tweet, len(got))
+	for i := range got {
+		byID[got[i].ID] = &got[i]
+	}
+	for i := range entries {
+		if entries[i].Tweet == nil {
+			entries[i].Tweet = byID[entries[i].TweetID]
+		}
+	}
+	return nil
+}
+
+// tweetsOf returns the tweets of entries in their order: those the line carries as they are,
+// the others fetched by ID in one multiget. A tweet missing from the store (a write cut short)
+// is left out, never a crash.
+func (s *Service) tweetsOf(ctx context.Context, entries []domain.LineEntry) ([]domain.Tweet, error) {
+	var ids []uuid.UUID
+	for _, e := range entries {
+		if e.Tweet == nil {
+			ids = append(ids, e.TweetID)
+		}
+	}
+	if len(ids) == len(entries) {
+		return s.tweets.GetTweets(ctx, ids)
+	}
+	fetched := map[uuid.UUID]domain.Tweet{}
+	if len(ids) > 0 {
+		got, err := s.tweets.GetTweets(ctx, ids)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range got {
+			fetched[t.ID] = t
+		}
+	}
+	out := make([]domain.Tweet, 0, len(entries))
+	for _, e := range entries {
+		if e.Tweet != nil {
+			out = append(out, *e.Tweet)
+		} else if t, ok := fetched[e.TweetID]; ok {
+			out = append(out, t)
+		}
+	}
+	return out, nil
 }

@@ -61,6 +61,7 @@ func Run(t *testing.T, newStores Factory) {
 		{"PagingStableUnderConcurrentPosts", testPagingUnderAppends},
 		{"ServiceErrors", testServiceErrors},
 		{"MissingTweetIsSkippedNotFatal", testMissingTweet},
+		{"LineEntriesCarryTheirTweetOrNone", testLineCarriesTweet},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStores(t)) })
@@ -705,5 +706,72 @@ func testMissingTweet(t *testing.T, s Stores) {
 	}
 	if !slices.Equal(tweetIDs(p.Tweets), tweetIDs(posted)) {
 		t.Fatalf("page = %v, want the two real tweets", tweetIDs(p.Tweets))
+	}
+}
+
+// testLineCarriesTweet: a store may keep a line entry's tweet in the line (ports.LineStore: the
+// query-first tables) or only its ID. Either way an entry read back that carries a tweet carries
+// exactly the stored tweet; an entry appended without one (a row older than such tables) reads
+// back without one or with the right one; and a page over a line mixing both is the page of
+// tweets by ID, in order.
+func testLineCarriesTweet(t *testing.T, s Stores) {
+	c := ctx(t)
+	svc := service(s, nil)
+	author := name("carrier")
+	if _, err := svc.SignUp(c, author, "password1"); err != nil {
+		t.Fatal(err)
+	}
+	var posted []domain.Tweet
+	for i := range 3 {
+		tw, err := svc.Post(c, author, fmt.Sprintf("carried %d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		posted = append(posted, tw)
+	}
+	// An old row: the tweet exists, the line holds only its ID.
+	old := domain.Tweet{ID: domain.NewTimeUUID(posted[0].Time() - 1000), Username: author, Body: "from before", CreatedAt: domain.TimeFromMicros(posted[0].Time() - 1000)}
+	if err := s.Tweets.SaveTweet(c, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Lines.AppendEntries(c, domain.UserlineOf(author), []domain.LineEntry{{Time: old.Time(), TweetID: old.ID}}); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := s.Lines.Slice(c, domain.UserlineOf(author), 0, 10)
+	if err != nil || len(entries) != 4 {
+		t.Fatalf("Slice: %d entries, %v", len(entries), err)
+	}
+	want := append([]domain.Tweet{posted[2], posted[1], posted[0]}, old)
+	for i, e := range entries {
+		if e.TweetID != want[i].ID {
+			t.Fatalf("entry %d names %s, want %s", i, e.TweetID, want[i].ID)
+		}
+		if e.Tweet != nil && (e.Tweet.ID != want[i].ID || e.Tweet.Username != want[i].Username || e.Tweet.Body != want[i].Body || !e.Tweet.CreatedAt.Equal(want[i].CreatedAt)) {
+			t.Errorf("entry %d carries %+v, want %+v", i, *e.Tweet, want[i])
+		}
+	}
+	page, err := svc.Userline(c, author, "", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Tweets) != 4 {
+		t.Fatalf("page of %d tweets", len(page.Tweets))
+	}
+	for i, tw := range page.Tweets {
+		if tw.ID != want[i].ID || tw.Body != want[i].Body || !tw.CreatedAt.Equal(want[i].CreatedAt) {
+			t.Errorf("page tweet %d: %+v, want %+v", i, tw, want[i])
+		}
+	}
+	// A follow copies the userline, old row included, into the follower's timeline whole.
+	fan := name("fan")
+	if _, err := svc.SignUp(c, fan, "password1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Follow(c, fan, author); err != nil {
+		t.Fatal(err)
+	}
+	tl, err := svc.Timeline(c, fan, "", 10)
+	if err != nil || len(tl.Tweets) != 4 || tl.Tweets[3].Body != "from before" {
+		t.Fatalf("the follower's timeline: %+v, %v", tl.Tweets, err)
 	}
 }

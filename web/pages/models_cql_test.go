@@ -205,8 +205,8 @@ func TestCQLInspectorOnNode(t *testing.T) {
 		t.Fatalf("inspect: %d\n%s", r.status, r.body)
 	}
 	mustContain(t, r.body, "The SELECT returned 3 rows", "&#39;jericevans&#39;", "CompositeType(ReversedType(TimeUUIDType), UTF8Type)",
-		"CREATE TABLE "+store.Keyspace()+".timeline (username text, time timeuuid, tweet_id timeuuid",
-		`SELECT &#34;username&#34;, &#34;time&#34;, &#34;tweet_id&#34;, WRITETIME(&#34;tweet_id&#34;), TTL(&#34;tweet_id&#34;) FROM `+store.Keyspace()+`.&#34;timeline&#34; WHERE &#34;username&#34; = ? ORDER BY &#34;time&#34; DESC LIMIT ? -&gt; 3 rows`,
+		"CREATE TABLE "+store.Keyspace()+".timeline (username text, time timeuuid, author text, body text, created_at timestamp, created_at_us int, tweet_id timeuuid",
+		`WRITETIME(&#34;tweet_id&#34;), TTL(&#34;tweet_id&#34;) FROM `+store.Keyspace()+`.&#34;timeline&#34; WHERE &#34;username&#34; = ? ORDER BY &#34;time&#34; DESC LIMIT ? -&gt; 3 rows`,
 		// each cell with its write time, in the CQL rows and in the 1.2 composite cells alike
 		`<span class="c ts">/* timestamp `)
 	if !strings.Contains(r.header.Get("Storage-Ops"), "SELECT=") {
