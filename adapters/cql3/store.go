@@ -49,7 +49,10 @@ type Store struct {
 	logger *slog.Logger
 
 	session atomic.Pointer[gocqlx.Session]
-	mu      sync.Mutex // serialises Start and Close
+	// migrations are the schema Start applies; nil: all of Migrations() (a test may stop at an
+	// older schema, to upgrade from it).
+	migrations fs.FS
+	mu         sync.Mutex // serialises Start and Close
 
 	// publicDays holds the days (Unix seconds of UTC midnight) this process has recorded in
 	// public_days, so a day's row is written once per process, not once per tweet (that would
@@ -116,7 +119,11 @@ func (s *Store) Start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("cql3: start: %w", mapErr(err))
 	}
-	if err := migrate.FromFS(ctx, sess, Migrations()); err != nil {
+	migrations := s.migrations
+	if migrations == nil {
+		migrations = Migrations()
+	}
+	if err := migrate.FromFS(ctx, sess, migrations); err != nil {
 		sess.Close()
 		return fmt.Errorf("cql3: migrate keyspace %s: %w", s.cfg.Keyspace, mapErr(err))
 	}

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -89,8 +90,14 @@ func TestMigrateWiderowCQL3Memory(t *testing.T) {
 		"--checkpoint", filepath.Join(t.TempDir(), "cp.json"), "--quiet"}, cqlFlags("to-", hosts, port, ks)...)
 	dumpCQL := append([]string{"dump", "--backend", "cql3", "--format", "jsonl", "--show-secrets"}, cqlFlags("", hosts, port, ks)...)
 	out := mustRun(t, toCQL...)
-	if !strings.Contains(out, "verified: the target matches the source") || !strings.Contains(out, "target: 14 users") {
+	if !strings.Contains(out, "verified: the target matches the source") || !strings.Contains(out, "target: 14 users") ||
+		!regexp.MustCompile(`filled [1-9][0-9]* of [1-9][0-9]* cql3 line rows with their tweets \(0 left\)`).MatchString(out) {
 		t.Fatalf("migrate output %q", out)
+	}
+	// fill-lines finds nothing left to do, and says so; a bad flag is a usage error.
+	fill := append([]string{"fill-lines", "--quiet"}, cqlFlags("", hosts, port, ks)...)
+	if out := mustRun(t, fill...); !regexp.MustCompile(`^scanned [1-9][0-9]* line rows in .*: filled 0, 0 name a tweet that does not exist .*verified: 0 still lacking their tweet\n$`).MatchString(out) {
+		t.Fatalf("fill-lines output %q", out)
 	}
 	first := mustRun(t, dumpCQL...)
 	out = mustRun(t, toCQL...)

@@ -71,6 +71,15 @@ func migrateCmd(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return err
 		}
 		fmt.Fprintf(stdout, "copied %s in %s\n", o.Route, time.Since(start).Round(time.Millisecond))
+		if dst.cql != nil {
+			// The lines were copied through the ports as IDs: give the query-first rows
+			// their tweets, as fill-lines does after an upgrade in place.
+			r, err := dst.cql.FillLines(ctx, nil)
+			if err != nil {
+				return fmt.Errorf("fill lines: %w", err)
+			}
+			fmt.Fprintf(stdout, "filled %d of %d cql3 line rows with their tweets (%d left)\n", r.Filled, r.Scanned, r.Left)
+		}
 		if *noVerify {
 			return nil
 		}

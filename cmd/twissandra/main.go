@@ -42,6 +42,7 @@ Usage:
   twissandra dump [flags]      print a column family or keyspace (notation or jsonl)
   twissandra seed [flags]      load the articles' data (--articles) or synthetic data (--users, --tweets)
   twissandra migrate [flags]   copy everything from one backend to another (--from, --to)
+  twissandra fill-lines [flags]  cql3: fill the line rows written before the query-first tables
   twissandra bench [flags]     load-test a running server (loopback) and plot latency and throughput
   twissandra version           print the version
 
@@ -74,6 +75,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = seedCmd(ctx, rest, stdout, stderr)
 	case "migrate":
 		err = migrateCmd(ctx, rest, stdout, stderr)
+	case "fill-lines":
+		err = fillLinesCmd(ctx, rest, stdout, stderr)
 	case "bench":
 		err = benchCmd(ctx, rest, stdout, stderr)
 	case "version", "--version", "-version", "-v":

@@ -165,7 +165,7 @@ func Verify(ctx context.Context, from, to stores.Set, o VerifyOptions) (VerifyRe
 				d.addf("%s: the target has an extra entry %d at %d", l, j, te[j].Time)
 			case j >= len(te):
 				d.addf("%s: the target lacks entry %d at %d", l, j, fe[j].Time)
-			case fe[j] != te[j]:
+			case fe[j].Time != te[j].Time || fe[j].TweetID != te[j].TweetID:
 				d.addf("%s: entry %d is %d/%s in the source, %d/%s in the target", l, j, fe[j].Time, fe[j].TweetID, te[j].Time, te[j].TweetID)
 			default:
 				continue
