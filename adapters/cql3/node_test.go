@@ -122,6 +122,8 @@ func truncate(tb testing.TB, s *Store, tables ...string) {
 func resetPublic(tb testing.TB, s *Store) {
 	truncate(tb, s, "public_line", "public_days")
 	s.publicDays.Clear()
+	s.publicNewest.Store(0)
+	s.publicNewestAt.Store(0)
 }
 
 func TestMain(m *testing.M) {

@@ -58,6 +58,9 @@ type Store struct {
 	// public_days, so a day's row is written once per process, not once per tweet (that would
 	// make public_days the hot partition the bucketing avoids). A day a year: it stays tiny.
 	publicDays sync.Map
+	// publicNewest is the newest day (Unix seconds) known to hold public tweets, and
+	// publicNewestAt when public_days was last read for it (Unix nanoseconds, 0: never).
+	publicNewest, publicNewestAt atomic.Int64
 
 	// lwtLocks queues this process's compare-and-set loops on one author's post count behind
 	// each other: Paxos then sees one proposer per process instead of dozens contending.

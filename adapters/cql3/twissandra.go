@@ -337,6 +337,7 @@ func (s *Store) Append(ctx context.Context, e domain.LineEntry, lines ...domain.
 // notePublicDays remembers that the day of micros is in public_days (its write succeeded).
 func (s *Store) notePublicDays(micros int64) {
 	s.publicDays.Store(dayOf(micros).Unix(), struct{}{})
+	s.notePublicNewest(dayOf(micros))
 }
 
 // AppendEntries writes many entries into one line: each partition's rows go in unlogged
@@ -455,30 +456,70 @@ func (s *Store) sliceOne(ctx context.Context, sess gocqlx.Session, ls lineStmts,
 // publicDaysBatch is how many day buckets one read of public_days returns.
 const publicDaysBatch = 16
 
-// slicePublic walks the public line's day buckets back from the day of before. The walk is
-// bounded: public_days lists only the days that have public tweets, newest first, so the walk
-// visits non-empty buckets only (an emptied day costs one read) and ends where the list ends,
-// at the first day anything was posted; there is never a probe of an empty calendar day, nor a
-// walk back to 1970 on an empty line.
-func (s *Store) slicePublic(ctx context.Context, sess gocqlx.Session, before int64, limit int) ([]domain.LineEntry, error) {
-	var out []domain.LineEntry
-	var from time.Time // the newest day still to visit; zero: the newest there is
-	if before > 0 {
-		from = dayOf(before - 1)
-	}
-	for len(out) < limit {
-		var q *gocqlx.Queryx
-		if from.IsZero() {
-			q = query(ctx, sess, stPublicDays, qb.M{"line": publicLineName, "limit": publicDaysBatch})
-		} else {
-			q = query(ctx, sess, stPublicDaysUntil, qb.M{"line": publicLineName, "day": from, "limit": publicDaysBatch})
-		}
+// publicDaysRefresh is how long the newest public day read from public_days is trusted: a page
+// of the public line starts at the newest day without asking, and another server's first post of
+// a new day shows within this delay (this process's own posts, and the calendar day, at once).
+const publicDaysRefresh = time.Second
+
+// newestPublicDay is where the public line starts: the newest day in public_days (read again at
+// most once per publicDaysRefresh) or the newest day this process posted to, whichever is
+// later. The zero time when the line is empty.
+func (s *Store) newestPublicDay(ctx context.Context, sess gocqlx.Session) (time.Time, error) {
+	now := time.Now()
+	if checked := s.publicNewestAt.Load(); checked == 0 || now.UnixNano()-checked > int64(publicDaysRefresh) {
 		var days []time.Time
+		if err := query(ctx, sess, stPublicDays, qb.M{"line": publicLineName, "limit": 1}).SelectRelease(&days); err != nil {
+			return time.Time{}, wrap("slice public days", err)
+		}
+		if len(days) == 1 {
+			s.notePublicNewest(days[0])
+		}
+		s.publicNewestAt.Store(now.UnixNano())
+	}
+	newest := s.publicNewest.Load()
+	if newest == 0 {
+		return time.Time{}, nil
+	}
+	return time.Unix(newest, 0).UTC(), nil
+}
+
+// notePublicNewest raises the newest public day known to day.
+func (s *Store) notePublicNewest(day time.Time) {
+	for {
+		old := s.publicNewest.Load()
+		if day.Unix() <= old || s.publicNewest.CompareAndSwap(old, day.Unix()) {
+			return
+		}
+	}
+}
+
+// slicePublic reads a page of the public line: in the common case one query, the slice of the
+// day bucket the page starts in. Only when that day holds less than a page does it walk back
+// across the older buckets, which public_days lists newest first: the walk visits non-empty
+// buckets only and ends where the list ends, at the first day anything was posted; there is
+// never a probe of an empty calendar day, nor a walk back to 1970 on an empty line.
+func (s *Store) slicePublic(ctx context.Context, sess gocqlx.Session, before int64, limit int) ([]domain.LineEntry, error) {
+	var first time.Time
+	if before > 0 {
+		first = dayOf(before - 1)
+	} else {
+		var err error
+		if first, err = s.newestPublicDay(ctx, sess); err != nil || first.IsZero() {
+			return nil, err
+		}
+	}
+	out, err := s.sliceOne(ctx, sess, publicLineStmts, first, before, limit, nil)
+	if err != nil {
+		return nil, wrap("slice public line", err)
+	}
+	from := first.AddDate(0, 0, -1) // the newest older day still to visit
+	for len(out) < limit {
+		var days []time.Time
+		q := query(ctx, sess, stPublicDaysUntil, qb.M{"line": publicLineName, "day": from, "limit": publicDaysBatch})
 		if err := q.SelectRelease(&days); err != nil {
 			return nil, wrap("slice public days", err)
 		}
 		for _, day := range days {
-			var err error
 			if out, err = s.sliceOne(ctx, sess, publicLineStmts, day, before, limit-len(out), out); err != nil {
 				return nil, wrap("slice public line", err)
 			}
