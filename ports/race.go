@@ -13,6 +13,8 @@ type NameClaims interface {
 	Write(ctx context.Context, name, owner string) error
 	// WriteIfAbsent claims name for owner only if it is unclaimed, atomically.
 	WriteIfAbsent(ctx context.Context, name, owner string) (applied bool, err error)
+	// Release forgets name's claim, whoever holds it, so that a race leaves nothing behind.
+	Release(ctx context.Context, name string) error
 	// Statements describes the three calls in the model's own words: read, write, LWT.
 	Statements() (read, write, lwt string)
 }

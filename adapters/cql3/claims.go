@@ -15,6 +15,7 @@ var (
 	stRaceLookup = mk(qb.Select("race_names").Columns("owner").Where(qb.Eq("name")).ToCql())
 	stRaceWrite  = mk(qb.Insert("race_names").Columns("name", "owner").ToCql())
 	stRaceLWT    = mk(qb.Insert("race_names").Columns("name", "owner").Unique().ToCql())
+	stRaceDelete = mk(qb.Delete("race_names").Where(qb.Eq("name")).ToCql())
 )
 
 // Lookup implements ports.NameClaims.
@@ -51,6 +52,15 @@ func (s *Store) WriteIfAbsent(ctx context.Context, name, owner string) (bool, er
 	}
 	applied, err := s.cas(ctx, sess, stRaceLWT, qb.M{"name": name, "owner": owner})
 	return applied, wrap("race insert if not exists", err)
+}
+
+// Release implements ports.NameClaims.
+func (s *Store) Release(ctx context.Context, name string) error {
+	sess, err := s.sess()
+	if err != nil {
+		return err
+	}
+	return wrap("race release", query(ctx, sess, stRaceDelete, qb.M{"name": name}).ExecRelease())
 }
 
 // Statements implements ports.NameClaims.

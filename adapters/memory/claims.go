@@ -55,6 +55,17 @@ func (c *NameClaims) WriteIfAbsent(ctx context.Context, name, owner string) (boo
 	return true, nil
 }
 
+// Release implements ports.NameClaims.
+func (c *NameClaims) Release(ctx context.Context, name string) error {
+	if err := done(ctx); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, name)
+	return nil
+}
+
 func (c *NameClaims) put(name, owner string) {
 	if len(c.m) >= maxClaims {
 		clear(c.m)

@@ -54,4 +54,6 @@ func TestLocateContract(t *testing.T) {
 	})
 }
 
-func TestClaimsContract(t *testing.T) { porttest.RunClaims(t, memory.NewNameClaims()) }
+func TestClaimsContract(t *testing.T) {
+	porttest.RunClaims(t, memory.NewNameClaims(), porttest.InProcess)
+}

@@ -53,6 +53,12 @@ func (c *NameClaims) WriteIfAbsent(ctx context.Context, name, owner string) (boo
 	return applied, wrap("race insert_if_absent", err)
 }
 
+// Release implements ports.NameClaims: a row tombstone, newer than every claim written.
+func (c *NameClaims) Release(ctx context.Context, name string) error {
+	err := c.node.Remove(ctx, labKeyspace, claimKey(name), engine.ColumnPath{ColumnFamily: claimsCF}, c.stamp.Next(), engine.QUORUM)
+	return wrap("race release", err)
+}
+
 // Statements implements ports.NameClaims.
 func (c *NameClaims) Statements() (read, write, lwt string) {
 	return fmt.Sprintf("get_slice Scratch.%s['race:<name>'] names=['owner']", claimsCF),

@@ -73,4 +73,6 @@ func TestLocateContract(t *testing.T) {
 	})
 }
 
-func TestClaimsContract(t *testing.T) { porttest.RunClaims(t, widerow.NewNameClaims(openNode(t, ""))) }
+func TestClaimsContract(t *testing.T) {
+	porttest.RunClaims(t, widerow.NewNameClaims(openNode(t, "")), porttest.InProcess)
+}

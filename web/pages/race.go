@@ -24,6 +24,7 @@ type raceData struct {
 	Backend   string
 	Name      string
 	Racers    int
+	Hash      bool // hash each racer's password between its read and its write
 	Max       int
 	Error     string
 	Result    *race.Result
@@ -31,11 +32,12 @@ type raceData struct {
 }
 
 func (h *handler) racePage(c *gin.Context) {
-	h.render(c, http.StatusOK, "race", "Uniqueness race", "models", raceData{Available: h.deps.Claims != nil, Backend: h.deps.Backend, Name: "rita", Racers: 32, Max: race.MaxRacers})
+	h.render(c, http.StatusOK, "race", "Uniqueness race", "models", raceData{Available: h.deps.Claims != nil, Backend: h.deps.Backend, Name: "rita", Racers: 32, Hash: true, Max: race.MaxRacers})
 }
 
 func (h *handler) runRace(c *gin.Context) {
-	d := raceData{Available: h.deps.Claims != nil, Backend: h.deps.Backend, Name: strings.TrimSpace(c.PostForm("name")), Max: race.MaxRacers}
+	d := raceData{Available: h.deps.Claims != nil, Backend: h.deps.Backend, Name: strings.TrimSpace(c.PostForm("name")),
+		Hash: c.PostForm("hash") != "", Max: race.MaxRacers}
 	if !d.Available {
 		h.render(c, http.StatusOK, "race", "Uniqueness race", "models", d)
 		return
@@ -47,7 +49,11 @@ func (h *handler) runRace(c *gin.Context) {
 		return
 	}
 	d.Racers = n
-	res, err := race.Run(c.Request.Context(), h.deps.Claims, raceHasher, d.Name, n)
+	var hasher *domain.PasswordHasher
+	if d.Hash {
+		hasher = raceHasher
+	}
+	res, err := race.Run(c.Request.Context(), h.deps.Claims, hasher, d.Name, n)
 	if err != nil {
 		d.Error = sentence(inspectError(err))
 		status := statusOf(err)
