@@ -35,4 +35,4 @@ func TestLocateContract(t *testing.T) {
 	})
 }
 
-func TestClaimsContract(t *testing.T) { porttest.RunClaims(t, sharedStore(t), porttest.RoundTrip) }
+func TestClaimsContract(t *testing.T) { porttest.RunClaims(t, sharedStore(t), porttest.Yields) }

@@ -55,5 +55,5 @@ func TestLocateContract(t *testing.T) {
 }
 
 func TestClaimsContract(t *testing.T) {
-	porttest.RunClaims(t, memory.NewNameClaims(), porttest.InProcess)
+	porttest.RunClaims(t, memory.NewNameClaims(), porttest.Instant)
 }

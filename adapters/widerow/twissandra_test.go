@@ -74,5 +74,5 @@ func TestLocateContract(t *testing.T) {
 }
 
 func TestClaimsContract(t *testing.T) {
-	porttest.RunClaims(t, widerow.NewNameClaims(openNode(t, "")), porttest.InProcess)
+	porttest.RunClaims(t, widerow.NewNameClaims(openNode(t, "")), porttest.Yields)
 }
