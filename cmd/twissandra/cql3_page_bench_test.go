@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gocql/gocql"
+	"golang.org/x/crypto/bcrypt"
+
+	"twissandra/adapters/cql3"
+	"twissandra/domain"
+	"twissandra/domain/social"
+	"twissandra/web"
+)
+
+// BenchmarkCQL3PageVersusRawSlice pairs the JSON API's pages of 40 on the cql3 backend (home
+// timeline, public line) with the raw driver's slice of the same 40 rows of one partition,
+// alternating rounds of 256 requests by 32 concurrent clients so that both see the same load,
+// and reports each rate and their ratio (the target: the API at least 0.8x the raw slice).
+// 8 authors of 30 tweets each, all followed by the reader.
+//
+//	TWISSANDRA_CQL_HOSTS=127.0.0.1 go test -run '^$' -bench CQL3PageVersusRawSlice -benchtime 10x ./cmd/twissandra/
+func BenchmarkCQL3PageVersusRawSlice(b *testing.B) {
+	hosts := os.Getenv("TWISSANDRA_CQL_HOSTS")
+	if hosts == "" {
+		b.Skip("TWISSANDRA_CQL_HOSTS is not set: this benchmark needs a Cassandra node (scripts/cassandra.sh up)")
+	}
+	ctx := context.Background()
+	rb := make([]byte, 5)
+	_, _ = rand.Read(rb)
+	ks := "twissandra_test_bench_" + hex.EncodeToString(rb)
+	store, err := cql3.Open(ctx, cql3.Config{Hosts: strings.Split(hosts, ","), Keyspace: ks, Replication: "SimpleStrategy:1", Timeout: 20 * time.Second, StartTimeout: time.Minute})
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw := gocql.NewCluster(strings.Split(hosts, ",")...)
+	raw.Keyspace, raw.Timeout = ks, 20*time.Second
+	raw.PoolConfig.HostSelectionPolicy = gocql.TokenAwareHostPolicy(gocql.RoundRobinHostPolicy())
+	rawSess, err := raw.CreateSession()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		_ = rawSess.Query("DROP KEYSPACE IF EXISTS " + ks).Exec()
+		rawSess.Close()
+		_ = store.Close()
+	})
+	svc := social.New(store, store, store, nil, domain.NewPasswordHasher(bcrypt.MinCost))
+	srv, err := web.NewServer(web.Config{TokenSecret: []byte(strings.Repeat("k", 32))}, web.Deps{Social: svc})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Engine)
+	b.Cleanup(ts.Close)
+	if _, err := svc.SignUp(ctx, "reader", "password1"); err != nil {
+		b.Fatal(err)
+	}
+	for a := range 8 {
+		author := fmt.Sprintf("author%d", a)
+		if _, err := svc.SignUp(ctx, author, "password1"); err != nil {
+			b.Fatal(err)
+		}
+		if err := svc.Follow(ctx, "reader", author); err != nil {
+			b.Fatal(err)
+		}
+		for i := range 30 {
+			if _, err := svc.Post(ctx, author, fmt.Sprintf("tweet %d of %s, of some ordinary length for a tweet", i, author)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	resp, err := http.Post(ts.URL+"/api/v1/sessions", "application/json", strings.NewReader(`{"username":"reader","password":"password1"}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	token := strings.Split(strings.Split(string(body), `"token":"`)[1], `"`)[0]
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	get := func(path string) func() error {
+		return func() error {
+			req, _ := http.NewRequest(http.MethodGet, ts.URL+path, nil)
+			req.Header.Set("Authorization", "Bearer "+token)
+			resp, err := client.Do(req)
+			if err != nil {
+				return err
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				return fmt.Errorf("%s: %d", path, resp.StatusCode)
+			}
+			return nil
+		}
+	}
+	day := time.Now().UTC().Truncate(24 * time.Hour)
+	slice := func(table string, key any) func() error {
+		stmt := "SELECT time, tweet_id, author, body, created_at, created_at_us FROM " + table + " WHERE " +
+			map[string]string{"timeline": "username", "public_line": "day"}[table] + " = ? LIMIT 40"
+		return func() error {
+			iter := rawSess.Query(stmt, key).Iter()
+			var (
+				t, id        gocql.UUID
+				author, text string
+				created      time.Time
+				us, n        int
+			)
+			for iter.Scan(&t, &id, &author, &text, &created, &us) {
+				n++
+			}
+			if err := iter.Close(); err != nil {
+				return err
+			}
+			if n != 40 {
+				return fmt.Errorf("raw slice of %s: %d rows", table, n)
+			}
+			return nil
+		}
+	}
+	const clients, perClient = 32, 8
+	round := func(op func() error) time.Duration {
+		var wg sync.WaitGroup
+		errs := make(chan error, clients)
+		start := time.Now()
+		for range clients {
+			wg.Go(func() {
+				for range perClient {
+					if err := op(); err != nil {
+						errs <- err
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		elapsed := time.Since(start)
+		select {
+		case err := <-errs:
+			b.Fatal(err)
+		default:
+		}
+		return elapsed
+	}
+	pairs := []struct {
+		name     string
+		api, raw func() error
+	}{
+		{"timeline", get("/api/v1/timeline?limit=40"), slice("timeline", "reader")},
+		{"public", get("/api/v1/public?limit=40"), slice("public_line", day)},
+	}
+	for _, p := range pairs { // warm: prepared statements, connections
+		round(p.api)
+		round(p.raw)
+	}
+	b.ResetTimer()
+	for _, p := range pairs {
+		var tAPI, tRaw time.Duration
+		for range b.N {
+			tAPI += round(p.api)
+			tRaw += round(p.raw)
+		}
+		n := float64(clients * perClient * b.N)
+		b.ReportMetric(n/tAPI.Seconds(), p.name+"-api-pages/s")
+		b.ReportMetric(n/tRaw.Seconds(), p.name+"-raw-slices/s")
+		b.ReportMetric(tRaw.Seconds()/tAPI.Seconds(), p.name+"-ratio")
+	}
+}
