@@ -262,7 +262,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		return nil, err
 	}
 	pd := pages.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: string(d.Schema), Clock: d.Clock, Logger: d.Logger,
-		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, Locator: d.Locator, Lab: d.Lab, Claims: d.Claims, Sizes: d.Sizes}
+		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Claims: d.Claims, Sizes: d.Sizes}
 	if d.Second != nil {
 		pd.Locator = compare.Locator(d.Second.pair, d.Locator, d.Second.locator)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"twissandra/adapters/cql3"
 	"twissandra/adapters/memory"
 	"twissandra/adapters/widerow"
 	"twissandra/adapters/widerow/engine"
@@ -84,7 +85,7 @@ func newApp(t testing.TB, st stores) *testApp {
 		lab = testLab(t)
 	}
 	if err := Register(s, Deps{Social: svc, Blog: bl, Backend: st.backend, Wide: st.wide, CQL: st.cql, Locator: st.locator,
-		StorageConf: engine.DefaultSchemaXML, Lab: lab, Claims: st.claims, Sizes: st.sizes}); err != nil {
+		StorageConf: engine.DefaultSchemaXML, Lab: lab, Claims: st.claims, Sizes: st.sizes, QueryFirstDDL: cql3.SchemaText()}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s.Engine)

@@ -72,6 +72,9 @@ type Deps struct {
 	// CQLSchema is the CQL DDL of the cql3 adapter (its migrations); empty means the pages'
 	// own rendition of the equivalent tables.
 	CQLSchema string
+	// QueryFirstDDL is the cql3 adapter's migrations whatever the backend, for the Chebotko
+	// diagram of the generations page; empty leaves the diagram out.
+	QueryFirstDDL string
 	// Clock drives login throttling; nil means the wall clock.
 	Clock domain.Clock
 	// Logger receives errors; nil means the server's.
@@ -101,6 +104,7 @@ type handler struct {
 	userFails *limiter
 	addrFails *limiter
 	actions   *actionStore
+	costs     costLedger
 }
 
 // Register adds the pages to the server's engine: the routes, the static files, and the HTML
@@ -213,6 +217,7 @@ func (h *handler) routes(g *gin.RouterGroup) {
 	g.GET("models/where", h.where)
 	h.registerLab(g)
 	g.GET("models/partitions", h.partitions)
+	g.GET("models/generations", h.generations)
 	g.GET("models/race", h.racePage)
 	g.POST("models/race", h.runRace)
 	if h.deps.Blog != nil {

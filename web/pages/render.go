@@ -29,7 +29,7 @@ var pageFiles = []string{
 	"home", "user", "follows", "login", "find", "error",
 	"blog_index", "blog_entry", "blog_author", "blog_new",
 	"models", "inspect", "inspect_cql",
-	"where", "lab", "race", "partitions",
+	"where", "lab", "race", "partitions", "generations",
 }
 
 var funcs = template.FuncMap{
@@ -44,6 +44,14 @@ var funcs = template.FuncMap{
 	"join":       strings.Join,
 	"lines":      func(s string) []string { return strings.Split(s, "\n") },
 	"nameAt":     nameAt,
+	"add":        func(a, b int) int { return a + b },
+	// short cuts s to n runes, with an ellipsis.
+	"short": func(s string, n int) string {
+		if r := []rune(s); len(r) > n {
+			return string(r[:n-1]) + "…"
+		}
+		return s
+	},
 	// micros shows a duration in microseconds, as an operation's time reads best.
 	"micros": func(d time.Duration) string {
 		return strconv.FormatFloat(float64(d)/float64(time.Microsecond), 'f', 0, 64) + " µs"
@@ -128,6 +136,9 @@ func (h *handler) render(c *gin.Context, status int, page, title, nav string, da
 	ops := web.OpsFrom(c.Request.Context())
 	v.Ops, v.OpsDropped = ops.Ops()
 	v.OpsSummary = ops.Summary()
+	if c.Request.Method == http.MethodGet && c.FullPath() == "/" && v.Me != "" {
+		h.costs.note("page", ops) // a home timeline page, measured
+	}
 	if v.Secondary = secondaryOps(ops); v.Secondary != nil {
 		v.Elapsed = ops.Elapsed().Round(time.Microsecond)
 		for _, op := range v.Ops {
