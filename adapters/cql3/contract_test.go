@@ -30,8 +30,16 @@ func TestLocateContract(t *testing.T) {
 			Stores:  porttest.Stores{Users: s, Tweets: s, Lines: s},
 			Blog:    porttest.BlogStores{Authors: s, Entries: s, Tags: s, Comments: s},
 			Locator: s,
-			Sizer:   s,
 		}
+	})
+}
+
+// TestSizesContract measures a keyspace of its own: the widest partitions are the whole
+// keyspace's, which the other contract tests share.
+func TestSizesContract(t *testing.T) {
+	porttest.RunSizes(t, func(t *testing.T) porttest.SizeStores {
+		s := freshStore(t, "twissandra_test_sizes_")
+		return porttest.SizeStores{Stores: porttest.Stores{Users: s, Tweets: s, Lines: s}, Sizer: s, Capped: s.ScanCapped}
 	})
 }
 

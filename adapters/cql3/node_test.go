@@ -136,3 +136,21 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// freshStore opens a keyspace of the test's own, named from prefix, dropped at the end.
+func freshStore(tb testing.TB, prefix string) *Store {
+	tb.Helper()
+	cfg := nodeConfig(tb)
+	cfg.Keyspace = randomKeyspace(prefix)
+	s, err := Open(testCtx(tb, 3*time.Minute), cfg)
+	if err != nil {
+		tb.Fatalf("open a keyspace of its own: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := dropKeyspace(s); err != nil {
+			tb.Errorf("drop %s: %v", s.Keyspace(), err)
+		}
+		_ = s.Close()
+	})
+	return s
+}

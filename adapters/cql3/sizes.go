@@ -12,16 +12,35 @@ import (
 
 	"github.com/scylladb/gocqlx/v2/qb"
 
+	"twissandra/domain"
+
 	"twissandra/ports"
 )
 
-// SizeScanRows bounds the CQL rows one WidestRows reads, over every table.
-const SizeScanRows = 200_000
-
-// WidestRows implements ports.RowSizer: every table read through once with the driver's paging
-// (at most SizeScanRows rows), rows counted per partition and their values' bytes added up.
+// WidestRows implements ports.RowSizer: every table read through in token order with the
+// driver's paging, at most ports.DefaultSizeScan rows of each, rows counted per partition and
+// their values' bytes added up.
 func (s *Store) WidestRows(ctx context.Context, limit int) (ports.RowSizes, error) {
-	out := ports.RowSizes{Unit: "rows"}
+	return s.widestRows(ctx, limit, ports.DefaultSizeScan)
+}
+
+// ScanCapped is s with WidestRows reading at most maxRows rows per table, for tests of the cap.
+func (s *Store) ScanCapped(maxRows int) ports.RowSizer { return cappedStore{s, maxRows} }
+
+type cappedStore struct {
+	*Store
+	maxRows int
+}
+
+func (c cappedStore) WidestRows(ctx context.Context, limit int) (ports.RowSizes, error) {
+	return c.widestRows(ctx, limit, c.maxRows)
+}
+
+func (s *Store) widestRows(ctx context.Context, limit, maxRows int) (ports.RowSizes, error) {
+	out := ports.RowSizes{Unit: "rows", PerContainer: maxRows}
+	if limit < 1 {
+		return out, fmt.Errorf("%w: a limit of %d rows", domain.ErrInvalid, limit)
+	}
 	tables, err := s.InspectTables(ctx)
 	if err != nil {
 		return out, err
@@ -31,12 +50,10 @@ func (s *Store) WidestRows(ctx context.Context, limit int) (ports.RowSizes, erro
 		return out, err
 	}
 	for _, t := range tables {
-		if out.Scanned >= SizeScanRows {
-			out.Capped = true
-			break
-		}
+		container := t.Keyspace + "." + t.Name
+		// The keyspace passed Config's pattern, the table name comes from the schema.
 		q := sess.ContextQuery(ctx, fmt.Sprintf("SELECT * FROM %s.%s", t.Keyspace, quoteIdent(t.Name)), nil)
-		q.PageSize(5000)
+		q.PageSize(min(maxRows+1, 5000))
 		iter := q.Query.Iter()
 		cols := iter.Columns()
 		dest := make([]any, len(cols))
@@ -45,7 +62,11 @@ func (s *Store) WidestRows(ctx context.Context, limit int) (ports.RowSizes, erro
 		}
 		parts := map[string]*ports.RowSize{}
 		var order []string
-		for out.Scanned < SizeScanRows && iter.Scan(dest...) {
+		for read := 0; iter.Scan(dest...); read++ {
+			if read == maxRows { // one row past the bound: the table holds more
+				out.CappedIn = append(out.CappedIn, container)
+				break
+			}
 			out.Scanned++
 			var key []string
 			var bytes int64
@@ -64,15 +85,12 @@ func (s *Store) WidestRows(ctx context.Context, limit int) (ports.RowSizes, erro
 			k := strings.Join(key, " : ")
 			r, ok := parts[k]
 			if !ok {
-				r = &ports.RowSize{Container: t.Keyspace + "." + t.Name, Key: k, Inspect: url.Values{"table": {t.Name}, "key": key}.Encode()}
+				r = &ports.RowSize{Container: container, Key: k, Inspect: url.Values{"table": {t.Name}, "key": key}.Encode()}
 				parts[k] = r
 				order = append(order, k)
 			}
 			r.Cells++
 			r.Bytes += bytes
-		}
-		if out.Scanned >= SizeScanRows {
-			out.Capped = true
 		}
 		err := iter.Close()
 		q.Release()

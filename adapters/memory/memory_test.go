@@ -49,8 +49,15 @@ func TestLocateContract(t *testing.T) {
 			Stores:  porttest.Stores{Users: s, Tweets: s, Lines: s},
 			Blog:    porttest.BlogStores{Authors: b, Entries: b, Tags: b, Comments: b},
 			Locator: memory.Locator{Store: s, Blog: b},
-			Sizer:   memory.Locator{Store: s, Blog: b},
 		}
+	})
+}
+
+func TestSizesContract(t *testing.T) {
+	porttest.RunSizes(t, func(t *testing.T) porttest.SizeStores {
+		s := memory.New()
+		l := memory.Locator{Store: s, Blog: memory.NewBlog()}
+		return porttest.SizeStores{Stores: porttest.Stores{Users: s, Tweets: s, Lines: s}, Sizer: l, Capped: l.ScanCapped}
 	})
 }
 

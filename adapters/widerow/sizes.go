@@ -3,17 +3,16 @@ package widerow
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"net/url"
 	"slices"
 
 	"github.com/google/uuid"
 
 	"twissandra/adapters/widerow/engine"
+	"twissandra/domain"
 	"twissandra/ports"
 )
-
-// SizeScanCells bounds the cells one WidestRows reads, over every column family.
-const SizeScanCells = 2_000_000
 
 // sizedCFs are the column families whose rows the partition lessons measure.
 var sizedCFs = []struct{ keyspace, cf string }{
@@ -24,24 +23,43 @@ var sizedCFs = []struct{ keyspace, cf string }{
 }
 
 // WidestRows implements ports.RowSizer: one pass over the stored cells of each column family
-// (tombstones included, as they take room until compaction drops them).
+// (tombstones included, as they take room until compaction drops them), at most
+// ports.DefaultSizeScan cells of each.
 func (in *Inspector) WidestRows(ctx context.Context, limit int) (ports.RowSizes, error) {
-	out := ports.RowSizes{Unit: "columns"}
-	budget := SizeScanCells
+	return in.widestRows(ctx, limit, ports.DefaultSizeScan)
+}
+
+// ScanCapped is in with WidestRows reading at most maxCells cells per column family, for
+// tests of the cap.
+func (in *Inspector) ScanCapped(maxCells int) ports.RowSizer { return cappedInspector{in, maxCells} }
+
+type cappedInspector struct {
+	*Inspector
+	maxCells int
+}
+
+func (c cappedInspector) WidestRows(ctx context.Context, limit int) (ports.RowSizes, error) {
+	return c.widestRows(ctx, limit, c.maxCells)
+}
+
+func (in *Inspector) widestRows(ctx context.Context, limit, maxCells int) (ports.RowSizes, error) {
+	if limit < 1 {
+		return ports.RowSizes{}, fmt.Errorf("%w: a limit of %d rows", domain.ErrInvalid, limit)
+	}
+	out := ports.RowSizes{Unit: "columns", PerContainer: maxCells}
 	for _, c := range sizedCFs {
-		stats, capped, err := in.node.RowStats(ctx, c.keyspace, c.cf, budget)
+		path := c.keyspace + "." + c.cf
+		stats, capped, err := in.node.RowStats(ctx, c.keyspace, c.cf, maxCells)
 		if err != nil {
 			return out, wrap("sizes", err)
 		}
 		for _, s := range stats {
-			budget -= s.Cells
 			out.Scanned += s.Cells
-			out.Rows = append(out.Rows, ports.RowSize{Container: c.keyspace + "." + c.cf, Key: s.Key, Cells: s.Cells, Tombstones: s.Tombstones, Bytes: s.Bytes,
-				Inspect: url.Values{"cf_path": {c.keyspace + "." + c.cf}, "key": {s.Key}}.Encode()})
+			out.Rows = append(out.Rows, ports.RowSize{Container: path, Key: s.Key, Cells: s.Cells, Tombstones: s.Tombstones, Bytes: s.Bytes,
+				Inspect: url.Values{"cf_path": {path}, "key": {s.Key}}.Encode()})
 		}
-		if capped || budget <= 0 {
-			out.Capped = true
-			break
+		if capped {
+			out.CappedIn = append(out.CappedIn, path)
 		}
 	}
 	slices.SortStableFunc(out.Rows, func(a, b ports.RowSize) int { return cmp.Compare(b.Cells, a.Cells) })

@@ -68,8 +68,15 @@ func TestLocateContract(t *testing.T) {
 			Stores:  porttest.Stores{Users: s, Tweets: s, Lines: s},
 			Blog:    porttest.BlogStores{Authors: b, Entries: b, Tags: b, Comments: b},
 			Locator: widerow.NewInspector(n),
-			Sizer:   widerow.NewInspector(n),
 		}
+	})
+}
+
+func TestSizesContract(t *testing.T) {
+	porttest.RunSizes(t, func(t *testing.T) porttest.SizeStores {
+		n := openNode(t, t.TempDir())
+		s, in := widerow.NewStore(n), widerow.NewInspector(n)
+		return porttest.SizeStores{Stores: porttest.Stores{Users: s, Tweets: s, Lines: s}, Sizer: in, Capped: in.ScanCapped}
 	})
 }
 

@@ -20,7 +20,6 @@ type InspectStores struct {
 	Stores
 	Blog    BlogStores
 	Locator ports.Locator
-	Sizer   ports.RowSizer
 }
 
 // InspectFactory returns stores for one subtest, as Factory and BlogFactory do.
@@ -37,7 +36,6 @@ func RunLocate(t *testing.T, newStores InspectFactory) {
 		{"TweetFollowersPageExactly", testLocateFollowerPages},
 		{"UserAndFollowBothSidesThenGone", testLocateUserFollow},
 		{"BlogEntryTagsAuthorComment", testLocateBlog},
-		{"WidestRowsAndThePublicLine", testSizes},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStores(t)) })
@@ -276,56 +274,5 @@ func testLocateBlog(t *testing.T, s InspectStores) {
 	placementsHold(t, mustLocate(t, s, cl), false)
 	if _, err := svc.EntryLoci(c, slug); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("EntryLoci of a deleted entry: %v, want ErrNotFound", err)
-	}
-}
-
-func testSizes(t *testing.T, s InspectStores) {
-	c := ctx(t)
-	svc := service(s.Stores, nil)
-	star := name("star")
-	for _, n := range []string{star, name("fan"), name("fan"), name("fan")} {
-		if _, err := svc.SignUp(c, n, "password1"); err != nil {
-			t.Fatal(err)
-		}
-		if n != star {
-			if err := svc.Follow(c, n, star); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	const posts = 7
-	for i := range posts {
-		if _, err := svc.Post(c, star, fmt.Sprintf("post %d", i)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pub, err := s.Sizer.PublicLine(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := 0
-	for _, r := range pub.Rows {
-		sum += r.Cells
-		if r.Container == "" || r.Key == "" {
-			t.Errorf("public line row without container or key: %+v", r)
-		}
-	}
-	if pub.Total != posts || sum != posts {
-		t.Errorf("public line: total %d, rows add up to %d, want %d", pub.Total, sum, posts)
-	}
-	w, err := s.Sizer.WidestRows(c, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(w.Rows) != 3 || w.Unit == "" || w.Scanned < posts {
-		t.Fatalf("WidestRows(3) = %d rows of %q, %d scanned", len(w.Rows), w.Unit, w.Scanned)
-	}
-	for i, r := range w.Rows {
-		if i > 0 && r.Cells > w.Rows[i-1].Cells {
-			t.Errorf("not widest first: %+v after %+v", r, w.Rows[i-1])
-		}
-	}
-	if w.Rows[0].Cells < posts {
-		t.Errorf("the widest row holds %d, yet a line holds %d posts", w.Rows[0].Cells, posts)
 	}
 }
