@@ -67,10 +67,10 @@ func TestPartitionsPage(t *testing.T) {
 		{"widerow", func(t *testing.T) stores { return widerowStores(t) },
 			widestRow{"Twissandra.Userline", "!PUBLIC!", "/models/inspect?cf_path=Twissandra.Userline&key=%21PUBLIC%21", "15"}, []string{
 				`the public line is one row, <code>Twissandra.Userline[!PUBLIC!]</code>, holding <strong id="public-count">15</strong> columns`,
-				"Every post writes one more", "the hot partition", "(@star)", "The widest columns", "at most 10000 of each column family"}},
+				"Every post writes one more", "the hot partition", "(@star)", "The widest rows", "at most 10000 of each column family"}},
 		{"memory", func(t *testing.T) stores { return memoryStores() },
 			widestRow{"lines", "public", "", "15"}, []string{
-				`<strong id="public-count">15</strong> entries`, "The widest entries", "at most 10000 of each map"}},
+				`<strong id="public-count">15</strong> entries`, "The widest rows", "at most 10000 of each map"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -58,13 +58,6 @@ var funcs = template.FuncMap{
 	},
 	// inspect is the storage inspector's address for a query a store made (url.Values encoded).
 	"inspect": func(query string) template.URL { return template.URL("/models/inspect?" + query) },
-	// percent is n as a whole percentage of of (0 when of is 0), for the width of a bar.
-	"percent": func(n, of int) int {
-		if of <= 0 {
-			return 0
-		}
-		return n * 100 / of
-	},
 	// cqlTable is the table name at the start of a mapping's CQL3 table, "" for none.
 	"cqlTable": func(s string) string {
 		name, _, _ := strings.Cut(s, " ")
