@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"twissandra/adapters/memory"
 )
@@ -155,5 +156,47 @@ func TestPartitionsPageBadInputAndBounds(t *testing.T) {
 		if n, err := strconv.Atoi(row.size); err != nil || n > 3 {
 			t.Errorf("%+v holds more than the bound", row)
 		}
+	}
+}
+
+// The partition lessons on a real node: today's public_line bucket counts every post and
+// links to the CQL inspector on that partition, the widest partitions come widest first with
+// their keys linked, and a bad limit is a 400 here too.
+func TestPartitionsPageOnNode(t *testing.T) {
+	st, store := cql3Stores(t)
+	app := newApp(t, st)
+	postMany(t, app, "star", 4, 6)
+	c := app.client(t)
+	r := c.get("/models/partitions")
+	if r.status != http.StatusOK {
+		t.Fatalf("partitions: %d\n%s", r.status, r.body)
+	}
+	today := time.Now().UTC().Format(time.DateOnly)
+	bucket := "/models/inspect?key=" + today + "&table=public_line"
+	mustContain(t, html.UnescapeString(r.body), "one partition of <code>public_line</code> per day", "6 posts in the last 1 day",
+		`<a href="`+bucket+`">`+today+`</a></td><td>6</td>`, `<meter min="0" max="6" value="6"`, "at most 10000 of each table")
+	rows := widestRows(t, r.body)
+	if len(rows) < 8 {
+		t.Fatalf("widest partitions: %+v", rows)
+	}
+	// The six-post partitions: today's bucket, star's userline and timeline, and 4 fans' timelines.
+	sixes := 0
+	for i, row := range rows {
+		if !strings.HasPrefix(row.container, store.Keyspace()+".") || row.link == "" {
+			t.Errorf("row %d: %+v, want a table of %s linked to the inspector", i, row, store.Keyspace())
+		}
+		if row.size == "6" {
+			sixes++
+		}
+	}
+	if sixes != 7 || rows[0].size != "6" || rows[7].size != "4" { // then star's 4 followers
+		t.Errorf("widest partitions %+v, want seven of 6 rows then 4", rows)
+	}
+	in := c.get(bucket)
+	if in.status != http.StatusOK || strings.Count(in.body, "post ") < 6 {
+		t.Errorf("the inspector on today's bucket: %d\n%s", in.status, in.body)
+	}
+	if r := c.get("/models/partitions?limit=1000"); r.status != http.StatusBadRequest {
+		t.Errorf("limit=1000: %d, want 400", r.status)
 	}
 }
