@@ -174,6 +174,7 @@ type secondary struct {
 	pair    *compare.Pair
 	stores  stores.Set
 	locator ports.Locator
+	sizes   ports.RowSizer
 }
 
 // openSecondary opens the --compare backend beside the primary, with the same configuration
@@ -202,6 +203,7 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 		pair:    &compare.Pair{Primary: cfg.Backend, Secondary: cfg.Compare, Observer: metrics.Default()},
 		stores:  st,
 		locator: b.locator,
+		sizes:   b.sizes,
 	}, nil
 }
 
@@ -265,6 +267,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Claims: d.Claims, Sizes: d.Sizes}
 	if d.Second != nil {
 		pd.Locator = compare.Locator(d.Second.pair, d.Locator, d.Second.locator)
+		pd.CompareSizes, pd.CompareBackend = d.Second.sizes, d.Config.Compare
 	}
 	if err := pages.Register(s, pd); err != nil {
 		return nil, err

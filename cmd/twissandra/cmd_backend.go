@@ -26,6 +26,8 @@ type openedBackend struct {
 	blog   *blog.Service
 	// locator says where records live (the teaching views)
 	locator ports.Locator
+	// sizes measures its rows (the partition lessons)
+	sizes ports.RowSizer
 }
 
 // openBackend starts cfg's backend through the same fx wiring as serve (coreOptions) and hands
@@ -41,7 +43,7 @@ func openBackend(ctx context.Context, cfg *Config, stderr io.Writer) (*openedBac
 	opts = append(opts, fx.Populate(
 		&b.stores.Users, &b.stores.Tweets, &b.stores.Lines,
 		&b.stores.Authors, &b.stores.Entries, &b.stores.Tags, &b.stores.Comments,
-		&b.social, &b.blog, &b.locator,
+		&b.social, &b.blog, &b.locator, &b.sizes,
 	))
 	switch cfg.Backend {
 	case "widerow":

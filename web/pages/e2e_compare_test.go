@@ -21,6 +21,7 @@ func compareStores(t *testing.T) stores {
 	st.authors, st.entries = compare.Authors(p, w.authors, c.authors), compare.Entries(p, w.entries, c.entries)
 	st.tags, st.comments = compare.Tags(p, w.tags, c.tags), compare.Comments(p, w.comments, c.comments)
 	st.locator = compare.Locator(p, w.locator, c.locator)
+	st.compareSizes, st.compareBackend = c.sizes, "cql3"
 	return st
 }
 

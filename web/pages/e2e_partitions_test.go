@@ -72,3 +72,22 @@ func TestBrowserPartitionsCQL(t *testing.T) {
 		t.Errorf("the inspector on today's bucket:\n%s", got)
 	}
 }
+
+// In Chromium in compare mode (widerow answering, cql3 on a real node): the one !PUBLIC! row
+// and the day bucket side by side, both counting every post; screenshot partitions-compare.png.
+func TestBrowserPartitionsCompare(t *testing.T) {
+	app := newApp(t, compareStores(t))
+	postMany(t, app, "star", 2, 5)
+	b := newTab(t, 1280, 900, 60*time.Second)
+	b.do("partitions", chromedp.Navigate(app.srv.URL+"/models/partitions"), chromedp.WaitVisible(chromedp.CSS("#public-days-cql3")))
+	if got := b.text("#public-layout"); !strings.Contains(got, "the public line is one row, Twissandra.Userline[!PUBLIC!], holding 5 columns") {
+		t.Errorf("widerow's public line:\n%s", got)
+	}
+	if got := b.text("#public-days-cql3"); !strings.Contains(got, time.Now().UTC().Format(time.DateOnly)+"\t5") {
+		t.Errorf("cql3's day buckets:\n%s", got)
+	}
+	if got := b.text("#widest-rows-cql3"); !strings.Contains(got, ".timeline\tstar\t5") {
+		t.Errorf("cql3's widest partitions:\n%s", got)
+	}
+	b.shot("partitions-compare")
+}

@@ -46,8 +46,11 @@ type stores struct {
 	locator  ports.Locator
 	claims   ports.NameClaims
 	sizes    ports.RowSizer
-	noLab    bool // serve without the comparator lab
-	backend  string
+	// compareSizes measures compare mode's second backend, compareBackend.
+	compareSizes   ports.RowSizer
+	compareBackend string
+	noLab          bool // serve without the comparator lab
+	backend        string
 }
 
 func memoryStores() stores {
@@ -85,7 +88,8 @@ func newApp(t testing.TB, st stores) *testApp {
 		lab = testLab(t)
 	}
 	if err := Register(s, Deps{Social: svc, Blog: bl, Backend: st.backend, Wide: st.wide, CQL: st.cql, Locator: st.locator,
-		StorageConf: engine.DefaultSchemaXML, Lab: lab, Claims: st.claims, Sizes: st.sizes, QueryFirstDDL: cql3.SchemaText()}); err != nil {
+		StorageConf: engine.DefaultSchemaXML, Lab: lab, Claims: st.claims, Sizes: st.sizes,
+		CompareSizes: st.compareSizes, CompareBackend: st.compareBackend, QueryFirstDDL: cql3.SchemaText()}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s.Engine)

@@ -66,6 +66,10 @@ type Deps struct {
 	Claims ports.NameClaims
 	// Sizes measures the running store's rows for the partition lessons; nil leaves them out.
 	Sizes ports.RowSizer
+	// CompareSizes measures compare mode's second backend, named CompareBackend, beside the
+	// running one; nil outside compare mode.
+	CompareSizes   ports.RowSizer
+	CompareBackend string
 	// Locator says where each record lives, for the "where does it live" pages; nil leaves
 	// them out.
 	Locator ports.Locator
@@ -122,6 +126,7 @@ func Register(s *web.Server, deps Deps) error {
 	noneIfNil(&deps.Lab)
 	noneIfNil(&deps.Claims)
 	noneIfNil(&deps.Sizes)
+	noneIfNil(&deps.CompareSizes)
 	noneIfNil(&deps.Locator)
 	if deps.Backend == "" {
 		deps.Backend = "memory"

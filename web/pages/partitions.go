@@ -1,6 +1,7 @@
 package pages
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -11,7 +12,8 @@ import (
 )
 
 // The partition lessons: the widest rows or partitions of the running store, and the public
-// line's layout in its model (one hot row on 0.6, a partition per day on cql3), measured now.
+// line's layout in its model (one hot row on 0.6, a partition per day on cql3), measured now;
+// in compare mode, of both models.
 
 // partitionsShown is how many of the widest rows the page lists, unless ?limit= says otherwise
 // (at most partitionsMax).
@@ -22,16 +24,26 @@ const (
 
 type partitionsData struct {
 	Available bool
+	Limit     int
+	// Models are the running backend's figures, then compare mode's second backend's.
+	Models []partitionsModel
+	Error  string
+}
+
+// partitionsModel is one backend's figures. Suffix tells its elements' ids apart from the
+// first model's ("" for the first); Many says the page shows two models, Limit its ?limit=.
+type partitionsModel struct {
 	Backend   string
+	Suffix    string
+	Many      bool
 	Limit     int
 	Widest    ports.RowSizes
 	Public    ports.PublicLayout
 	MaxPublic int
-	Error     string
 }
 
 func (h *handler) partitions(c *gin.Context) {
-	d := partitionsData{Available: h.deps.Sizes != nil, Backend: h.deps.Backend, Limit: partitionsShown}
+	d := partitionsData{Available: h.deps.Sizes != nil, Limit: partitionsShown}
 	if v, ok := c.GetQuery("limit"); ok {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > partitionsMax {
@@ -47,9 +59,21 @@ func (h *handler) partitions(c *gin.Context) {
 		return
 	}
 	ctx := c.Request.Context()
-	var err error
-	if d.Widest, err = h.deps.Sizes.WidestRows(ctx, d.Limit); err == nil {
-		d.Public, err = h.deps.Sizes.PublicLine(ctx)
+	m, err := measure(ctx, h.deps.Sizes, h.deps.Backend, d.Limit)
+	if err == nil {
+		d.Models = append(d.Models, m)
+		if h.deps.CompareSizes != nil {
+			m, err = measure(ctx, h.deps.CompareSizes, h.deps.CompareBackend, d.Limit)
+			// The inspector reads the running backend only.
+			for i := range m.Widest.Rows {
+				m.Widest.Rows[i].Inspect = ""
+			}
+			for i := range m.Public.Rows {
+				m.Public.Rows[i].Inspect = ""
+			}
+			m.Suffix = "-" + m.Backend
+			d.Models = append(d.Models, m)
+		}
 	}
 	if err != nil {
 		d.Error = "Measuring the store failed: " + err.Error()
@@ -57,8 +81,23 @@ func (h *handler) partitions(c *gin.Context) {
 		h.render(c, statusOf(err), "partitions", "Partitions", "models", d)
 		return
 	}
-	for _, r := range d.Public.Rows {
-		d.MaxPublic = max(d.MaxPublic, r.Cells)
+	for i := range d.Models {
+		d.Models[i].Many, d.Models[i].Limit = len(d.Models) > 1, d.Limit
 	}
 	h.render(c, http.StatusOK, "partitions", "Partitions", "models", d)
+}
+
+func measure(ctx context.Context, s ports.RowSizer, backend string, limit int) (partitionsModel, error) {
+	m := partitionsModel{Backend: backend}
+	var err error
+	if m.Widest, err = s.WidestRows(ctx, limit); err != nil {
+		return m, fmt.Errorf("%s: %w", backend, err)
+	}
+	if m.Public, err = s.PublicLine(ctx); err != nil {
+		return m, fmt.Errorf("%s: %w", backend, err)
+	}
+	for _, r := range m.Public.Rows {
+		m.MaxPublic = max(m.MaxPublic, r.Cells)
+	}
+	return m, nil
 }
