@@ -112,6 +112,9 @@ func RunSizes(t *testing.T, newStores func(t *testing.T) SizeStores) {
 		}
 	})
 	t.Run("LimitRespected", func(t *testing.T) {
+		if len(pub.Rows) == 0 {
+			t.Fatal("no public line to compare with")
+		}
 		w, err := s.Sizer.WidestRows(c, 2)
 		if err != nil {
 			t.Fatal(err)
