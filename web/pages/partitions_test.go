@@ -200,3 +200,24 @@ func TestPartitionsPageOnNode(t *testing.T) {
 		t.Errorf("limit=1000: %d, want 400", r.status)
 	}
 }
+
+// On widerow an unfollow leaves tombstones: the row stays as wide until a compaction, and the
+// page says how many of its columns are tombstones.
+func TestPartitionsPageTombstones(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, widerowStores(t))
+	postMany(t, app, "star", 2, 4)
+	if err := app.social.Unfollow(bg(), "fan0", "star"); err != nil {
+		t.Fatal(err)
+	}
+	r := app.client(t).get("/models/partitions")
+	body := html.UnescapeString(r.body)
+	// fan0's timeline: the 4 entries removed by the unfollow, now 4 tombstones.
+	row := regexp.MustCompile(`(?s)<td data-label="Container">Twissandra.Timeline</td>\s*<td data-label="Key"><a[^>]*>[^<]*</a> <span class="muted">\(@fan0\)</span></td>\s*<td data-label="Size">([^<]*)<span class="muted">\(([^)]*)\)`).FindStringSubmatch(body)
+	if r.status != http.StatusOK || row == nil || strings.TrimSpace(row[1]) != "4" || row[2] != "4 tombstones" {
+		t.Fatalf("fan0's timeline after the unfollow: %q\n%s", row, body)
+	}
+	// star's Followers row: fan1, and fan0's tombstone.
+	mustContain(t, body, `(@star)</span></td>
+    <td data-label="Size">2 <span class="muted">(1 tombstone)</span>`)
+}
