@@ -64,28 +64,35 @@ func (in *Inspector) widestRows(ctx context.Context, limit, maxCells int) (ports
 	}
 	slices.SortStableFunc(out.Rows, func(a, b ports.RowSize) int { return cmp.Compare(b.Cells, a.Cells) })
 	out.Rows = out.Rows[:min(limit, len(out.Rows))]
-	for i, r := range out.Rows {
-		if r.Container != KeyspaceTwissandra+"."+cfTweet {
-			out.Rows[i].Label = in.label(ctx, r.Key)
-		}
-	}
+	in.label(ctx, out.Rows)
 	return out, nil
 }
 
-// label names the user a UUID row key stands for ("@bob"), read from the User row.
-func (in *Inspector) label(ctx context.Context, key string) string {
-	if _, err := uuid.Parse(key); err != nil || len(key) != 36 {
-		if key == PublicKey {
-			return "the public line"
+// label names who the rows' keys stand for: the user of a UUID key ("@bob"), read from the
+// User rows in one multiget, and the public line. A Tweet row's key is a tweet's, not a user's.
+func (in *Inspector) label(ctx context.Context, rows []ports.RowSize) {
+	var users []string
+	for i, r := range rows {
+		switch _, err := uuid.Parse(r.Key); {
+		case r.Key == PublicKey:
+			rows[i].Label = "the public line"
+		case err == nil && len(r.Key) == 36 && r.Container != KeyspaceTwissandra+"."+cfTweet && !slices.Contains(users, r.Key):
+			users = append(users, r.Key)
 		}
-		return ""
 	}
-	cols, err := in.node.GetSlice(ctx, KeyspaceTwissandra, key, engine.ColumnParent{ColumnFamily: cfUser},
+	if len(users) == 0 {
+		return
+	}
+	got, err := in.node.MultigetSlice(ctx, KeyspaceTwissandra, users, engine.ColumnParent{ColumnFamily: cfUser},
 		engine.SlicePredicate{ColumnNames: [][]byte{[]byte("username")}}, inspectCL)
-	if err != nil || len(cols) == 0 || cols[0].Column == nil {
-		return ""
+	if err != nil { // labels are a courtesy: the figures stand without them
+		return
 	}
-	return "@" + string(cols[0].Column.Value)
+	for i, r := range rows {
+		if cols := got[r.Key]; len(cols) > 0 && cols[0].Column != nil && r.Container != KeyspaceTwissandra+"."+cfTweet {
+			rows[i].Label = "@" + string(cols[0].Column.Value)
+		}
+	}
 }
 
 // PublicLine implements ports.RowSizer: one row, Userline['!PUBLIC!'], that every post widens.
