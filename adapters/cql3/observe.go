@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gocql/gocql"
 
@@ -20,17 +22,9 @@ type opsObserver struct {
 
 func (o opsObserver) ObserveQuery(ctx context.Context, q gocql.ObservedQuery) {
 	if oplog.Enabled(ctx) {
-		stmt, touched := oneLine(q.Statement), queryOutcome(q.Err, q.Rows, q.Attempt)
-		verb, table, where := statementParts(stmt)
-		kind := oplog.Read
-		switch {
-		case strings.Contains(stmt, " IF NOT EXISTS") || strings.Contains(stmt, " IF "):
-			kind = oplog.LWT
-		case verb != "SELECT":
-			kind = oplog.Write
-		}
-		oplog.Record(ctx, oplog.Op{Model: "cql3", Kind: kind, Call: verb, Family: table, Predicate: where, Touched: touched,
-			Took: q.End.Sub(q.Start), Text: fmt.Sprintf("%s -> %s", stmt, touched)})
+		p, touched := describe(q.Statement), queryOutcome(q.Err, q.Rows, q.Attempt)
+		oplog.Record(ctx, oplog.Op{Model: "cql3", Kind: p.kind, Call: p.verb, Family: p.table, Predicate: p.where, Touched: touched,
+			Took: q.End.Sub(q.Start), Text: p.line + " -> " + touched})
 	}
 	if o.queries != nil {
 		o.queries.ObserveQuery(ctx, q)
@@ -51,6 +45,40 @@ func (o opsObserver) ObserveBatch(ctx context.Context, b gocql.ObservedBatch) {
 	if o.batches != nil {
 		o.batches.ObserveBatch(ctx, b)
 	}
+}
+
+// parsedStatement is what a record says of a statement, worked out once per statement text:
+// an application sends a few dozen prepared statements, over and over.
+type parsedStatement struct {
+	line, verb, table, where string
+	kind                     oplog.Kind
+}
+
+var (
+	parsedStatements sync.Map // statement text -> parsedStatement
+	parsedCount      atomic.Int64
+)
+
+// maxParsedStatements bounds the cache: statements built on the fly (the inspector's, with a
+// table's name in them) beyond it are parsed each time.
+const maxParsedStatements = 1024
+
+func describe(statement string) parsedStatement {
+	if p, ok := parsedStatements.Load(statement); ok {
+		return p.(parsedStatement)
+	}
+	p := parsedStatement{line: oneLine(statement), kind: oplog.Read}
+	p.verb, p.table, p.where = statementParts(p.line)
+	switch {
+	case strings.Contains(p.line, " IF NOT EXISTS") || strings.Contains(p.line, " IF "):
+		p.kind = oplog.LWT
+	case p.verb != "SELECT":
+		p.kind = oplog.Write
+	}
+	if parsedCount.Add(1) <= maxParsedStatements {
+		parsedStatements.Store(statement, p)
+	}
+	return p
 }
 
 // statementParts reads a statement's verb, table and WHERE clause (for the structured record;

@@ -432,23 +432,22 @@ func (s *Store) sliceOne(ctx context.Context, sess gocqlx.Session, ls lineStmts,
 	}
 	q.PageSize(limit)
 	iter := q.Iter()
+	// Plain values, not pointers: a null scans as "" and the zero time, and no tweet has an
+	// empty author or body, so an unfilled row (older than migration 004) reads as author "".
+	// Pointers would cost an allocation per column of every row.
 	var (
 		t, id        gocql.UUID
-		author, body *string
-		created      *time.Time
-		createdUs    *int
+		author, body string
+		created      time.Time
+		createdUs    int
 	)
 	for iter.Scan(&t, &id, &author, &body, &created, &createdUs) {
 		e := domain.LineEntry{Time: microsOf(uuid.UUID(t)), TweetID: uuid.UUID(id)}
-		if author != nil && body != nil && created != nil {
-			us := 0
-			if createdUs != nil {
-				us = *createdUs
-			}
-			e.Tweet = &domain.Tweet{ID: e.TweetID, Username: *author, Body: *body, CreatedAt: joinMicros(*created, us)}
+		if author != "" && body != "" {
+			e.Tweet = &domain.Tweet{ID: e.TweetID, Username: author, Body: body, CreatedAt: joinMicros(created, createdUs)}
 		}
 		out = append(out, e)
-		author, body, created, createdUs = nil, nil, nil, nil
+		author, body, created, createdUs = "", "", time.Time{}, 0
 	}
 	return out, iter.Close()
 }
