@@ -188,3 +188,14 @@ func (s *Stamper) Next() int64 {
 
 // TimeFromMicros converts a line time to a UTC time.Time.
 func TimeFromMicros(micros int64) time.Time { return time.UnixMicro(micros).UTC() }
+
+// MicrosDate reads n as microseconds since 1970 when that gives a date between 1990 and 2200
+// ("2010-05-12 09:20:00.123456 UTC"), "" otherwise: how the teaching views annotate a LongType
+// column name or a column's timestamp that stands for a time.
+func MicrosDate(n int64) string {
+	const lo, hi = 631152000000000, 7258118400000000
+	if n < lo || n > hi {
+		return ""
+	}
+	return TimeFromMicros(n).Format("2006-01-02 15:04:05.000000 UTC")
+}

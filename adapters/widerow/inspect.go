@@ -360,7 +360,7 @@ func decodeName(cmp engine.Comparator, b []byte) (name, note string) {
 	case engine.LongType:
 		if len(b) == 8 {
 			n := int64(binary.BigEndian.Uint64(b))
-			return strconv.FormatInt(n, 10), MicrosDate(n)
+			return strconv.FormatInt(n, 10), domain.MicrosDate(n)
 		}
 	case engine.TimeUUIDType:
 		if u, err := uuid.FromBytes(b); err == nil {
@@ -381,16 +381,6 @@ func decodeName(cmp engine.Comparator, b []byte) (name, note string) {
 		}
 	}
 	return decodeValue(b), ""
-}
-
-// MicrosDate reads n as microseconds since 1970 when that gives a date between 1990 and 2200,
-// "" otherwise.
-func MicrosDate(n int64) string {
-	const lo, hi = 631152000000000, 7258118400000000
-	if n < lo || n > hi {
-		return ""
-	}
-	return time.UnixMicro(n).UTC().Format("2006-01-02 15:04:05.000000 UTC")
 }
 
 // shownValue is what a page shows of a stored column: its value decoded, or, for a secret (a

@@ -11,6 +11,7 @@ import (
 	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
 
+	"twissandra/domain"
 	"twissandra/ports"
 )
 
@@ -220,7 +221,7 @@ func lwwWrites(f lwwForm) ([]ports.LabWrite, error) {
 	ts := func(what, s string) (int64, error) {
 		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 		if err != nil || n < 0 {
-			return 0, badInput{fmt.Sprintf("The timestamp of %s must be a whole number of microseconds, not %q.", what, s)}
+			return 0, domain.Invalid(what, "its timestamp must be a whole number of microseconds, not %q", s)
 		}
 		return n, nil
 	}

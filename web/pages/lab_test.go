@@ -105,8 +105,8 @@ func TestLabPageRefusesBadInput(t *testing.T) {
 		{"/models/lab/slice", url.Values{"cmp": {"LongType"}, "count": {"many"}}, `Count must be a whole number, not "many".`},
 		{"/models/lab/slice", url.Values{"cmp": {"LongType"}, "count": {"-1"}}, "Count: must be from 0 to 200."},
 		{"/models/lab/slice", url.Values{"cmp": {"LongType"}, "start": {"10"}, "finish": {"5"}, "count": {"3"}}, "Range finish must come after start in the order of traversal"},
-		{"/models/lab/lww", url.Values{"v1": {"a"}, "t1": {"soon"}, "v2": {"b"}, "t2": {"2"}}, `The timestamp of write 1 must be a whole number of microseconds, not "soon".`},
-		{"/models/lab/lww", url.Values{"v1": {"a"}, "t1": {"1"}, "v2": {"b"}, "t2": {"2"}, "del": {"1"}, "tdel": {""}}, "The timestamp of the delete"},
+		{"/models/lab/lww", url.Values{"v1": {"a"}, "t1": {"soon"}, "v2": {"b"}, "t2": {"2"}}, `Write 1: its timestamp must be a whole number of microseconds, not "soon".`},
+		{"/models/lab/lww", url.Values{"v1": {"a"}, "t1": {"1"}, "v2": {"b"}, "t2": {"2"}, "del": {"1"}, "tdel": {""}}, "The delete: its timestamp"},
 		{"/models/lab/lww", url.Values{"v1": {strings.Repeat("x", 101)}, "t1": {"1"}, "v2": {"b"}, "t2": {"2"}}, "Value: must be at most 100 bytes."},
 	} {
 		r := c.post(bad.path, bad.form)

@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
@@ -333,17 +332,8 @@ func columnLine(cf, indent string, c ports.WideColumn) notationLine {
 // timestampNote shows a column's timestamp: the number the write gave, and its date when it is
 // one (Twissandra writes microseconds since 1970; a client may give any number).
 func timestampNote(ts int64) string {
-	if d := microsDate(ts); d != "" {
+	if d := domain.MicrosDate(ts); d != "" {
 		return "timestamp " + strconv.FormatInt(ts, 10) + ", " + d
 	}
 	return "timestamp " + strconv.FormatInt(ts, 10)
-}
-
-// microsDate reads n as microseconds since 1970 when that gives a date between 1990 and 2200.
-func microsDate(n int64) string {
-	const lo, hi = 631152000000000, 7258118400000000
-	if n < lo || n > hi {
-		return ""
-	}
-	return time.UnixMicro(n).UTC().Format("2006-01-02 15:04:05.000000 UTC")
 }

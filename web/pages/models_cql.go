@@ -157,10 +157,7 @@ func (h *handler) inspectCQL(c *gin.Context) {
 // statusOf maps an inspector error to the page's status: bad input 400, the storage not
 // answering 503, anything else 500.
 func statusOf(err error) int {
-	var bad badInput
 	switch {
-	case errors.As(err, &bad):
-		return http.StatusBadRequest
 	case errors.Is(err, domain.ErrInvalid), errors.Is(err, domain.ErrNotFound):
 		return http.StatusBadRequest
 	case errors.Is(err, domain.ErrUnavailable):
@@ -343,7 +340,7 @@ func cqlNotation(t *CQLTable, key []string, rows [][]CQLCell) []notationLine {
 			case slices.Contains(t.Static, col):
 				note = strings.TrimSuffix("static, "+note, ", ")
 			}
-			l := notationLine{Indent: ind + ind + ind, Name: c.Name, Note: note, Value: shownCell(c), TS: cellTS(c)}
+			l := notationLine{Indent: ind + ind + ind, Name: c.Name, Note: note, Value: c.Value, TS: cellTS(c)}
 			l.NameHref, l.ValueHref = uuidLinks(t.Name, c.Name, l.Value)
 			lines = append(lines, l)
 		}
@@ -387,11 +384,11 @@ func wideRowNotation(t *CQLTable, key []string, rows [][]CQLCell) []notationLine
 				}
 			case slices.Contains(t.Static, col):
 				if !staticsDone && !c.Null {
-					lines = append(lines, notationLine{Indent: ind + ind, Name: quoteName(c.Name), Note: "static: one cell per partition", Value: shownCell(c), TS: cellTS(c)})
+					lines = append(lines, notationLine{Indent: ind + ind, Name: quoteName(c.Name), Note: "static: one cell per partition", Value: c.Value, TS: cellTS(c)})
 				}
 			default:
 				if !c.Null {
-					cells = append(cells, notationLine{Name: quoteName(c.Name), Value: shownCell(c), Note: collectionNote(col), TS: cellTS(c)})
+					cells = append(cells, notationLine{Name: quoteName(c.Name), Value: c.Value, Note: collectionNote(col), TS: cellTS(c)})
 				}
 			}
 		}
@@ -446,7 +443,3 @@ func cellTS(c CQLCell) string {
 	}
 	return s
 }
-
-// shownCell is what a page shows of a CQL cell: its literal, as the inspector port gives it
-// (secrets already hidden by the store, where the values are still typed).
-func shownCell(c CQLCell) string { return c.Value }

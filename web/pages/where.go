@@ -87,12 +87,12 @@ func (h *handler) where(c *gin.Context) {
 
 // whereLoci reads the query: what to locate. nil, nil when it names nothing.
 func (h *handler) whereLoci(ctx context.Context, c *gin.Context, d *whereData) ([]ports.Locus, error) {
-	bad := func(format string, args ...any) error { return badInput{fmt.Sprintf(format, args...)} }
+	bad := func(field, format string, args ...any) error { return domain.Invalid(field, format, args...) }
 	switch {
 	case c.Query("tweet") != "":
 		id, err := uuid.Parse(c.Query("tweet"))
 		if err != nil {
-			return nil, bad("%q is not a tweet ID (a UUID).", c.Query("tweet"))
+			return nil, bad("tweet", "%q is not a tweet ID (a UUID)", c.Query("tweet"))
 		}
 		after := c.Query("after")
 		t, loci, next, err := h.deps.Social.TweetLoci(ctx, id, after, whereFollowers)
@@ -114,7 +114,7 @@ func (h *handler) whereLoci(ctx context.Context, c *gin.Context, d *whereData) (
 	case c.Query("follower") != "" || c.Query("followed") != "":
 		a, b := c.Query("follower"), c.Query("followed")
 		if a == "" || b == "" {
-			return nil, bad("A follow needs both follower and followed.")
+			return nil, bad("follow", "a follow needs both follower and followed")
 		}
 		for _, n := range []string{a, b} {
 			if _, err := h.deps.Social.UserLoci(ctx, n); err != nil {
@@ -125,13 +125,13 @@ func (h *handler) whereLoci(ctx context.Context, c *gin.Context, d *whereData) (
 		return h.deps.Social.FollowLoci(a, b), nil
 	case c.Query("entry") != "":
 		if h.deps.Blog == nil {
-			return nil, bad("This server runs no blog.")
+			return nil, bad("entry", "this server runs no blog")
 		}
 		slug := c.Query("entry")
 		if s := c.Query("comment"); s != "" {
 			id, err := uuid.Parse(s)
 			if err != nil {
-				return nil, bad("%q is not a comment ID (a UUID).", s)
+				return nil, bad("comment", "%q is not a comment ID (a UUID)", s)
 			}
 			d.What = fmt.Sprintf("comment %s on the entry %q", id, slug)
 			return h.deps.Blog.CommentLoci(ctx, slug, id)
@@ -141,11 +141,6 @@ func (h *handler) whereLoci(ctx context.Context, c *gin.Context, d *whereData) (
 	}
 	return nil, nil
 }
-
-// badInput is a query the page cannot read (400).
-type badInput struct{ msg string }
-
-func (e badInput) Error() string { return e.msg }
 
 func (h *handler) groupPlaces(places []ports.Placement) []whereModel {
 	var models []whereModel
