@@ -389,6 +389,12 @@ func (s *Service) carryTweets(ctx context.Context, entries []domain.LineEntry) e
 	if !slices.ContainsFunc(entries, func(e domain.LineEntry) bool { return e.Tweet != nil }) {
 		return nil
 	}
+	return s.fillTweets(ctx, entries)
+}
+
+// fillTweets fetches, in one multiget, the tweets of the entries that lack one; an entry whose
+// tweet is missing from the store (a write cut short) stays without.
+func (s *Service) fillTweets(ctx context.Context, entries []domain.LineEntry) error {
 	var ids []uuid.UUID
 	for _, e := range entries {
 		if e.Tweet == nil {
@@ -415,34 +421,23 @@ func (s *Service) carryTweets(ctx context.Context, entries []domain.LineEntry) e
 }
 
 // tweetsOf returns the tweets of entries in their order: those the line carries as they are,
-// the others fetched by ID in one multiget. A tweet missing from the store (a write cut short)
-// is left out, never a crash.
+// the others fetched by ID in one multiget (a store keeping IDs only: the multiget's answer as
+// it is). A tweet missing from the store is left out, never a crash.
 func (s *Service) tweetsOf(ctx context.Context, entries []domain.LineEntry) ([]domain.Tweet, error) {
-	var ids []uuid.UUID
-	for _, e := range entries {
-		if e.Tweet == nil {
-			ids = append(ids, e.TweetID)
+	if !slices.ContainsFunc(entries, func(e domain.LineEntry) bool { return e.Tweet != nil }) {
+		ids := make([]uuid.UUID, len(entries))
+		for i, e := range entries {
+			ids[i] = e.TweetID
 		}
-	}
-	if len(ids) == len(entries) {
 		return s.tweets.GetTweets(ctx, ids)
 	}
-	fetched := map[uuid.UUID]domain.Tweet{}
-	if len(ids) > 0 {
-		got, err := s.tweets.GetTweets(ctx, ids)
-		if err != nil {
-			return nil, err
-		}
-		for _, t := range got {
-			fetched[t.ID] = t
-		}
+	if err := s.fillTweets(ctx, entries); err != nil {
+		return nil, err
 	}
 	out := make([]domain.Tweet, 0, len(entries))
 	for _, e := range entries {
 		if e.Tweet != nil {
 			out = append(out, *e.Tweet)
-		} else if t, ok := fetched[e.TweetID]; ok {
-			out = append(out, t)
 		}
 	}
 	return out, nil
