@@ -103,7 +103,9 @@ func (h *handler) keepActionOps(c *gin.Context, action string) {
 	}
 	lines, dropped := ops.Ops()
 	if action == "your post" {
-		h.costs.note("post", ops)
+		if m := costOf(ops); m != nil {
+			h.costs.post.Store(m)
+		}
 	}
 	key := h.actions.put(actionOps{Action: action, Summary: ops.Summary(), Ops: lines, Dropped: dropped, Secondary: secondaryOps(ops), at: time.Now()})
 	sessions.Default(c).Set(keyActionOps, key)

@@ -2,8 +2,7 @@ package pages
 
 import (
 	"net/http"
-	"sync"
-	"time"
+	"sync/atomic"
 
 	"github.com/gin-gonic/gin"
 
@@ -15,40 +14,26 @@ import (
 // query-first tables the cql3 backend runs now; beside them, what this server measured for the
 // last home timeline page and the last post, and a Chebotko diagram of the CQL3 schema.
 
-// costLedger keeps the last measured cost of a home timeline page and of a post, per model.
+// costLedger keeps the last measured cost of a home timeline page and of a post. A home page
+// writes it on every visit, so it takes no lock: each is one atomic pointer.
 type costLedger struct {
-	mu   sync.Mutex
-	last map[string]measured
+	page, post atomic.Pointer[measured]
 }
 
 type measured struct {
 	Summary, Secondary, SecondaryModel string
-	At                                 time.Time
 }
 
-func (l *costLedger) note(what string, ops *web.OpLog) {
+// costOf is what ops cost, or nil for a request that touched no storage.
+func costOf(ops *web.OpLog) *measured {
 	if ops.Len() == 0 {
-		return
+		return nil
 	}
-	m := measured{Summary: ops.Summary(), At: time.Now()}
+	m := &measured{Summary: ops.Summary()}
 	if model, shadow := ops.Shadowed(); shadow != nil {
 		m.SecondaryModel, m.Secondary = model, shadow.Summary()
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.last == nil {
-		l.last = map[string]measured{}
-	}
-	l.last[what] = m
-}
-
-func (l *costLedger) get(what string) *measured {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if m, ok := l.last[what]; ok {
-		return &m
-	}
-	return nil
+	return m
 }
 
 // generation is one data model and the cost of the two actions that matter, for a reader
@@ -67,7 +52,7 @@ type generationsData struct {
 }
 
 func (h *handler) generations(c *gin.Context) {
-	d := generationsData{Backend: h.deps.Backend, Page: h.costs.get("page"), Post: h.costs.get("post"),
+	d := generationsData{Backend: h.deps.Backend, Page: h.costs.page.Load(), Post: h.costs.post.Load(),
 		Generations: []generation{
 			{"Column families (0.6)", "2010", "001, Cassandra by example",
 				"2 calls: get_slice Timeline[uuid] (1 row, 40 columns), then multiget_slice Tweet (40 rows). 41 rows read.",
@@ -82,9 +67,6 @@ func (h *handler) generations(c *gin.Context) {
 				"N+4 INSERTs, as in 2014, each line row carrying the tweet (about 100 bytes more a row); concurrent, bounded, token-aware.",
 				h.deps.Backend == "cql3"},
 		}}
-	if h.deps.QueryFirstDDL != "" {
-		diagram := chebotko(h.deps.QueryFirstDDL)
-		d.Diagram = &diagram
-	}
+	d.Diagram = h.diagram
 	h.render(c, http.StatusOK, "generations", "Three generations", "models", d)
 }

@@ -109,6 +109,7 @@ type handler struct {
 	addrFails *limiter
 	actions   *actionStore
 	costs     costLedger
+	diagram   *chebDiagram // of Deps.QueryFirstDDL, laid out once
 }
 
 // Register adds the pages to the server's engine: the routes, the static files, and the HTML
@@ -150,6 +151,10 @@ func Register(s *web.Server, deps Deps) error {
 		userFails: newLimiter(loginMaxFailures, loginWindow, loginMaxKeys, now),
 		addrFails: newLimiter(loginMaxFailures, loginWindow, loginMaxKeys, now),
 		actions:   newActionStore(),
+	}
+	if deps.QueryFirstDDL != "" {
+		d := chebotko(deps.QueryFirstDDL)
+		h.diagram = &d
 	}
 
 	static, err := fs.Sub(staticFS, "static")

@@ -130,7 +130,9 @@ func (h *handler) render(c *gin.Context, status int, page, title, nav string, da
 	v.Ops, v.OpsDropped = ops.Ops()
 	v.OpsSummary = ops.Summary()
 	if c.Request.Method == http.MethodGet && c.FullPath() == "/" && v.Me != "" {
-		h.costs.note("page", ops) // a home timeline page, measured
+		if m := costOf(ops); m != nil { // a home timeline page, measured
+			h.costs.page.Store(m)
+		}
 	}
 	if v.Secondary = secondaryOps(ops); v.Secondary != nil {
 		v.Elapsed = ops.Elapsed().Round(time.Microsecond)
