@@ -21,7 +21,11 @@ const (
 const (
 	metaFormatKey = "\x00widerow/format"
 	metaCFPrefix  = "\x00widerow/cf/"
-	formatVersion = "twissandra-widerow-engine format 1"
+	// metaRowDelTracked marks a store that records row deletions per column family, each
+	// under metaRowDelPrefix + the column family's prefix (see cfInfo.rowDeletes).
+	metaRowDelTracked = "\x00widerow/rowdel"
+	metaRowDelPrefix  = "\x00widerow/rowdel/"
+	formatVersion     = "twissandra-widerow-engine format 1"
 )
 
 const tokenLen = 16

@@ -34,6 +34,10 @@ type writer struct {
 	// touched are the rows of row-cached column families this write changes: dropped from
 	// the row cache once it is committed.
 	touched []rowCacheKey
+	// cf is the column family of the current row; firstRowDeletes the column families whose
+	// first row deletion this write is.
+	cf              *cfInfo
+	firstRowDeletes []*cfInfo
 
 	// BatchMutate's place: rows applied, and the column family the last one named.
 	rows     int
@@ -112,6 +116,8 @@ func (w *writer) release() {
 	clear(w.touched)
 	w.touched = w.touched[:0]
 	w.rows, w.lastName, w.lastCF = 0, "", nil
+	clear(w.firstRowDeletes)
+	w.cf, w.firstRowDeletes = nil, w.firstRowDeletes[:0]
 	if cap(w.row)+cap(w.key)+cap(w.value)+cap(w.buf) < 4<<20 && cap(w.ents) < 1<<16 {
 		writerPool.Put(w)
 	}
@@ -131,6 +137,15 @@ func (w *writer) commit() error {
 				return err
 			}
 		}
+	}
+	for _, cf := range w.firstRowDeletes {
+		// The first row deletion of a column family: its marker goes in the same batch, and
+		// the flag is raised before the batch commits, so a reader that finds it down opened
+		// its snapshot before the tombstone existed.
+		if err := w.b.Set([]byte(metaRowDelPrefix+string(cf.prefix)), nil, nil); err != nil {
+			return err
+		}
+		cf.rowDeletes.Store(true)
 	}
 	err := w.b.Commit(w.n.writeOpts)
 	if len(w.touched) > 0 {
@@ -167,6 +182,7 @@ func (w *writer) mergeCell(cell []byte) error {
 }
 
 func (w *writer) setRow(cf *cfInfo, key string) {
+	w.cf = cf
 	w.row = w.n.appendRowPrefix(w.row[:0], cf, key)
 	if cf.rowsCached > 0 {
 		w.touched = append(w.touched, rowCacheKey{cf, key})
@@ -205,6 +221,9 @@ func (w *writer) deleteSuper(cf *cfInfo, sc []byte, ts int64) error {
 }
 
 func (w *writer) deleteRow(ts int64) error {
+	if !w.cf.rowDeletes.Load() && !slices.Contains(w.firstRowDeletes, w.cf) {
+		w.firstRowDeletes = append(w.firstRowDeletes, w.cf)
+	}
 	w.key = append(append(w.key[:0], w.row...), kindRowTombstone)
 	return w.merge(nil, ts, true)
 }
@@ -437,6 +456,11 @@ func (n *Node) stageInParallel(ctx context.Context, w *writer, keyspace string, 
 		w.ents = append(w.ents, stagedCell{e.k0 + base, e.k1 + base, e.v1 + base})
 	}
 	w.touched = append(w.touched, helper.touched...)
+	for _, cf := range helper.firstRowDeletes {
+		if !slices.Contains(w.firstRowDeletes, cf) {
+			w.firstRowDeletes = append(w.firstRowDeletes, cf)
+		}
+	}
 	return nil
 }
 
