@@ -62,14 +62,6 @@ func (c *collector) addColumn(cmp Comparator, encName []byte, cell cellView) err
 	return nil
 }
 
-// advance hands the columns collected so far over to their result for good: later rows append
-// after them (into the spare capacity, or a new array), never over them. The arena needs no
-// such care: every name and value handed out is a full slice expression, capped at its length.
-func (c *collector) advance() {
-	c.cols = c.cols[len(c.cols):]
-	c.supers = c.supers[len(c.supers):]
-}
-
 // standard returns the standard columns collected, as ColumnOrSuperColumns.
 func (c *collector) standard() []ColumnOrSuperColumn {
 	out := make([]ColumnOrSuperColumn, len(c.cols))
@@ -150,6 +142,11 @@ func (r *reader) deletionAt(key []byte) (int64, error) {
 // row tombstone timestamp.
 func (r *reader) rowDeletion(cf *cfInfo, key string) (int64, error) {
 	r.row = r.n.appendRowPrefix(r.row[:0], cf, key)
+	if !cf.rowDeletes.Load() {
+		// No row of cf was ever deleted whole (the flag is read after this read's snapshot
+		// was taken, and raised before a first row tombstone commits): nothing to look up.
+		return noDeletion, nil
+	}
 	r.k = append(append(r.k[:0], r.row...), kindRowTombstone)
 	return r.deletionAt(r.k)
 }
@@ -379,32 +376,65 @@ func (r *reader) sliceSupers(cf *cfInfo, sr *SliceRange, rowDel int64, out *coll
 // readParent reads the columns selected by pred under parent in one row: from the row cache
 // when the column family has one (RowsCached) and the row is there or this read may fill it.
 func (r *reader) readParent(cf *cfInfo, key string, parent *ColumnParent, names [][]byte, sr *SliceRange, out *collector) error {
-	if cf.rowsCached > 0 {
-		want := 0 // cells asked for from the row's start, if that is what this read does
-		if sr != nil && !sr.Reversed && len(sr.Start) == 0 && len(parent.SuperColumn) == 0 {
-			want = int(sr.Count)
-		}
-		row, err := r.cachedRowFor(cf, key, want)
-		if err != nil {
-			return err
-		}
-		if row != nil {
-			r.ri = rowIter{row: row, i: -1}
-			r.it = &r.ri
-			defer func() { r.it = r.pit }()
-			if sr != nil && !out.countOnly {
-				// The row's size bounds what the read can collect: size the result once.
-				n := min(int(sr.Count), len(row.keys))
-				out.cols = slices.Grow(out.cols, n)
-				out.arena = slices.Grow(out.arena, n*(row.payload/max(len(row.keys), 1)+1))
-			}
-		}
-	}
-	rowDel, err := r.rowDeletion(cf, key)
+	row, err := r.cachedRow(cf, key, parent, sr)
 	if err != nil {
 		return err
 	}
-	return r.readRow(cf, parent, names, sr, rowDel, out)
+	return r.readFrom(row, cf, key, parent, names, sr, out)
+}
+
+// fromStart is the number of cells a read asks for from the row's first column, or 0 when it
+// reads anything else.
+func fromStart(parent *ColumnParent, sr *SliceRange) int {
+	if sr != nil && !sr.Reversed && len(sr.Start) == 0 && len(parent.SuperColumn) == 0 {
+		return int(sr.Count)
+	}
+	return 0
+}
+
+// cachedRow is the row from the row cache, when its column family has one and the row is
+// there or this read may fill it; nil otherwise.
+func (r *reader) cachedRow(cf *cfInfo, key string, parent *ColumnParent, sr *SliceRange) (*cachedRow, error) {
+	if cf.rowsCached == 0 {
+		return nil, nil
+	}
+	return r.cachedRowFor(cf, key, fromStart(parent, sr))
+}
+
+// wholeLive reports whether the read takes the cached row's live columns as they are.
+func wholeLive(row *cachedRow, parent *ColumnParent, sr *SliceRange, out *collector) bool {
+	return row != nil && row.live != nil && fromStart(parent, sr) > 0 && len(sr.Finish) == 0 && !out.countOnly
+}
+
+// readFrom is readParent with the row cache already asked: row is the cached row, or nil to
+// read the storage.
+func (r *reader) readFrom(row *cachedRow, cf *cfInfo, key string, parent *ColumnParent, names [][]byte, sr *SliceRange, out *collector) error {
+	if row == nil {
+		rowDel, err := r.rowDeletion(cf, key)
+		if err != nil {
+			return err
+		}
+		return r.readRow(cf, parent, names, sr, rowDel, out)
+	}
+	if wholeLive(row, parent, sr, out) {
+		// From the row's first column: its live columns, decoded when it was cached.
+		for _, c := range row.live[:min(int(sr.Count), len(row.live))] {
+			out.cols = append(out.cols, Column{Name: out.bytes(c.Name), Value: out.bytes(c.Value), Timestamp: c.Timestamp})
+		}
+		return nil
+	}
+	r.ri = rowIter{row: row, i: -1}
+	r.it = &r.ri
+	defer func() { r.it = r.pit }()
+	if sr != nil && !out.countOnly {
+		// The row's size bounds what the read can collect: size the result once.
+		n := min(int(sr.Count), len(row.keys))
+		out.cols = slices.Grow(out.cols, n)
+		out.arena = slices.Grow(out.arena, n*(row.payload/max(len(row.keys), 1)+1))
+	}
+	// The cached row knows its prefix and its deletion: no token to hash, no marker to look up.
+	r.row = append(r.row[:0], row.prefix...)
+	return r.readRow(cf, parent, names, sr, row.del, out)
 }
 
 // readRow is readParent for the row already loaded in r.row.
@@ -530,22 +560,63 @@ func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string
 	}
 	defer r.close()
 	res = make(map[string][]ColumnOrSuperColumn, len(keys))
-	// One collector serves every row: its buffers are sized once for the whole multiget.
-	out := collector{cols: make([]Column, 0, len(keys)*min(sizeHint(&pred), 16))}
+	// The row cache first: the rows it holds say how much they will take, so the collector
+	// is sized once (the others get sizeHint's guess).
+	cached := make([]*cachedRow, len(keys))
+	var out collector
+	ncols, nbytes := 0, 0
 	for i, key := range keys {
 		if i%64 == 63 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
+		row, err := r.cachedRow(cf, key, &parent, pred.SliceRange)
+		if err != nil {
+			return nil, err
+		}
+		cached[i] = row
+		switch {
+		case wholeLive(row, &parent, pred.SliceRange, &out):
+			n := min(int(pred.SliceRange.Count), len(row.live))
+			ncols += n
+			for _, c := range row.live[:n] {
+				nbytes += len(c.Name) + len(c.Value)
+			}
+		default:
+			ncols += min(sizeHint(&pred), 16)
+		}
+	}
+	// One collector serves every row, and one array of results serves every row's list: a
+	// multiget of k rows allocates O(log k) times, not k times.
+	out.cols, out.arena = make([]Column, 0, ncols), make([]byte, 0, nbytes)
+	type span struct {
+		key    string
+		lo, hi int // the row's columns (super columns for a super CF) in out
+	}
+	spans := make([]span, 0, len(keys))
+	supers := cf.super && len(parent.SuperColumn) == 0
+	for i, key := range keys {
 		if _, dup := res[key]; dup {
 			continue
 		}
-		if err := r.readParent(cf, key, &parent, names, pred.SliceRange, &out); err != nil {
+		res[key] = nil
+		lo := len(out.cols)
+		if supers {
+			lo = len(out.supers)
+		}
+		if err := r.readFrom(cached[i], cf, key, &parent, names, pred.SliceRange, &out); err != nil {
 			return nil, err
 		}
-		res[key] = out.result(cf, &parent)
-		out.advance()
+		hi := len(out.cols)
+		if supers {
+			hi = len(out.supers)
+		}
+		spans = append(spans, span{key, lo, hi})
+	}
+	all := out.result(cf, &parent)
+	for _, s := range spans {
+		res[s.key] = all[s.lo:s.hi:s.hi]
 	}
 	return res, nil
 }

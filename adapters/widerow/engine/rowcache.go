@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"container/list"
+	"fmt"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -57,8 +58,13 @@ var _ kvIter = (*pebble.Iterator)(nil)
 // cachedRow is every stored key of one row (its tombstone marker and its cells, including
 // dead ones: the read paths apply the deletion rules as they do on Pebble), in key order.
 type cachedRow struct {
-	cf         *cfInfo
-	key        string
+	cf     *cfInfo
+	key    string
+	prefix []byte // the row prefix of every key (token and escaped key): no MD5 to read it again
+	del    int64  // the row's deletion time (its tombstone marker's), or noDeletion
+	// live is a standard row's live columns, decoded, in comparator order (nil for a super
+	// row): a read of the row from its first column takes them as they are.
+	live       []Column
 	keys, vals [][]byte
 	size       int // its memory, roughly
 	payload    int // the bytes of its names (as stored) and values: what reading it all copies
@@ -218,6 +224,39 @@ func (c *rowCache) snapshot() RowCacheStats {
 // RowCacheStats reports the row cache's counters.
 func (n *Node) RowCacheStats() RowCacheStats { return n.rows.snapshot() }
 
+// decodeLive fills row.live from the row's cells: what every read of the row from its start
+// would otherwise parse and decode again.
+func (row *cachedRow) decodeLive() error {
+	P := len(row.prefix) + 1 // prefix | kindColumns
+	var names []byte
+	type span struct{ n0, n1, i int }
+	spans := make([]span, 0, len(row.keys))
+	for i, k := range row.keys {
+		if len(k) <= len(row.prefix) || k[len(row.prefix)] != kindColumns {
+			continue // the row's tombstone marker
+		}
+		c, ok := parseCell(row.vals[i])
+		if !ok {
+			return fmt.Errorf("%w: short cell at %q", ErrCorrupt, k)
+		}
+		if !live(c, row.del) {
+			continue
+		}
+		n0 := len(names)
+		var err error
+		if names, _, err = DecodeName(names, row.cf.cmp, k[P:], false); err != nil {
+			return err
+		}
+		spans = append(spans, span{n0, len(names), i})
+	}
+	row.live = make([]Column, len(spans))
+	for j, sp := range spans {
+		c, _ := parseCell(row.vals[sp.i])
+		row.live[j] = Column{Name: names[sp.n0:sp.n1:sp.n1], Value: c.value, Timestamp: c.ts}
+	}
+	return nil
+}
+
 // cachedRowFor returns the row (cf, key) from the cache, or fills the cache from Pebble when
 // the read may: want is the number of cells the read asks for from the row's start (0 when it
 // reads anything else). It returns nil when the read should go to Pebble.
@@ -259,6 +298,20 @@ func (r *reader) cachedRowFor(cf *cfInfo, key string, want int) (*cachedRow, err
 	for i, s := range spans {
 		row.keys[i] = arena[s.k0:s.k1:s.k1]
 		row.vals[i] = arena[s.k1:s.v1:s.v1]
+	}
+	row.prefix = append([]byte(nil), prefix...)
+	row.del = noDeletion
+	if len(row.keys) > 0 && len(row.keys[0]) == len(prefix)+1 && row.keys[0][len(prefix)] == kindRowTombstone {
+		c, ok := parseCell(row.vals[0])
+		if !ok {
+			return nil, fmt.Errorf("%w: short cell at %q", ErrCorrupt, row.keys[0])
+		}
+		row.del = c.ts
+	}
+	if !cf.super {
+		if err := row.decodeLive(); err != nil {
+			return nil, err
+		}
 	}
 	row.size = len(arena) + len(spans)*rowCacheEntryOverhead
 	row.payload = len(arena) - len(spans)*len(prefix)
