@@ -18,6 +18,7 @@ package widerow
 import (
 	"context"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -483,10 +484,7 @@ func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet,
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	keys := make([]string, len(ids))
-	for i, id := range ids {
-		keys[i] = id.String()
-	}
+	keys := uuidStrings(ids)
 	rows, err := s.node.MultigetSlice(ctx, KeyspaceTwissandra, keys, engine.ColumnParent{ColumnFamily: cfTweet}, all(8), cl)
 	if err != nil {
 		return nil, wrap("tweet rows", err)
@@ -498,15 +496,50 @@ func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet,
 	return s.tweetsOf(ctx, ids, found)
 }
 
+// uuidStrings is the row keys of ids (their canonical text), made with one allocation for all.
+func uuidStrings(ids []uuid.UUID) []string {
+	const n = 36
+	buf := make([]byte, n*len(ids))
+	for i, id := range ids {
+		b := buf[i*n : (i+1)*n]
+		hex.Encode(b[0:8], id[0:4])
+		b[8] = '-'
+		hex.Encode(b[9:13], id[4:6])
+		b[13] = '-'
+		hex.Encode(b[14:18], id[6:8])
+		b[18] = '-'
+		hex.Encode(b[19:23], id[8:10])
+		b[23] = '-'
+		hex.Encode(b[24:], id[10:])
+	}
+	all := string(buf)
+	keys := make([]string, len(ids))
+	for i := range keys {
+		keys[i] = all[i*n : (i+1)*n]
+	}
+	return keys
+}
+
 // tweetsOf decodes Tweet rows (id, user_id, body, _ts), skipping empty ones, and names their
-// authors with one lookup for the lot (seed 003's optional third step).
+// authors with one lookup for the lot (seed 003's optional third step). A page's bodies share
+// one string, and its authors' ids one per distinct author.
 func (s *Store) tweetsOf(ctx context.Context, ids []uuid.UUID, rows [][]engine.ColumnOrSuperColumn) ([]domain.Tweet, error) {
 	type raw struct {
-		t   domain.Tweet
-		uid string
+		t          domain.Tweet
+		uid        string
+		body0, end int // the body in bodies
 	}
 	found := make([]raw, 0, len(ids))
 	authors := make([]string, 0, len(ids))
+	size := 0
+	for _, cols := range rows {
+		for _, c := range cols {
+			if string(c.Column.Name) == "body" {
+				size += len(c.Column.Value)
+			}
+		}
+	}
+	bodies := make([]byte, 0, size)
 	for i, cols := range rows {
 		if len(cols) == 0 {
 			continue
@@ -515,9 +548,11 @@ func (s *Store) tweetsOf(ctx context.Context, ids []uuid.UUID, rows [][]engine.C
 		for _, c := range cols {
 			switch string(c.Column.Name) {
 			case "user_id":
-				r.uid = string(c.Column.Value)
+				r.uid = internIn(authors, c.Column.Value)
 			case "body":
-				r.t.Body = string(c.Column.Value)
+				r.body0 = len(bodies)
+				bodies = append(bodies, c.Column.Value...)
+				r.end = len(bodies)
 			case "_ts":
 				n, _ := strconv.ParseInt(string(c.Column.Value), 10, 64)
 				r.t.CreatedAt = domain.TimeFromMicros(n)
@@ -525,6 +560,10 @@ func (s *Store) tweetsOf(ctx context.Context, ids []uuid.UUID, rows [][]engine.C
 		}
 		found = append(found, r)
 		authors = append(authors, r.uid)
+	}
+	all := string(bodies)
+	for i := range found {
+		found[i].t.Body = all[found[i].body0:found[i].end]
 	}
 	names, err := s.usernames(ctx, authors)
 	if err != nil {
@@ -538,6 +577,17 @@ func (s *Store) tweetsOf(ctx context.Context, ids []uuid.UUID, rows [][]engine.C
 		}
 	}
 	return out, nil
+}
+
+// internIn returns b as a string, the one already in have if it is there (a page's tweets come
+// from few authors: their ids are not allocated again and again).
+func internIn(have []string, b []byte) string {
+	for i := len(have) - 1; i >= 0 && i >= len(have)-8; i-- {
+		if have[i] == string(b) {
+			return have[i]
+		}
+	}
+	return string(b)
 }
 
 // lineRow is where a line lives: a column family and a row key.
