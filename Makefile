@@ -4,7 +4,7 @@
 GO ?= go
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $(HOME)/go/bin/staticcheck)
 
-.PHONY: run compare build test test-short lint bench fuzz loadtest schemathesis heavy cassandra-up cassandra-down
+.PHONY: run compare build test test-short lint bench fuzz loadtest httpcompare profile schemathesis heavy cassandra-up cassandra-down
 
 run:
 	$(GO) run ./cmd/twissandra serve
@@ -40,6 +40,15 @@ fuzz:
 # for a quick set-up). Writes a latency/throughput plot to artifacts/bench.svg.
 loadtest:
 	$(GO) run ./cmd/twissandra bench --url $(or $(URL),http://127.0.0.1:8080) --svg artifacts/bench.svg
+
+# The HTTP comparison of widerow, memory and a bare gin handler serving the same bytes: wrk in
+# alternating rounds, pages of 40 (needs wrk, curl, jq; see the script for its settings).
+httpcompare:
+	scripts/httpcompare.sh
+
+# CPU and allocation profiles of the widerow hot paths and of a wrk run, in artifacts/profiles.
+profile:
+	scripts/profile.sh
 
 # schemathesis (PyPI) against the OpenAPI document, on memory and widerow.
 schemathesis:

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"path/filepath"
 	"strings"
@@ -154,7 +155,6 @@ func serverOptions(cfg *Config) []fx.Option {
 		fx.Provide(openSecondary),
 		fx.Provide(newLab),
 		fx.Provide(newEngine),
-		fx.Invoke(startHTTP),
 	}
 }
 
@@ -279,6 +279,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 // down gracefully in OnStop.
 func startHTTP(lc fx.Lifecycle, cfg *Config, logger *slog.Logger, h *gin.Engine, sd fx.Shutdowner) {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	var profiles *http.Server
 	lc.Append(fx.Hook{
 		OnStart: func(ctx context.Context) error {
 			ln, err := net.Listen("tcp", cfg.Addr)
@@ -292,12 +293,36 @@ func startHTTP(lc fx.Lifecycle, cfg *Config, logger *slog.Logger, h *gin.Engine,
 					_ = sd.Shutdown(fx.ExitCode(1))
 				}
 			}()
+			if cfg.PprofAddr != "" {
+				pln, err := net.Listen("tcp", cfg.PprofAddr)
+				if err != nil {
+					return fmt.Errorf("listen on %s: %w", cfg.PprofAddr, err)
+				}
+				logger.Info("serving profiles", "addr", pln.Addr().String()+"/debug/pprof/")
+				profiles = &http.Server{Handler: pprofMux(), ReadHeaderTimeout: 10 * time.Second}
+				go func() { _ = profiles.Serve(pln) }()
+			}
 			return nil
 		},
 		OnStop: func(ctx context.Context) error {
+			if profiles != nil {
+				_ = profiles.Close()
+			}
 			return srv.Shutdown(ctx)
 		},
 	})
+}
+
+// pprofMux serves Go's profiles (CPU, heap, allocations, goroutines) under /debug/pprof/, for
+// the listener of --pprof-addr only: scripts/profile.sh takes a CPU profile of a wrk run there.
+func pprofMux() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	return mux
 }
 
 const tokenSecretFile = "token-secret"
@@ -356,7 +381,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	defer applyGCPercent(cfg)()
-	app := fx.New(append(opts, serverOptions(cfg)...)...)
+	app := fx.New(append(append(opts, serverOptions(cfg)...), fx.Invoke(startHTTP))...)
 	if err := app.Err(); err != nil {
 		return rootCause(err)
 	}

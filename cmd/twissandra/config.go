@@ -17,11 +17,13 @@ const envPrefix = "TWISSANDRA_"
 // Config is everything serve (and the other subcommands) can be told. It is loaded from flags,
 // then from TWISSANDRA_* environment variables for the flags not given; flags win.
 type Config struct {
-	Backend  string
-	DataDir  string
-	Addr     string
-	LogLevel string
-	LogJSON  bool
+	Backend string
+	DataDir string
+	Addr    string
+	// PprofAddr, when set, serves net/http/pprof on its own listener (never on Addr).
+	PprofAddr string
+	LogLevel  string
+	LogJSON   bool
 
 	CommitLogSync       string
 	CommitLogSyncPeriod time.Duration
@@ -116,6 +118,7 @@ func bindServeFlags(fs *flag.FlagSet, c *Config) {
 	fs.DurationVar(&c.SlowRequest, "slow-request", 500*time.Millisecond, "requests slower than this are logged at info (the others at debug; 5xx at error); negative: never")
 	fs.StringVar(&c.TrustedProxies, "trusted-proxies", "", "comma-separated proxy addresses or CIDRs whose X-Forwarded-For is believed")
 	fs.IntVar(&c.GCPercent, "gc-percent", defaultGCPercent, "Go garbage collector target (as GOGC) while serving; 0 keeps the runtime's (GOGC, else 100)")
+	fs.StringVar(&c.PprofAddr, "pprof-addr", "", "address of a second listener serving Go's profiles (/debug/pprof/) for a load test; empty: none")
 }
 
 // defaultGCPercent lets the heap grow to five times what is live between collections: the
@@ -194,6 +197,9 @@ func (c *Config) validate() error {
 	}
 	if c.TokenSecret != "" && len(c.TokenSecret) < 32 {
 		return fmt.Errorf("--token-secret must be at least 32 bytes")
+	}
+	if c.PprofAddr != "" && !strings.Contains(c.PprofAddr, ":") {
+		return fmt.Errorf("--pprof-addr %q: want host:port", c.PprofAddr)
 	}
 	if c.Addr != "" && !strings.Contains(c.Addr, ":") {
 		return fmt.Errorf("--addr %q: want host:port", c.Addr)

@@ -25,14 +25,14 @@ func TestFxGraphs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := fx.ValidateApp(append(opts, serverOptions(cfg)...)...); err != nil {
+			if err := fx.ValidateApp(append(append(opts, serverOptions(cfg)...), fx.Invoke(startHTTP))...); err != nil {
 				t.Fatalf("fx graph of %s: %v", backend, err)
 			}
 		})
 	}
 }
 
-func testConfig(t *testing.T, backend string) *Config {
+func testConfig(t testing.TB, backend string) *Config {
 	t.Helper()
 	cfg := &Config{}
 	fs := newFlagSet("serve", io.Discard)
@@ -80,6 +80,7 @@ func TestBadInvocationsExitNonZeroWithOneLine(t *testing.T) {
 		{[]string{"serve", "--backend", "memory", "--token-secret", "short"}, "", 1},
 		{[]string{"serve", "--backend", "memory", "extra"}, "", 1},
 		{[]string{"serve", "--backend", "memory", "--addr", "nonsense"}, "", 1},
+		{[]string{"serve", "--backend", "memory", "--pprof-addr", "nonsense"}, "", 1},
 		{[]string{"serve", "--backend", "memory", "--gc-percent", "-5"}, "", 1},
 	}
 	for _, tc := range cases {

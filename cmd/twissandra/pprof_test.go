@@ -1,0 +1,42 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// --pprof-addr serves Go's profiles on a listener of its own, and the API's address never does.
+func TestPprofOnItsOwnListener(t *testing.T) {
+	addr, paddr := freeAddr(t), freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	var stderr syncBuffer
+	go func() {
+		done <- run(ctx, []string{"serve", "--backend", "memory", "--addr", addr, "--pprof-addr", paddr, "--log-level", "warn"}, io.Discard, &stderr)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("serve exited %d: %s", code, stderr.String())
+		}
+	})
+	waitHealthy(t, "http://"+addr+"/readyz", done)
+	get := func(url string) (int, string) {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := get("http://" + paddr + "/debug/pprof/"); code != 200 || !strings.Contains(body, "goroutine") {
+		t.Fatalf("profiles listener: %d %.200s", code, body)
+	}
+	if code, _ := get("http://" + addr + "/debug/pprof/"); code != http.StatusNotFound {
+		t.Fatalf("the API's address serves /debug/pprof/: %d", code)
+	}
+}
