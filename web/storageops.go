@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -99,7 +100,13 @@ type OpLog struct {
 	// without the lock on every response, so an atomic pointer, set once under the lock.
 	shadowModel string
 	shadow      atomic.Pointer[OpLog]
+	// brief: the request wants the counts only (see oplog.Detailer).
+	brief bool
 }
+
+// Detailed reports whether the request shows its operations in full (a page, or an API
+// request that asks for its record), not only their counts.
+func (l *OpLog) Detailed() bool { return !l.brief }
 
 // Shadow returns the log of the second model's operations, made on first use.
 func (l *OpLog) Shadow(model string) oplog.Recorder {
@@ -108,7 +115,7 @@ func (l *OpLog) Shadow(model string) oplog.Recorder {
 	if s := l.shadow.Load(); s != nil {
 		return s
 	}
-	s := &OpLog{}
+	s := &OpLog{brief: l.brief}
 	l.shadowModel = model
 	l.shadow.Store(s)
 	return s
@@ -230,7 +237,7 @@ func SetOpsHeader(c *gin.Context) {
 		if model, shadow := l.Shadowed(); shadow != nil {
 			c.Writer.Header().Set(StorageOpsHeader+"-Secondary", model+": "+shadow.Summary())
 		}
-		if v := c.Request.Header[StorageOpsDetailHeader]; len(v) > 0 && v[0] == "json" {
+		if detailAsked(c.Request.Header) {
 			c.Writer.Header().Set(StorageOpsDetailHeader, detailJSON(l.Detail()))
 		}
 		if sum := l.Summary(); sum == noOps {
@@ -250,6 +257,12 @@ var noOpsValue = []string{noOps}
 // StorageOps is the middleware that gives each request an OpLog and sets the Storage-Ops header
 // when the response starts. It runs on every route, so the log and the writer wrapper share one
 // allocation.
+// detailAsked reports whether a request asks for its whole record of operations.
+func detailAsked(h http.Header) bool {
+	v := h[StorageOpsDetailHeader]
+	return len(v) > 0 && v[0] == "json"
+}
+
 func StorageOps() gin.HandlerFunc {
 	return func(c *gin.Context) {
 		ctx := c.Request.Context()
@@ -258,6 +271,9 @@ func StorageOps() gin.HandlerFunc {
 			return
 		}
 		st := &opsState{w: opsWriter{ResponseWriter: c.Writer, c: c}}
+		// An API response sends the counts in its header, and the whole record only when
+		// asked (Storage-Ops-Detail: json): the storages then skip describing each call.
+		st.log.brief = strings.HasPrefix(c.Request.URL.Path, "/api/") && !detailAsked(c.Request.Header)
 		c.Request = c.Request.WithContext(oplog.With(ctx, &st.log))
 		c.Writer = &st.w
 		c.Next()

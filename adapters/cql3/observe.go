@@ -21,7 +21,11 @@ type opsObserver struct {
 }
 
 func (o opsObserver) ObserveQuery(ctx context.Context, q gocql.ObservedQuery) {
-	if oplog.Enabled(ctx) {
+	switch {
+	case oplog.Enabled(ctx) && !oplog.Detailed(ctx): // counted only: the verb is all it needs
+		p := describe(q.Statement)
+		oplog.Record(ctx, oplog.Op{Model: "cql3", Kind: p.kind, Call: p.verb})
+	case oplog.Enabled(ctx):
 		p, touched := describe(q.Statement), queryOutcome(q.Err, q.Rows, q.Attempt)
 		oplog.Record(ctx, oplog.Op{Model: "cql3", Kind: p.kind, Call: p.verb, Family: p.table, Predicate: p.where, Touched: touched,
 			Took: q.End.Sub(q.Start), Text: p.line + " -> " + touched})
@@ -32,7 +36,9 @@ func (o opsObserver) ObserveQuery(ctx context.Context, q gocql.ObservedQuery) {
 }
 
 func (o opsObserver) ObserveBatch(ctx context.Context, b gocql.ObservedBatch) {
-	if oplog.Enabled(ctx) {
+	if oplog.Enabled(ctx) && !oplog.Detailed(ctx) {
+		oplog.Record(ctx, oplog.Op{Model: "cql3", Kind: oplog.Write, Call: "BATCH"})
+	} else if oplog.Enabled(ctx) {
 		first := ""
 		if len(b.Statements) > 0 {
 			first = oneLine(b.Statements[0])

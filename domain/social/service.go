@@ -306,7 +306,9 @@ func (s *Service) publish(ctx context.Context, t domain.Tweet) error {
 	s.publicWrites.begin()
 	defer s.publicWrites.end()
 	err := s.lines.Append(ctx, domain.LineEntry{Time: t.Time(), TweetID: t.ID, Tweet: &t}, lines...)
-	if oplog.Enabled(ctx) {
+	if !oplog.Detailed(ctx) {
+		oplog.Record(ctx, oplog.Op{Kind: oplog.Note, Call: "fan-out:"})
+	} else {
 		// The size of the fan-out on write, in the same words on every backend; the store's
 		// own operations above it say how its model wrote them.
 		oplog.Record(ctx, oplog.Op{Kind: oplog.Note, Call: "fan-out:", Touched: fmt.Sprintf("%d lines", len(lines)),

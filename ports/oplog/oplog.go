@@ -80,6 +80,27 @@ func From(ctx context.Context) Recorder {
 // spend time describing an operation.
 func Enabled(ctx context.Context) bool { return From(ctx) != nil }
 
+// Detailer is a Recorder that may only count operations: when Detailed is false, an operation
+// needs its Model, Kind and Call only (an API response's Storage-Ops header counts calls; its
+// whole record is sent on request), and describing its keys, predicate and text is waste.
+type Detailer interface {
+	Detailed() bool
+}
+
+// Detailed reports whether ctx's recorder wants each operation described in full: false
+// without a recorder, true unless the recorder is a Detailer that says otherwise. Recorders of
+// costly descriptions check it, and record the brief Op (model, kind, call) when it is false.
+func Detailed(ctx context.Context) bool {
+	r := From(ctx)
+	if r == nil {
+		return false
+	}
+	if d, ok := r.(Detailer); ok {
+		return d.Detailed()
+	}
+	return true
+}
+
 // Record adds op to ctx's recorder, if any.
 func Record(ctx context.Context, op Op) {
 	if r := From(ctx); r != nil {

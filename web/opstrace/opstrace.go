@@ -23,7 +23,13 @@ import (
 )
 
 func record(ctx context.Context, err error, format string, args ...any) {
-	if web.OpsFrom(ctx) == nil {
+	l := web.OpsFrom(ctx)
+	if l == nil {
+		return
+	}
+	if !l.Detailed() { // counted only: the verb (the format's first word) is all it needs
+		verb, _, _ := strings.Cut(format, " ")
+		l.Record(oplog.Op{Model: "memory", Kind: kindOf(verb), Call: verb})
 		return
 	}
 	text := fmt.Sprintf(format, args...)
@@ -31,15 +37,18 @@ func record(ctx context.Context, err error, format string, args ...any) {
 		text += " -> error"
 	}
 	verb, rest, _ := strings.Cut(text, " ")
-	kind := oplog.Write
-	switch {
-	case verb == "get" || verb == "multiget" || verb == "slice":
-		kind = oplog.Read
-	case verb == "create": // a user or an entry: the check and the write in one step
-		kind = oplog.LWT
-	}
 	family, _, _ := strings.Cut(rest, " ")
-	web.RecordOp(ctx, oplog.Op{Model: "memory", Kind: kind, Call: verb, Family: family, Text: text})
+	l.Record(oplog.Op{Model: "memory", Kind: kindOf(verb), Call: verb, Family: family, Text: text})
+}
+
+func kindOf(verb string) oplog.Kind {
+	switch verb {
+	case "get", "multiget", "slice":
+		return oplog.Read
+	case "create": // a user or an entry: the check and the write in one step
+		return oplog.LWT
+	}
+	return oplog.Write
 }
 
 // Users wraps a UserStore.

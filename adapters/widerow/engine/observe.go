@@ -123,7 +123,17 @@ func outcome(err error, n int, what string) string {
 		}
 		return "error"
 	}
-	return fmt.Sprintf("%d %s", n, what)
+	return strconv.Itoa(n) + " " + what
+}
+
+// brief records the call alone when ctx's recorder only counts (oplog.Detailed), and reports
+// whether it did: the callers describe the call in full otherwise.
+func brief(ctx context.Context, kind oplog.Kind, call string) bool {
+	if oplog.Detailed(ctx) {
+		return false
+	}
+	oplog.Record(ctx, oplog.Op{Model: "widerow", Kind: kind, Call: call})
+	return true
 }
 
 // op is the record of one call; the model is this one.
@@ -133,6 +143,9 @@ func op(kind oplog.Kind, call, family string, keys []string, keyCount int, pred,
 }
 
 func (n *Node) recordSlice(ctx context.Context, start time.Time, keyspace, key string, parent ColumnParent, pred SlicePredicate, got int, err error) {
+	if brief(ctx, oplog.Read, "get_slice") {
+		return
+	}
 	cf := n.cfOf(keyspace, parent.ColumnFamily)
 	family, p, touched := showParent(cf, keyspace, ColumnParent{ColumnFamily: parent.ColumnFamily}), showPredicate(cf, parent, pred), outcome(err, got, "columns")
 	oplog.Record(ctx, op(oplog.Read, "get_slice", keyspace+"."+parent.ColumnFamily, []string{showKey(key)}, 1, p, touched, start,
@@ -147,6 +160,9 @@ func superSuffix(cf *cfInfo, parent ColumnParent) string {
 }
 
 func (n *Node) recordMultiget(ctx context.Context, start time.Time, keyspace string, keys []string, parent ColumnParent, pred SlicePredicate, res map[string][]ColumnOrSuperColumn, err error) {
+	if brief(ctx, oplog.Read, "multiget_slice") {
+		return
+	}
 	cf := n.cfOf(keyspace, parent.ColumnFamily)
 	rows := 0
 	for _, cols := range res {
@@ -164,6 +180,17 @@ func (n *Node) recordMultiget(ctx context.Context, start time.Time, keyspace str
 }
 
 func (n *Node) recordPath(ctx context.Context, start time.Time, call, keyspace, key string, path ColumnPath, result string) {
+	verb, _, _ := strings.Cut(call, " ")
+	kind := oplog.Read
+	switch verb {
+	case "insert", "remove":
+		kind = oplog.Write
+	case "insert_if_absent", "compare_and_set":
+		kind = oplog.LWT
+	}
+	if brief(ctx, kind, verb) {
+		return
+	}
 	cf := n.cfOf(keyspace, path.ColumnFamily)
 	s := keyspace + "." + path.ColumnFamily + showKey(key)
 	if len(path.SuperColumn) > 0 {
@@ -176,18 +203,13 @@ func (n *Node) recordPath(ctx context.Context, start time.Time, call, keyspace, 
 	if result != "" {
 		line += " -> " + result
 	}
-	verb, _, _ := strings.Cut(call, " ")
-	kind := oplog.Read
-	switch verb {
-	case "insert", "remove":
-		kind = oplog.Write
-	case "insert_if_absent", "compare_and_set":
-		kind = oplog.LWT
-	}
 	oplog.Record(ctx, op(kind, verb, keyspace+"."+path.ColumnFamily, []string{showKey(key)}, 1, strings.TrimPrefix(s, keyspace+"."+path.ColumnFamily+showKey(key)), result, start, line))
 }
 
 func (n *Node) recordBatch(ctx context.Context, start time.Time, keyspace string, m map[string]map[string][]Mutation, err error) {
+	if brief(ctx, oplog.Write, "batch_mutate") {
+		return
+	}
 	perCF := map[string]int{}
 	muts := 0
 	for _, byCF := range m {
