@@ -169,7 +169,11 @@ func (s *Store) remember(username, id string) { s.idCache.put(username, id) }
 // the adapter's name cache instead of reads: the reason why a page can cost fewer operations on
 // a second visit. It describes nothing unless something records.
 func noteCache(ctx context.Context, what string, hits, asked int) {
-	if hits > 0 && oplog.Enabled(ctx) {
+	switch {
+	case hits == 0 || !oplog.Enabled(ctx):
+	case !oplog.Detailed(ctx):
+		oplog.Record(ctx, oplog.Op{Model: "widerow", Kind: oplog.Note, Call: "cache"})
+	default:
 		oplog.Record(ctx, oplog.Op{Model: "widerow", Kind: oplog.Note, Call: "cache", Family: KeyspaceTwissandra + "." + what,
 			Touched: fmt.Sprintf("%d of %d", hits, asked),
 			Text:    fmt.Sprintf("cache %s: %d of %d lookups answered from the adapter's memory, not read (a username and its UUID never change)", what, hits, asked)})
@@ -400,21 +404,6 @@ func (s *Store) follows(ctx context.Context, cf, username, after string, limit i
 	return out, nil
 }
 
-// usernames resolves user uuids to usernames: the cache, then one multiget of User rows.
-func (s *Store) usernames(ctx context.Context, ids []string) (map[string]string, error) {
-	known, err := namesOf(ctx, s, ids)
-	if err != nil {
-		return nil, err
-	}
-	out := make(map[string]string, len(ids))
-	for _, e := range known {
-		if e.username != "" {
-			out[e.id] = e.username
-		}
-	}
-	return out, nil
-}
-
 // namesOf resolves user uuids (strings, or the column names of a Friends or Followers row) to
 // entries aligned with ids: from the cache under one read lock, then one multiget of the User
 // rows it lacks; a uuid no user has gives an entry with no username. A fan-out resolves
@@ -524,13 +513,9 @@ func uuidStrings(ids []uuid.UUID) []string {
 // authors with one lookup for the lot (seed 003's optional third step). A page's bodies share
 // one string, and its authors' ids one per distinct author.
 func (s *Store) tweetsOf(ctx context.Context, ids []uuid.UUID, rows [][]engine.ColumnOrSuperColumn) ([]domain.Tweet, error) {
-	type raw struct {
-		t          domain.Tweet
-		uid        string
-		body0, end int // the body in bodies
-	}
-	found := make([]raw, 0, len(ids))
+	out := make([]domain.Tweet, 0, len(ids))
 	authors := make([]string, 0, len(ids))
+	ends := make([]int, 0, len(ids)) // where each tweet's body ends in bodies
 	size := 0
 	for _, cols := range rows {
 		for _, c := range cols {
@@ -544,39 +529,35 @@ func (s *Store) tweetsOf(ctx context.Context, ids []uuid.UUID, rows [][]engine.C
 		if len(cols) == 0 {
 			continue
 		}
-		r := raw{t: domain.Tweet{ID: ids[i]}}
+		t, uid := domain.Tweet{ID: ids[i]}, ""
 		for _, c := range cols {
 			switch string(c.Column.Name) {
 			case "user_id":
-				r.uid = internIn(authors, c.Column.Value)
+				uid = internIn(authors, c.Column.Value)
 			case "body":
-				r.body0 = len(bodies)
 				bodies = append(bodies, c.Column.Value...)
-				r.end = len(bodies)
 			case "_ts":
 				n, _ := strconv.ParseInt(string(c.Column.Value), 10, 64)
-				r.t.CreatedAt = domain.TimeFromMicros(n)
+				t.CreatedAt = domain.TimeFromMicros(n)
 			}
 		}
-		found = append(found, r)
-		authors = append(authors, r.uid)
+		out = append(out, t)
+		authors = append(authors, uid)
+		ends = append(ends, len(bodies))
 	}
 	all := string(bodies)
-	for i := range found {
-		found[i].t.Body = all[found[i].body0:found[i].end]
-	}
-	names, err := s.usernames(ctx, authors)
+	names, err := namesOf(ctx, s, authors)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]domain.Tweet, 0, len(found))
-	for _, r := range found {
-		if n, ok := names[r.uid]; ok {
-			r.t.Username = n
-			out = append(out, r.t)
+	kept, start := out[:0], 0
+	for i, t := range out {
+		t.Body, start = all[start:ends[i]], ends[i]
+		if t.Username = names[i].username; t.Username != "" {
+			kept = append(kept, t)
 		}
 	}
-	return out, nil
+	return kept, nil
 }
 
 // internIn returns b as a string, the one already in have if it is there (a page's tweets come

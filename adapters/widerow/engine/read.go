@@ -417,10 +417,9 @@ func (r *reader) readFrom(row *cachedRow, cf *cfInfo, key string, parent *Column
 		return r.readRow(cf, parent, names, sr, rowDel, out)
 	}
 	if wholeLive(row, parent, sr, out) {
-		// From the row's first column: its live columns, decoded when it was cached.
-		for _, c := range row.live[:min(int(sr.Count), len(row.live))] {
-			out.cols = append(out.cols, Column{Name: out.bytes(c.Name), Value: out.bytes(c.Value), Timestamp: c.Timestamp})
-		}
+		// From the row's first column: its live columns, decoded when it was cached. Their
+		// bytes are the cache's, shared and never written again (see GetSlice).
+		out.cols = append(out.cols, row.live[:min(int(sr.Count), len(row.live))]...)
 		return nil
 	}
 	r.ri = rowIter{row: row, i: -1}
@@ -512,7 +511,8 @@ func sizeHint(pred *SlicePredicate) int {
 // GetSlice returns the live columns of one row selected by pred, in
 // comparator order (reversed for a reversed SliceRange). For a super CF
 // without parent.SuperColumn the result holds super columns, each with its
-// live subcolumns. A missing row gives an empty result, not an error.
+// live subcolumns. A missing row gives an empty result, not an error. A result's names and
+// values may be shared with the row cache: callers read them and never write into them.
 func (n *Node) GetSlice(ctx context.Context, keyspace, key string, parent ColumnParent, pred SlicePredicate, cl ConsistencyLevel) (res []ColumnOrSuperColumn, err error) {
 	if oplog.Enabled(ctx) {
 		start := time.Now()
@@ -564,7 +564,7 @@ func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string
 	// is sized once (the others get sizeHint's guess).
 	cached := make([]*cachedRow, len(keys))
 	var out collector
-	ncols, nbytes := 0, 0
+	ncols := 0
 	for i, key := range keys {
 		if i%64 == 63 {
 			if err := ctx.Err(); err != nil {
@@ -576,20 +576,15 @@ func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string
 			return nil, err
 		}
 		cached[i] = row
-		switch {
-		case wholeLive(row, &parent, pred.SliceRange, &out):
-			n := min(int(pred.SliceRange.Count), len(row.live))
-			ncols += n
-			for _, c := range row.live[:n] {
-				nbytes += len(c.Name) + len(c.Value)
-			}
-		default:
+		if wholeLive(row, &parent, pred.SliceRange, &out) {
+			ncols += min(int(pred.SliceRange.Count), len(row.live))
+		} else {
 			ncols += min(sizeHint(&pred), 16)
 		}
 	}
 	// One collector serves every row, and one array of results serves every row's list: a
 	// multiget of k rows allocates O(log k) times, not k times.
-	out.cols, out.arena = make([]Column, 0, ncols), make([]byte, 0, nbytes)
+	out.cols = make([]Column, 0, ncols)
 	type span struct {
 		key    string
 		lo, hi int // the row's columns (super columns for a super CF) in out
