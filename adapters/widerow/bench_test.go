@@ -96,29 +96,37 @@ func processCPU() time.Duration {
 }
 
 // BenchmarkTimelinePage40 reads a 40-tweet page of a timeline through the use case: one reversed
-// slice, one multiget of Tweet rows, one of User rows (served from the name cache when warm).
+// slice, one multiget of Tweet rows, one of User rows (served from the name cache when warm),
+// on disk with the row cache as the schema configures it (Tweet rows cached) and without it.
 func BenchmarkTimelinePage40(b *testing.B) {
-	node, err := engine.Open(engine.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer node.Close()
-	s := widerow.NewStore(node)
-	svc := social.New(s, s, s, nil, domain.NewPasswordHasher(bcrypt.MinCost))
-	ctx := context.Background()
-	if _, err := svc.SignUp(ctx, "reader", "password1"); err != nil {
-		b.Fatal(err)
-	}
-	for i := 0; i < 200; i++ {
-		if _, err := svc.Post(ctx, "reader", fmt.Sprintf("tweet %d", i)); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		p, err := svc.Timeline(ctx, "reader", "", 40)
-		if err != nil || len(p.Tweets) != 40 {
-			b.Fatal(len(p.Tweets), err)
-		}
+	for _, bc := range []struct {
+		name     string
+		rowCache int
+	}{{"rowcache=on", 0}, {"rowcache=off", -1}} {
+		b.Run(bc.name, func(b *testing.B) {
+			node, err := engine.Open(engine.Options{Dir: b.TempDir(), CommitLogSync: engine.SyncPeriodic, RowCacheSize: bc.rowCache})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer node.Close()
+			s := widerow.NewStore(node)
+			svc := social.New(s, s, s, nil, domain.NewPasswordHasher(bcrypt.MinCost))
+			ctx := context.Background()
+			if _, err := svc.SignUp(ctx, "reader", "password1"); err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < 200; i++ {
+				if _, err := svc.Post(ctx, "reader", fmt.Sprintf("tweet %d, of some ordinary length for a tweet", i)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				p, err := svc.Timeline(ctx, "reader", "", 40)
+				if err != nil || len(p.Tweets) != 40 {
+					b.Fatal(len(p.Tweets), err)
+				}
+			}
+		})
 	}
 }

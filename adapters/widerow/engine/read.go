@@ -529,8 +529,15 @@ func (n *Node) GetSlice(ctx context.Context, keyspace, key string, parent Column
 	if err != nil {
 		return nil, err
 	}
-	out := collector{cols: make([]Column, 0, sizeHint(&pred))}
-	err = r.readParent(cf, key, &parent, names, pred.SliceRange, &out)
+	out := collector{}
+	row, err := r.cachedRow(cf, key, &parent, pred.SliceRange)
+	if err == nil && wholeLive(row, &parent, pred.SliceRange, &out) {
+		return row.head(int(pred.SliceRange.Count)), r.close()
+	}
+	out.cols = make([]Column, 0, sizeHint(&pred))
+	if err == nil {
+		err = r.readFrom(row, cf, key, &parent, names, pred.SliceRange, &out)
+	}
 	err = errors.Join(err, r.close())
 	if err != nil {
 		return nil, err
@@ -576,9 +583,7 @@ func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string
 			return nil, err
 		}
 		cached[i] = row
-		if wholeLive(row, &parent, pred.SliceRange, &out) {
-			ncols += min(int(pred.SliceRange.Count), len(row.live))
-		} else {
+		if !wholeLive(row, &parent, pred.SliceRange, &out) {
 			ncols += min(sizeHint(&pred), 16)
 		}
 	}
@@ -593,6 +598,10 @@ func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string
 	supers := cf.super && len(parent.SuperColumn) == 0
 	for i, key := range keys {
 		if _, dup := res[key]; dup {
+			continue
+		}
+		if row := cached[i]; wholeLive(row, &parent, pred.SliceRange, &out) {
+			res[key] = row.head(int(pred.SliceRange.Count))
 			continue
 		}
 		res[key] = nil

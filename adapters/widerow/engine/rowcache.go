@@ -63,8 +63,10 @@ type cachedRow struct {
 	prefix []byte // the row prefix of every key (token and escaped key): no MD5 to read it again
 	del    int64  // the row's deletion time (its tombstone marker's), or noDeletion
 	// live is a standard row's live columns, decoded, in comparator order (nil for a super
-	// row): a read of the row from its first column takes them as they are.
+	// row), and liveList the same as a read's result: a read of the row from its first
+	// column takes them as they are, shared and read-only.
 	live       []Column
+	liveList   []ColumnOrSuperColumn
 	keys, vals [][]byte
 	size       int // its memory, roughly
 	payload    int // the bytes of its names (as stored) and values: what reading it all copies
@@ -250,11 +252,20 @@ func (row *cachedRow) decodeLive() error {
 		spans = append(spans, span{n0, len(names), i})
 	}
 	row.live = make([]Column, len(spans))
+	row.liveList = make([]ColumnOrSuperColumn, len(spans))
 	for j, sp := range spans {
 		c, _ := parseCell(row.vals[sp.i])
 		row.live[j] = Column{Name: names[sp.n0:sp.n1:sp.n1], Value: c.value, Timestamp: c.ts}
+		row.liveList[j].Column = &row.live[j]
 	}
 	return nil
+}
+
+// head is the result of a read of the row's first n live columns: the cache's own list, capped
+// so that an append by the caller copies it.
+func (row *cachedRow) head(n int) []ColumnOrSuperColumn {
+	n = min(n, len(row.liveList))
+	return row.liveList[:n:n]
 }
 
 // cachedRowFor returns the row (cf, key) from the cache, or fills the cache from Pebble when
