@@ -118,8 +118,25 @@ func all(count int) engine.SlicePredicate {
 func micros(t time.Time) []byte { return []byte(strconv.FormatInt(t.UnixMicro(), 10)) }
 
 func parseMicros(b []byte) time.Time {
-	n, _ := strconv.ParseInt(string(b), 10, 64)
-	return domain.TimeFromMicros(n)
+	return domain.TimeFromMicros(parseDecimal(b))
+}
+
+// parseDecimal is strconv.ParseInt(string(b), 10, 64) with its error ignored, as the rows'
+// decimal columns (_ts) are read: without a string made for every row of a page.
+func parseDecimal(b []byte) int64 {
+	if len(b) == 0 || len(b) > 18 {
+		n, _ := strconv.ParseInt(string(b), 10, 64)
+		return n
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			n, _ = strconv.ParseInt(string(b), 10, 64)
+			return n
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n
 }
 
 // LongName encodes a line time as a LongType column name: 8 bytes, big-endian.
@@ -537,8 +554,7 @@ func (s *Store) tweetsOf(ctx context.Context, ids []uuid.UUID, rows [][]engine.C
 			case "body":
 				bodies = append(bodies, c.Column.Value...)
 			case "_ts":
-				n, _ := strconv.ParseInt(string(c.Column.Value), 10, 64)
-				t.CreatedAt = domain.TimeFromMicros(n)
+				t.CreatedAt = parseMicros(c.Column.Value)
 			}
 		}
 		out = append(out, t)

@@ -216,6 +216,10 @@ func (r *reader) sliceColumns(P []byte, cmp Comparator, sr *SliceRange, del int6
 		if !live(cell, del) {
 			continue
 		}
+		if got == 0 && !out.countOnly {
+			// The first cell's size stands for the rest: the arena grows once, not log(k) times.
+			out.arena = slices.Grow(out.arena, min(want, 1024)*(len(name)+len(cell.value)+8))
+		}
 		if err := out.addColumn(cmp, name, cell); err != nil {
 			return err
 		}
