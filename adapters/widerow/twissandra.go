@@ -490,16 +490,11 @@ func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet,
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	keys := uuidStrings(ids)
-	rows, err := s.node.MultigetSlice(ctx, KeyspaceTwissandra, keys, engine.ColumnParent{ColumnFamily: cfTweet}, all(8), cl)
+	rows, err := s.node.MultigetSliceList(ctx, KeyspaceTwissandra, uuidStrings(ids), engine.ColumnParent{ColumnFamily: cfTweet}, all(8), cl)
 	if err != nil {
 		return nil, wrap("tweet rows", err)
 	}
-	found := make([][]engine.ColumnOrSuperColumn, len(keys))
-	for i, k := range keys {
-		found[i] = rows[k]
-	}
-	return s.tweetsOf(ctx, ids, found)
+	return s.tweetsOf(ctx, ids, rows)
 }
 
 // uuidStrings is the row keys of ids (their canonical text), made with one allocation for all.

@@ -159,7 +159,7 @@ func superSuffix(cf *cfInfo, parent ColumnParent) string {
 	return "[" + showName(cf, false, parent.SuperColumn) + "]"
 }
 
-func (n *Node) recordMultiget(ctx context.Context, start time.Time, keyspace string, keys []string, parent ColumnParent, pred SlicePredicate, res map[string][]ColumnOrSuperColumn, err error) {
+func (n *Node) recordMultiget(ctx context.Context, start time.Time, keyspace string, keys []string, parent ColumnParent, pred SlicePredicate, res [][]ColumnOrSuperColumn, err error) {
 	if brief(ctx, oplog.Read, "multiget_slice") {
 		return
 	}

@@ -551,7 +551,22 @@ func (n *Node) GetSlice(ctx context.Context, keyspace, key string, parent Column
 
 // MultigetSlice is GetSlice for many keys; the map has an entry for every
 // key asked (an empty list when the row has nothing live).
-func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string, parent ColumnParent, pred SlicePredicate, cl ConsistencyLevel) (res map[string][]ColumnOrSuperColumn, err error) {
+func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string, parent ColumnParent, pred SlicePredicate, cl ConsistencyLevel) (map[string][]ColumnOrSuperColumn, error) {
+	lists, err := n.MultigetSliceList(ctx, keyspace, keys, parent, pred, cl)
+	if err != nil {
+		return nil, err
+	}
+	res := make(map[string][]ColumnOrSuperColumn, len(keys))
+	for i, key := range keys {
+		res[key] = lists[i]
+	}
+	return res, nil
+}
+
+// MultigetSliceList is MultigetSlice with the results in a list aligned with keys, not a map (a
+// key asked twice is read twice): what a caller that walks its keys in order wants, without
+// building and probing a map. It records itself as the multiget_slice it is.
+func (n *Node) MultigetSliceList(ctx context.Context, keyspace string, keys []string, parent ColumnParent, pred SlicePredicate, cl ConsistencyLevel) (res [][]ColumnOrSuperColumn, err error) {
 	if oplog.Enabled(ctx) {
 		start := time.Now()
 		defer func() { n.recordMultiget(ctx, start, keyspace, keys, parent, pred, res, err) }()
@@ -570,7 +585,6 @@ func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string
 		return nil, err
 	}
 	defer r.close()
-	res = make(map[string][]ColumnOrSuperColumn, len(keys))
 	// The row cache first: the rows it holds say how much they will take, so the collector
 	// is sized once (the others get sizeHint's guess).
 	cached := make([]*cachedRow, len(keys))
@@ -594,21 +608,15 @@ func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string
 	// One collector serves every row, and one array of results serves every row's list: a
 	// multiget of k rows allocates O(log k) times, not k times.
 	out.cols = make([]Column, 0, ncols)
-	type span struct {
-		key    string
-		lo, hi int // the row's columns (super columns for a super CF) in out
-	}
-	spans := make([]span, 0, len(keys))
+	res = make([][]ColumnOrSuperColumn, len(keys))
+	type span struct{ i, lo, hi int } // the row's columns (super columns for a super CF) in out
+	var spans []span
 	supers := cf.super && len(parent.SuperColumn) == 0
 	for i, key := range keys {
-		if _, dup := res[key]; dup {
-			continue
-		}
 		if row := cached[i]; wholeLive(row, &parent, pred.SliceRange, &out) {
-			res[key] = row.head(int(pred.SliceRange.Count))
+			res[i] = row.head(int(pred.SliceRange.Count))
 			continue
 		}
-		res[key] = nil
 		lo := len(out.cols)
 		if supers {
 			lo = len(out.supers)
@@ -620,11 +628,11 @@ func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string
 		if supers {
 			hi = len(out.supers)
 		}
-		spans = append(spans, span{key, lo, hi})
+		spans = append(spans, span{i, lo, hi})
 	}
 	all := out.result(cf, &parent)
 	for _, s := range spans {
-		res[s.key] = all[s.lo:s.hi:s.hi]
+		res[s.i] = all[s.lo:s.hi:s.hi]
 	}
 	return res, nil
 }
