@@ -36,7 +36,8 @@ type Options struct {
 	CommitLogSync SyncMode
 	// CommitLogSyncPeriod overrides the schema's CommitLogSyncPeriodInMS (10s by default).
 	CommitLogSyncPeriod time.Duration
-	// CacheSize is Pebble's block cache size in bytes (default 64 MiB).
+	// CacheSize is Pebble's block cache size in bytes (default 64 MiB), for blocks: the cache
+	// is made that much larger than the memtables Pebble reserves in it.
 	CacheSize int64
 	// MemTableSize is Pebble's memtable size in bytes (default 64 MiB).
 	MemTableSize uint64
