@@ -164,8 +164,9 @@ func Open(opts Options) (*Node, error) {
 	// Pebble reserves each memtable's memory in the block cache: a cache of CacheSize beside
 	// a full 64 MiB memtable would hold no block at all, and every read would decompress its
 	// index and data blocks again (BenchmarkReversedSlice40 saw 7 misses and no hit a read).
-	// The cache is CacheSize of blocks on top of the mutable memtable and one being flushed.
-	cache := pebble.NewCache(cacheSize + 2*int64(memTable))
+	// The cache is CacheSize of blocks on top of the most memtables Pebble keeps before it
+	// stalls writes: the mutable one and MemTableStopWritesThreshold (2) waiting for a flush.
+	cache := pebble.NewCache(cacheSize + 3*int64(memTable))
 	defer cache.Unref()
 	popts := &pebble.Options{
 		Cache:        cache,
