@@ -396,6 +396,15 @@ func fromStart(parent *ColumnParent, sr *SliceRange) int {
 	return 0
 }
 
+// cacheLookup is the row from the row cache, or nil and what the cache knows of its width (see
+// rowCache.get); nil and 0 when the column family has no cache.
+func (n *Node) cacheLookup(cf *cfInfo, key string) (*cachedRow, int) {
+	if cf.rowsCached == 0 {
+		return nil, 0
+	}
+	return n.rows.get(cf, key)
+}
+
 // cachedRow is the row from the row cache, when its column family has one and the row is
 // there or this read may fill it; nil otherwise.
 func (r *reader) cachedRow(cf *cfInfo, key string, parent *ColumnParent, sr *SliceRange) (*cachedRow, error) {
@@ -529,14 +538,17 @@ func (n *Node) GetSlice(ctx context.Context, keyspace, key string, parent Column
 	if err := validateKey(key); err != nil {
 		return nil, err
 	}
+	out := collector{}
+	row, wide := n.cacheLookup(cf, key)
+	if wholeLive(row, &parent, pred.SliceRange, &out) {
+		return row.head(int(pred.SliceRange.Count)), nil // no snapshot to open
+	}
 	r, err := n.newReader()
 	if err != nil {
 		return nil, err
 	}
-	out := collector{}
-	row, err := r.cachedRow(cf, key, &parent, pred.SliceRange)
-	if err == nil && wholeLive(row, &parent, pred.SliceRange, &out) {
-		return row.head(int(pred.SliceRange.Count)), r.close()
+	if row == nil && cf.rowsCached > 0 {
+		row, err = r.fillRow(cf, key, fromStart(&parent, pred.SliceRange), wide)
 	}
 	out.cols = make([]Column, 0, sizeHint(&pred))
 	if err == nil {
@@ -580,29 +592,49 @@ func (n *Node) MultigetSliceList(ctx context.Context, keyspace string, keys []st
 			return nil, err
 		}
 	}
+	// The row cache first: when it holds every row, no snapshot of the storage is opened; the
+	// rows it holds say how much they will take, so the collector is sized once (the others
+	// get sizeHint's guess).
+	cached := make([]*cachedRow, len(keys))
+	var wide []int // what the cache knows of the rows it lacks
+	var out collector
+	ncols, allCached := 0, true
+	for i, key := range keys {
+		row, w := n.cacheLookup(cf, key)
+		cached[i] = row
+		if !wholeLive(row, &parent, pred.SliceRange, &out) {
+			ncols += min(sizeHint(&pred), 16)
+			allCached = false
+		}
+		if row == nil && cf.rowsCached > 0 {
+			if wide == nil {
+				wide = make([]int, len(keys))
+			}
+			wide[i] = w
+		}
+	}
+	if allCached {
+		res = make([][]ColumnOrSuperColumn, len(keys))
+		for i, row := range cached {
+			res[i] = row.head(int(pred.SliceRange.Count))
+		}
+		return res, nil
+	}
 	r, err := n.newReader()
 	if err != nil {
 		return nil, err
 	}
 	defer r.close()
-	// The row cache first: the rows it holds say how much they will take, so the collector
-	// is sized once (the others get sizeHint's guess).
-	cached := make([]*cachedRow, len(keys))
-	var out collector
-	ncols := 0
 	for i, key := range keys {
 		if i%64 == 63 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		row, err := r.cachedRow(cf, key, &parent, pred.SliceRange)
-		if err != nil {
-			return nil, err
-		}
-		cached[i] = row
-		if !wholeLive(row, &parent, pred.SliceRange, &out) {
-			ncols += min(sizeHint(&pred), 16)
+		if cached[i] == nil && wide != nil {
+			if cached[i], err = r.fillRow(cf, key, fromStart(&parent, pred.SliceRange), wide[i]); err != nil {
+				return nil, err
+			}
 		}
 	}
 	// One collector serves every row, and one array of results serves every row's list: a

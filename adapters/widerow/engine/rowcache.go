@@ -276,13 +276,18 @@ func (r *reader) cachedRowFor(cf *cfInfo, key string, want int) (*cachedRow, err
 	if row != nil {
 		return row, nil
 	}
+	return r.fillRow(cf, key, want, wide)
+}
+
+// fillRow is cachedRowFor after a miss: wide is what the cache knew of the row's width.
+func (r *reader) fillRow(cf *cfInfo, key string, want, wide int) (*cachedRow, error) {
 	limit := max(want, populateMinCells/populateFactor) * populateFactor
 	if want <= 0 || limit <= wide {
 		return nil, nil
 	}
 	prefix := r.n.appendRowPrefix(r.row[:0], cf, key)
 	r.row = prefix
-	row = &cachedRow{cf: cf, key: key}
+	row := &cachedRow{cf: cf, key: key}
 	var arena []byte
 	type span struct{ k0, k1, v1 int }
 	var spans []span

@@ -242,3 +242,45 @@ func TestRowCacheConcurrent(t *testing.T) {
 }
 
 func b(s string) []byte { return []byte(s) }
+
+// A multiget of rows the cache holds whole opens no snapshot, and still answers a count of
+// zero, names, and rows it lacks as the storage does.
+func TestMultigetOverTheRowCache(t *testing.T) {
+	n, err := Open(Options{Schema: everyRowCached(nil, 100), RowCacheSize: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	for _, k := range []string{"a", "b"} {
+		insert(t, n, "Scratch", "Bytes", k, nil, []byte("x"), "1", 1)
+		insert(t, n, "Scratch", "Bytes", k, nil, []byte("y"), "2", 1)
+	}
+	parent := ColumnParent{ColumnFamily: "Bytes"}
+	all := SlicePredicate{SliceRange: &SliceRange{Count: 10}}
+	for range 2 { // the first fills the cache, the second is served by it
+		got, err := n.MultigetSliceList(bg, "Scratch", []string{"a", "b", "a"}, parent, all, ONE)
+		if err != nil || len(got) != 3 || len(got[0]) != 2 || len(got[1]) != 2 || len(got[2]) != 2 {
+			t.Fatalf("%v %v", got, err)
+		}
+	}
+	for _, pred := range []SlicePredicate{
+		{SliceRange: &SliceRange{Count: 0}},
+		{ColumnNames: [][]byte{[]byte("y")}},
+		{SliceRange: &SliceRange{Start: []byte("y"), Count: 10}},
+	} {
+		got, err := n.MultigetSliceList(bg, "Scratch", []string{"a", "b", "none"}, parent, pred, ONE)
+		if err != nil || len(got) != 3 || len(got[2]) != 0 {
+			t.Fatalf("%+v: %v %v", pred, got, err)
+		}
+		want := 1
+		if pred.SliceRange != nil && pred.SliceRange.Count == 0 {
+			want = 0
+		}
+		if len(got[0]) != want || len(got[1]) != want {
+			t.Fatalf("%+v: %d and %d columns, want %d", pred, len(got[0]), len(got[1]), want)
+		}
+	}
+	if s := n.RowCacheStats(); s.Hits == 0 || s.Fills != 2 {
+		t.Fatalf("row cache %+v: want hits and two fills", s)
+	}
+}
