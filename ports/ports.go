@@ -30,16 +30,31 @@ type UserStore interface {
 	// GetUsers returns the users that exist, in the order asked, in one round trip (or a bounded
 	// set of concurrent ones); missing names are dropped.
 	GetUsers(ctx context.Context, usernames []string) ([]domain.User, error)
-	// Follow records that username follows friend, on both sides (friends and followers).
-	// Following again just updates since.
+	// Follow records that username follows friend, on both sides (friends and followers), and
+	// counts friend's new follower. Following again changes nothing: the first since stays (a
+	// pulled friend's userline is merged into username's timeline from it on).
 	Follow(ctx context.Context, username, friend string, since time.Time) error
-	// Unfollow removes both sides. Unfollowing someone not followed is not an error.
+	// Unfollow removes both sides, and counts friend's follower gone. Unfollowing someone not
+	// followed is not an error and counts nothing.
 	Unfollow(ctx context.Context, username, friend string) error
 	// Friends lists whom username follows, and Followers who follows username: at most limit
 	// records, in the store's own stable order, starting after the record whose Cursor is after
 	// ("" = from the start). A cursor the store cannot read is domain.ErrInvalid.
 	Friends(ctx context.Context, username, after string, limit int) ([]domain.Follow, error)
 	Followers(ctx context.Context, username, after string, limit int) ([]domain.Follow, error)
+	// FollowerCount returns how many users follow username, exactly: each Follow that adds a
+	// follower and each Unfollow that removes one changes it once, however many run at once and
+	// however often a store retries. A user nobody follows, or no user at all, counts 0.
+	FollowerCount(ctx context.Context, username string) (int64, error)
+	// MarkPulled records that username's posts are pulled from now on: they go to no follower's
+	// timeline, and the followers' pages read them from username's userline. Marking again
+	// changes nothing. A store never forgets an author it was told of: the posts made while
+	// pulled are in no timeline, whatever the author's count becomes.
+	MarkPulled(ctx context.Context, username string) error
+	// PulledFriends returns the follows of username (with their Since) whose friend was ever
+	// marked pulled: a read of the marked authors and one of username's follows among them,
+	// never a walk of username's whole friend list.
+	PulledFriends(ctx context.Context, username string) ([]domain.Follow, error)
 }
 
 // TweetStore keeps tweets by ID.

@@ -113,6 +113,24 @@ func (s users) Followers(ctx context.Context, username, after string, limit int)
 	}, username, limit)
 }
 
+func (s users) FollowerCount(ctx context.Context, username string) (int64, error) {
+	return read(ctx, s.p, "follower count of "+username, func(ctx context.Context, first bool) (int64, error) {
+		return pick(first, s.a, s.b).FollowerCount(ctx, username)
+	}, func(n int64) string { return fmt.Sprint(n) })
+}
+
+func (s users) MarkPulled(ctx context.Context, username string) error {
+	return s.p.write(ctx, "mark pulled "+username, func(ctx context.Context, first bool) error {
+		return pick(first, s.a, s.b).MarkPulled(ctx, username)
+	})
+}
+
+func (s users) PulledFriends(ctx context.Context, username string) ([]domain.Follow, error) {
+	return read(ctx, s.p, "pulled friends of "+username, func(ctx context.Context, first bool) ([]domain.Follow, error) {
+		return pick(first, s.a, s.b).PulledFriends(ctx, username)
+	}, func(fs []domain.Follow) string { return keys(fs, followKey) })
+}
+
 // follows shadows the first page of a follow list only: a later page starts at a cursor of the
 // primary's own, which the secondary cannot read (each model pages in its own order).
 func (s users) follows(ctx context.Context, op, after string, list func(ports.UserStore) func(context.Context, string, string, int) ([]domain.Follow, error), username string, limit int) ([]domain.Follow, error) {

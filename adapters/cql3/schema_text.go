@@ -18,7 +18,13 @@ func SchemaText() string {
 			continue
 		}
 		b.WriteString("-- " + n + "\n")
-		b.Write(data)
+		text := strings.TrimRight(string(data), " \t\n")
+		b.WriteString(text)
+		if !strings.HasSuffix(text, ";") {
+			// The driver runs a file's last statement without one; joined to the next
+			// file's, the text needs it.
+			b.WriteString(";")
+		}
 		b.WriteString("\n")
 	}
 	return b.String()

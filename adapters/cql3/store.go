@@ -65,6 +65,9 @@ type Store struct {
 	// lwtLocks queues this process's compare-and-set loops on one author's post count behind
 	// each other: Paxos then sees one proposer per process instead of dozens contending.
 	lwtLocks keyLocks
+	// pulled is this process's copy of the pulled authors and of its readers' follows among
+	// them (fanout.go).
+	pulled pulledCache
 }
 
 // New checks cfg and returns a Store that is not connected yet (see Start).

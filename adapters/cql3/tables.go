@@ -121,7 +121,6 @@ var (
 	stInsertFriend   = mk(friendsTable.Insert())
 	stInsertFollower = mk(followersTable.Insert())
 	stDeleteFriend   = mk(friendsTable.Delete())
-	stDeleteFollower = mk(followersTable.Delete())
 	stFriends        = mk(friendsTable.SelectBuilder("friend", "since", "since_us").LimitNamed("limit").ToCql())
 	stFriendsAfter   = mk(friendsTable.SelectBuilder("friend", "since", "since_us").Where(qb.Gt("friend")).LimitNamed("limit").ToCql())
 	stFollowers      = mk(followersTable.SelectBuilder("follower", "since", "since_us").LimitNamed("limit").ToCql())

@@ -49,6 +49,9 @@ const (
 	OpUnfollow       = "unfollow"
 	OpFriends        = "friends"
 	OpFollowers      = "followers"
+	OpFollowerCount  = "follower_count"
+	OpMarkPulled     = "mark_pulled"
+	OpPulledFriends  = "pulled_friends"
 	OpSaveTweet      = "save_tweet"
 	OpGetTweet       = "get_tweet"
 	OpGetTweets      = "get_tweets"
@@ -80,12 +83,14 @@ func Users(s ports.UserStore, adapter string, sink Sink) ports.UserStore {
 	return &users{s: s,
 		create: sink.Op(adapter, OpCreateUser), get: sink.Op(adapter, OpGetUser), getMany: sink.Op(adapter, OpGetUsers),
 		follow: sink.Op(adapter, OpFollow), unfollow: sink.Op(adapter, OpUnfollow),
-		friends: sink.Op(adapter, OpFriends), followers: sink.Op(adapter, OpFollowers)}
+		friends: sink.Op(adapter, OpFriends), followers: sink.Op(adapter, OpFollowers),
+		count: sink.Op(adapter, OpFollowerCount), markPulled: sink.Op(adapter, OpMarkPulled), pulledFriends: sink.Op(adapter, OpPulledFriends)}
 }
 
 type users struct {
 	s                                                          ports.UserStore
 	create, get, getMany, follow, unfollow, friends, followers OpRecorder
+	count, markPulled, pulledFriends                           OpRecorder
 }
 
 func (u *users) CreateUser(ctx context.Context, x domain.User) error {
@@ -134,6 +139,27 @@ func (u *users) Followers(ctx context.Context, username, after string, limit int
 	t := time.Now()
 	fs, err := u.s.Followers(ctx, username, after, limit)
 	done(u.followers, t, err)
+	return fs, err
+}
+
+func (u *users) FollowerCount(ctx context.Context, username string) (int64, error) {
+	t := time.Now()
+	n, err := u.s.FollowerCount(ctx, username)
+	done(u.count, t, err)
+	return n, err
+}
+
+func (u *users) MarkPulled(ctx context.Context, username string) error {
+	t := time.Now()
+	err := u.s.MarkPulled(ctx, username)
+	done(u.markPulled, t, err)
+	return err
+}
+
+func (u *users) PulledFriends(ctx context.Context, username string) ([]domain.Follow, error) {
+	t := time.Now()
+	fs, err := u.s.PulledFriends(ctx, username)
+	done(u.pulledFriends, t, err)
 	return fs, err
 }
 

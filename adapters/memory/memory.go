@@ -24,6 +24,7 @@ type Store struct {
 	followers map[string]*followSet
 	tweets    map[uuid.UUID]domain.Tweet
 	lines     map[domain.LineKey][]domain.LineEntry // ascending by Time
+	pulled    map[string]struct{}                   // the authors ever marked pulled
 }
 
 // New returns an empty store.
@@ -34,6 +35,7 @@ func New() *Store {
 		followers: map[string]*followSet{},
 		tweets:    map[uuid.UUID]domain.Tweet{},
 		lines:     map[domain.LineKey][]domain.LineEntry{},
+		pulled:    map[string]struct{}{},
 	}
 }
 
@@ -145,6 +147,52 @@ func (s *Store) list(ctx context.Context, sets map[string]*followSet, username, 
 	return set.after(after, limit), nil
 }
 
+// FollowerCount is the size of username's follower set: exact, because every change of the set
+// happens under the store's lock.
+func (s *Store) FollowerCount(ctx context.Context, username string) (int64, error) {
+	if err := done(ctx); err != nil {
+		return 0, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if set := s.followers[username]; set != nil {
+		return int64(len(set.items)), nil
+	}
+	return 0, nil
+}
+
+// MarkPulled adds username to the pulled authors.
+func (s *Store) MarkPulled(ctx context.Context, username string) error {
+	if err := done(ctx); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pulled[username] = struct{}{}
+	return nil
+}
+
+// PulledFriends looks each pulled author up in username's friend set.
+func (s *Store) PulledFriends(ctx context.Context, username string) ([]domain.Follow, error) {
+	if err := done(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	set := s.friends[username]
+	if set == nil || len(s.pulled) == 0 {
+		return nil, nil
+	}
+	var out []domain.Follow
+	for name := range s.pulled {
+		if i, ok := set.find(name); ok {
+			out = append(out, set.items[i])
+		}
+	}
+	slices.SortFunc(out, func(a, b domain.Follow) int { return cmp.Compare(a.Username, b.Username) })
+	return out, nil
+}
+
 func setOf(sets map[string]*followSet, username string) *followSet {
 	set := sets[username]
 	if set == nil {
@@ -165,8 +213,7 @@ func (f *followSet) find(name string) (int, bool) {
 func (f *followSet) put(name string, since time.Time) {
 	i, ok := f.find(name)
 	if ok {
-		f.items[i].Since = since
-		return
+		return // following again: the first since stays
 	}
 	f.items = append(f.items, domain.Follow{})
 	copy(f.items[i+1:], f.items[i:])

@@ -21,6 +21,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"strconv"
 	"sync"
 	"time"
@@ -57,6 +58,8 @@ type Store struct {
 	// claimed (users are neither renamed nor deleted), so it needs no invalidation; it spares a
 	// fan-out to 10,000 followers 10,000 Username lookups.
 	idCache nameCache
+	// followLock serialises the follows of one author, so that its count stays exact (fanout.go).
+	followLock followLocks
 }
 
 // nameCache is the two-way username <-> uuid map. A plain map under a RWMutex: a fan-out reads
@@ -81,7 +84,7 @@ func (c *nameCache) put(username, id string) {
 
 // NewStore runs Twissandra on node.
 func NewStore(node *engine.Node) *Store {
-	return &Store{node: node, stamp: domain.NewStamper(domain.SystemClock{})}
+	return &Store{node: node, stamp: domain.NewStamper(domain.SystemClock{}), followLock: followLocks{seed: maphash.MakeSeed()}}
 }
 
 // Node is the engine the store runs on (for tools that read the rows themselves).
@@ -327,35 +330,6 @@ func userFrom(cols []engine.ColumnOrSuperColumn) domain.User {
 	return u
 }
 
-// Follow writes Friends[user][friend] and Followers[friend][user] in one batch.
-func (s *Store) Follow(ctx context.Context, username, friend string, since time.Time) error {
-	uid, fid, err := s.pair(ctx, username, friend)
-	if err != nil {
-		return err
-	}
-	ts := s.ts()
-	return wrap("follow", s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{
-		uid: {cfFriends: {col(fid, micros(since), ts)}},
-		fid: {cfFollowers: {col(uid, micros(since), ts)}},
-	}, cl))
-}
-
-// Unfollow deletes both columns in one batch.
-func (s *Store) Unfollow(ctx context.Context, username, friend string) error {
-	uid, fid, err := s.pair(ctx, username, friend)
-	if err != nil {
-		return err
-	}
-	ts := s.ts()
-	del := func(name string) []engine.Mutation {
-		return []engine.Mutation{{Deletion: &engine.Deletion{Timestamp: ts, Predicate: &engine.SlicePredicate{ColumnNames: [][]byte{[]byte(name)}}}}}
-	}
-	return wrap("unfollow", s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{
-		uid: {cfFriends: del(fid)},
-		fid: {cfFollowers: del(uid)},
-	}, cl))
-}
-
 func (s *Store) pair(ctx context.Context, username, friend string) (string, string, error) {
 	ids, err := s.userIDs(ctx, []string{username, friend})
 	if err != nil {
@@ -404,6 +378,11 @@ func (s *Store) follows(ctx context.Context, cf, username, after string, limit i
 	if len(cols) > limit {
 		cols = cols[:limit]
 	}
+	return s.followsOf(ctx, cols)
+}
+
+// followsOf reads columns of a Friends or Followers row (user uuid -> since) as follows, by name.
+func (s *Store) followsOf(ctx context.Context, cols []engine.ColumnOrSuperColumn) ([]domain.Follow, error) {
 	ids := make([][]byte, len(cols))
 	for i, c := range cols {
 		ids[i] = c.Column.Name

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/google/uuid"
 
@@ -36,6 +37,9 @@ type Service struct {
 	imported usedTimes
 	// publicWrites counts the posts written to the public line (see PublicLineVersion).
 	publicWrites writeClock
+	// pullThreshold is the follower count above which an author is pulled (see fanout.go);
+	// 0: every author is pushed, as in the seeds.
+	pullThreshold atomic.Int64
 }
 
 // New wires a Service. clock may be nil (the wall clock); hasher may be nil (bcrypt's default cost).
@@ -266,7 +270,8 @@ func (s *Service) checkPair(ctx context.Context, username, friend string) error 
 }
 
 // Post creates a tweet and fans it out: the author's userline, the public line, the author's
-// timeline and the timeline of every follower (paged through, however many).
+// timeline and, unless the author is pulled (see fanout.go), the timeline of every follower
+// (paged through, however many).
 func (s *Service) Post(ctx context.Context, username, body string) (domain.Tweet, error) {
 	body, err := domain.NormalizeBody(body)
 	if err != nil {
@@ -283,20 +288,32 @@ func (s *Service) Post(ctx context.Context, username, body string) (domain.Tweet
 // publish stores a tweet and fans it out to every line it belongs in.
 func (s *Service) publish(ctx context.Context, t domain.Tweet) error {
 	lines := []domain.LineKey{domain.UserlineOf(t.Username), domain.PublicLine(), domain.TimelineOf(t.Username)}
-	after := ""
-	for {
-		page, err := s.users.Followers(ctx, t.Username, after, domain.MaxFollowPage)
-		if err != nil {
-			return fmt.Errorf("fan-out followers: %w", err)
+	plan, err := s.fanoutOf(ctx, t.Username)
+	if err != nil {
+		return err
+	}
+	if plan.Pull {
+		// Marked before the tweet is in any line, so that no page that shows the tweet's
+		// userline entry can miss it for want of the mark.
+		if err := s.users.MarkPulled(ctx, t.Username); err != nil {
+			return fmt.Errorf("fan-out mark pulled: %w", err)
 		}
-		lines = slices.Grow(lines, len(page))
-		for _, f := range page {
-			lines = append(lines, domain.TimelineOf(f.Username))
+	} else {
+		after := ""
+		for {
+			page, err := s.users.Followers(ctx, t.Username, after, domain.MaxFollowPage)
+			if err != nil {
+				return fmt.Errorf("fan-out followers: %w", err)
+			}
+			lines = slices.Grow(lines, len(page))
+			for _, f := range page {
+				lines = append(lines, domain.TimelineOf(f.Username))
+			}
+			if len(page) < domain.MaxFollowPage {
+				break
+			}
+			after = page[len(page)-1].Cursor
 		}
-		if len(page) < domain.MaxFollowPage {
-			break
-		}
-		after = page[len(page)-1].Cursor
 	}
 	// The tweet is stored before any line names it, so a reader never meets a dangling ID for
 	// long; lines that do name a missing tweet are skipped when read.
@@ -305,15 +322,15 @@ func (s *Service) publish(ctx context.Context, t domain.Tweet) error {
 	}
 	s.publicWrites.begin()
 	defer s.publicWrites.end()
-	err := s.lines.Append(ctx, domain.LineEntry{Time: t.Time(), TweetID: t.ID, Tweet: &t}, lines...)
+	err = s.lines.Append(ctx, domain.LineEntry{Time: t.Time(), TweetID: t.ID, Tweet: &t}, lines...)
 	if !oplog.Detailed(ctx) {
 		oplog.Record(ctx, oplog.Op{Kind: oplog.Note, Call: "fan-out:"})
 	} else {
 		// The size of the fan-out on write, in the same words on every backend; the store's
 		// own operations above it say how its model wrote them.
 		oplog.Record(ctx, oplog.Op{Kind: oplog.Note, Call: "fan-out:", Touched: fmt.Sprintf("%d lines", len(lines)),
-			Text: fmt.Sprintf("fan-out: the tweet went to %d lines in one Append: %s's userline, the public line, %s's timeline and %d followers' timelines%s",
-				len(lines), t.Username, t.Username, len(lines)-3, errSuffix(err))})
+			Text: fmt.Sprintf("fan-out: the tweet went to %d lines in one Append: %s's userline, the public line, %s's timeline and %d followers' timelines; %s%s",
+				len(lines), t.Username, t.Username, len(lines)-3, plan, errSuffix(err))})
 	}
 	return err
 }
@@ -344,9 +361,17 @@ func (s *Service) Userline(ctx context.Context, username, start string, limit in
 	return s.linePage(ctx, domain.UserlineOf(username), start, limit)
 }
 
-// Timeline is username's home timeline. The caller has authenticated username.
+// Timeline is username's home timeline: the timeline row, merged with the userlines of the
+// pulled authors username follows (see fanout.go). The caller has authenticated username.
 func (s *Service) Timeline(ctx context.Context, username, start string, limit int) (TweetPage, error) {
-	return s.linePage(ctx, domain.TimelineOf(username), start, limit)
+	pulled, err := s.users.PulledFriends(ctx, username)
+	if err != nil {
+		return TweetPage{}, err
+	}
+	if len(pulled) == 0 {
+		return s.linePage(ctx, domain.TimelineOf(username), start, limit)
+	}
+	return s.mergedPage(ctx, username, pulled, start, limit)
 }
 
 // PublicLine is the page of everyone's tweets.
@@ -357,11 +382,7 @@ func (s *Service) PublicLine(ctx context.Context, start string, limit int) (Twee
 // linePage is one slice of limit+1 entries and one multiget of the tweets: "next" exists only
 // when the extra entry does, so a full last page never leads to an empty one.
 func (s *Service) linePage(ctx context.Context, line domain.LineKey, start string, limit int) (TweetPage, error) {
-	limit, err := domain.ValidateLimit(limit)
-	if err != nil {
-		return TweetPage{}, err
-	}
-	before, err := domain.ParseLineCursor(start)
+	limit, before, err := pageArgs(start, limit)
 	if err != nil {
 		return TweetPage{}, err
 	}
@@ -369,6 +390,25 @@ func (s *Service) linePage(ctx context.Context, line domain.LineKey, start strin
 	if err != nil {
 		return TweetPage{}, err
 	}
+	return s.pageOf(ctx, entries, limit)
+}
+
+// pageArgs checks a page's size and reads its cursor.
+func pageArgs(start string, limit int) (int, int64, error) {
+	limit, err := domain.ValidateLimit(limit)
+	if err != nil {
+		return 0, 0, err
+	}
+	before, err := domain.ParseLineCursor(start)
+	if err != nil {
+		return 0, 0, err
+	}
+	return limit, before, nil
+}
+
+// pageOf makes the page of up to limit+1 entries, newest first: limit of them and their
+// tweets, and the cursor of the rest when the extra one is there.
+func (s *Service) pageOf(ctx context.Context, entries []domain.LineEntry, limit int) (TweetPage, error) {
 	var page TweetPage
 	if len(entries) > limit {
 		entries = entries[:limit]
@@ -377,6 +417,7 @@ func (s *Service) linePage(ctx context.Context, line domain.LineKey, start strin
 	if len(entries) == 0 {
 		return page, nil
 	}
+	var err error
 	page.Tweets, err = s.tweetsOf(ctx, entries)
 	if err != nil {
 		return TweetPage{}, err

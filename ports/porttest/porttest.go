@@ -62,10 +62,15 @@ func Run(t *testing.T, newStores Factory) {
 		{"ServiceErrors", testServiceErrors},
 		{"MissingTweetIsSkippedNotFatal", testMissingTweet},
 		{"LineEntriesCarryTheirTweetOrNone", testLineCarriesTweet},
+		{"FollowerCountIsExact", testFollowerCount},
+		{"FollowerCountExactUnderConcurrentFollows", testFollowerCountConcurrent},
+		{"PulledFriendsAreThePulledAmongFriends", testPulledFriends},
+		{"PulledAuthorMergedFromTheFollow", testPulledAuthorMergedFromTheFollow},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStores(t)) })
 	}
+	t.Run("HybridFanOutPagesEqualPushToEveryone", func(t *testing.T) { testHybridEqualsPush(t, newStores) })
 }
 
 // stepClock advances one microsecond per reading, so tests get distinct, ordered times fast.

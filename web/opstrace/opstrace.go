@@ -112,6 +112,24 @@ func (u users) Followers(ctx context.Context, username, after string, limit int)
 	return fs, err
 }
 
+func (u users) FollowerCount(ctx context.Context, username string) (int64, error) {
+	n, err := u.s.FollowerCount(ctx, username)
+	record(ctx, err, "follower count %s -> %d", username, n)
+	return n, err
+}
+
+func (u users) MarkPulled(ctx context.Context, username string) error {
+	err := u.s.MarkPulled(ctx, username)
+	record(ctx, err, "mark pulled %s", username)
+	return err
+}
+
+func (u users) PulledFriends(ctx context.Context, username string) ([]domain.Follow, error) {
+	fs, err := u.s.PulledFriends(ctx, username)
+	record(ctx, err, "pulled friends of %s -> %d", username, len(fs))
+	return fs, err
+}
+
 type tweets struct{ s ports.TweetStore }
 
 func (t tweets) SaveTweet(ctx context.Context, x domain.Tweet) error {

@@ -138,7 +138,11 @@ func parseSchema(ddl string) []chebTable {
 			}
 			for _, part := range splitTop(m[2], ',') {
 				if f := strings.Fields(part); len(f) >= 2 {
-					tables[i].Cols = append(tables[i].Cols, chebCol{Name: f[0], Type: strings.Join(f[1:], " ")})
+					col := chebCol{Name: f[0], Type: strings.Join(f[1:], " ")}
+					if before, _, ok := strings.Cut(strings.ToUpper(col.Type), " STATIC"); ok {
+						col.Type, col.Mark = col.Type[:len(before)], "S"
+					}
+					tables[i].Cols = append(tables[i].Cols, col)
 				}
 			}
 		}
