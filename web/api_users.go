@@ -17,10 +17,19 @@ import (
 type userJSON struct {
 	Username  string `json:"username"`
 	CreatedAt string `json:"created_at"`
+	// Followers and Fanout are shown where one user is: the count is a read of its own.
+	Followers *int64 `json:"followers,omitempty"`
+	Fanout    string `json:"fanout,omitempty"`
 }
 
 func newUserJSON(u domain.User) userJSON {
 	return userJSON{Username: u.Username, CreatedAt: formatTime(u.CreatedAt)}
+}
+
+// withFanout adds the follower count and how the user's posts reach the followers.
+func (j userJSON) withFanout(f social.Fanout) userJSON {
+	j.Followers, j.Fanout = &f.Followers, f.Mode()
+	return j
 }
 
 type followJSON struct {
@@ -73,7 +82,7 @@ func (s *Server) signUp(c *gin.Context) {
 		return
 	}
 	c.Header("Location", "/api/v1/users/"+u.Username)
-	c.JSON(http.StatusCreated, newUserJSON(u))
+	c.JSON(http.StatusCreated, newUserJSON(u).withFanout(social.Fanout{})) // nobody follows a new user
 }
 
 func (s *Server) logIn(c *gin.Context) {
@@ -111,7 +120,12 @@ func (s *Server) getUser(c *gin.Context) {
 		s.WriteError(c, notFoundAs(err, "user %q not found", c.Param("username")))
 		return
 	}
-	c.JSON(http.StatusOK, newUserJSON(u))
+	f, err := s.deps.Social.FanoutOf(c.Request.Context(), u.Username)
+	if err != nil {
+		s.WriteError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, newUserJSON(u).withFanout(f))
 }
 
 func (s *Server) getUsers(c *gin.Context) {

@@ -108,10 +108,16 @@ func coreOptions(cfg *Config, logger *slog.Logger) ([]fx.Option, error) {
 		fx.Provide(
 			func() domain.Clock { return domain.SystemClock{} },
 			func(c *Config) *domain.PasswordHasher { return domain.NewPasswordHasher(c.BcryptCost) },
-			social.New,
+			newSocial,
 			blog.New,
 		),
 	}, nil
+}
+
+// newSocial is social.New with the configured pull threshold.
+func newSocial(users ports.UserStore, tweets ports.TweetStore, lines ports.LineStore, clock domain.Clock, hasher *domain.PasswordHasher, c *Config) (*social.Service, error) {
+	s := social.New(users, tweets, lines, clock, hasher)
+	return s, s.SetPullThreshold(c.PullThreshold)
 }
 
 // serverOptions add the HTTP server to coreOptions, and the decorations that only a server

@@ -28,11 +28,14 @@ type Config struct {
 	CommitLogSync       string
 	CommitLogSyncPeriod time.Duration
 
-	TokenSecret  string
-	TokenTTL     time.Duration
-	BcryptCost   int
-	MaxBodyBytes int64
-	SlowRequest  time.Duration
+	TokenSecret string
+	TokenTTL    time.Duration
+	BcryptCost  int
+	// PullThreshold is the follower count above which an author's posts are pulled by the
+	// followers' pages instead of pushed to their timelines; 0 pushes to everyone.
+	PullThreshold int64
+	MaxBodyBytes  int64
+	SlowRequest   time.Duration
 	// Compare names a second backend that every write goes to as well and every read is
 	// shadowed on (compare mode); "" for none.
 	Compare        string
@@ -73,6 +76,7 @@ func bindFlags(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.Backend, "backend", "widerow", "storage backend: widerow (embedded Cassandra 0.6 model), cql3 (a real Cassandra cluster) or memory")
 	bindWiderowFlags(fs, c)
 	fs.IntVar(&c.BcryptCost, "bcrypt-cost", 10, "bcrypt cost of password hashes (4 to 31)")
+	fs.Int64Var(&c.PullThreshold, "pull-threshold", DefaultPullThreshold, "authors with more followers than this are pulled: their posts go to no follower's timeline, and the followers' pages merge their userlines; 0 pushes every post to every follower, as the seeds do")
 	bindCQLFlags(fs, c)
 }
 
@@ -192,6 +196,9 @@ func (c *Config) validate() error {
 	if c.GCPercent < 0 {
 		return fmt.Errorf("--gc-percent %d: want 0 (the runtime's setting) or more", c.GCPercent)
 	}
+	if c.PullThreshold < 0 {
+		return fmt.Errorf("--pull-threshold %d: want 0 (push to everyone) or more", c.PullThreshold)
+	}
 	if c.BcryptCost < 4 || c.BcryptCost > 31 {
 		return fmt.Errorf("--bcrypt-cost %d: want 4 to 31", c.BcryptCost)
 	}
@@ -232,3 +239,6 @@ func existingStore(c *Config) error {
 	}
 	return nil
 }
+
+// DefaultPullThreshold is --pull-threshold's default; the README says how it was chosen.
+const DefaultPullThreshold = 10000
