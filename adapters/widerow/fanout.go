@@ -11,6 +11,7 @@ import (
 
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
+	"twissandra/ports/oplog"
 )
 
 // Follower counts and the pulled authors (the hybrid fan-out of domain/social/fanout.go).
@@ -20,7 +21,8 @@ import (
 // the author's User row, "followers", and rewrites it in the same batch as the follow's two
 // columns. Read-modify-write is only exact when nothing runs between the read and the write:
 // the store serialises the follows of one author with a lock of its own, which works because
-// the engine is embedded in this one process. A 0.6 cluster has no such lock: its clients
+// the engine is embedded in this one process (which therefore also remembers the last count it
+// wrote: see followLocks). A 0.6 cluster has no such lock: its clients
 // needed one outside Cassandra (ZooKeeper, as Cages did), or get_count at every read. A store
 // written before the count existed counts the row once, with get_count, at its next follow.
 //
@@ -38,10 +40,33 @@ const colFollowers = "followers"
 // threshold, by construction.
 const maxPulled = 1 << 16
 
-// followLocks serialise the follows and unfollows of one author (see above).
+// followLocks serialise the follows and unfollows of one author (see above), and remember the
+// counts they wrote. The count column is rewritten at every follow, and the engine keeps every
+// write of a column until a flush or compaction merges them, so a read of an author's count
+// right after a burst of follows would walk the burst. The process that serialises the writes
+// knows the value it wrote last: it reads the column once per author and process.
 type followLocks struct {
-	seed  maphash.Seed
-	locks [256]sync.Mutex
+	seed   maphash.Seed
+	locks  [256]sync.Mutex
+	mu     sync.RWMutex
+	counts map[string]int64 // author uuid -> follower count, written under the author's lock
+}
+
+func (l *followLocks) known(id string) (int64, bool) {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	n, ok := l.counts[id]
+	return n, ok
+}
+
+// remember records the count just written, or read; the caller holds the author's lock.
+func (l *followLocks) remember(id string, n int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.counts == nil {
+		l.counts = map[string]int64{}
+	}
+	l.counts[id] = n
 }
 
 func (l *followLocks) of(id string) *sync.Mutex {
@@ -67,10 +92,14 @@ func (s *Store) Follow(ctx context.Context, username, friend string, since time.
 		return wrap("follow", err)
 	}
 	ts := s.ts()
-	return wrap("follow", s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{
+	if err := s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{
 		uid: {cfFriends: {col(fid, micros(since), ts)}},
 		fid: {cfFollowers: {col(uid, micros(since), ts)}, cfUser: {col(colFollowers, strconv.AppendInt(nil, n+1, 10), ts)}},
-	}, cl))
+	}, cl); err != nil {
+		return wrap("follow", err)
+	}
+	s.followLock.remember(fid, n+1)
+	return nil
 }
 
 // Unfollow deletes both columns in one batch, with the friend's count one less when user was a
@@ -95,45 +124,89 @@ func (s *Store) Unfollow(ctx context.Context, username, friend string) error {
 		uid: {cfFriends: del(fid)},
 		fid: {cfFollowers: del(uid)},
 	}
+	n := int64(-1)
 	if following {
-		n, err := s.followerCount(ctx, fid)
-		if err != nil {
+		if n, err = s.followerCount(ctx, fid); err != nil {
 			return wrap("unfollow", err)
 		}
-		rows[fid][cfUser] = []engine.Mutation{col(colFollowers, strconv.AppendInt(nil, max(n-1, 0), 10), ts)}
+		n = max(n-1, 0)
+		rows[fid][cfUser] = []engine.Mutation{col(colFollowers, strconv.AppendInt(nil, n, 10), ts)}
 	}
-	return wrap("unfollow", s.node.BatchMutate(ctx, KeyspaceTwissandra, rows, cl))
+	if err := s.node.BatchMutate(ctx, KeyspaceTwissandra, rows, cl); err != nil {
+		return wrap("unfollow", err)
+	}
+	if n >= 0 {
+		s.followLock.remember(fid, n)
+	}
+	return nil
 }
 
-// isFollower reads the one column Followers[fid][uid].
+// isFollower reads the one column Friends[uid][fid]: the follower's side, written in the same
+// batch as the other. Not Followers[fid][uid]: the Followers rows are row-cached, and a read of
+// one column of a cached row loads the whole row, which for an author with a million followers
+// is a million columns at every follow.
 func (s *Store) isFollower(ctx context.Context, fid, uid string) (bool, error) {
-	_, err := s.node.Get(ctx, KeyspaceTwissandra, fid, engine.ColumnPath{ColumnFamily: cfFollowers, Column: []byte(uid)}, cl)
+	_, err := s.node.Get(ctx, KeyspaceTwissandra, uid, engine.ColumnPath{ColumnFamily: cfFriends, Column: []byte(fid)}, cl)
 	if errors.Is(err, engine.ErrNotFound) {
 		return false, nil
 	}
 	return err == nil, err
 }
 
-// followerCount reads User[id]["followers"], or counts the Followers row of a store written
-// before the count.
+// followerCount is the count this process last wrote or read, else User[id]["followers"], else
+// (a store written before the count) the live columns of the Followers row, counted once. The
+// caller holds the author's lock.
 func (s *Store) followerCount(ctx context.Context, id string) (int64, error) {
-	c, err := s.node.Get(ctx, KeyspaceTwissandra, id, engine.ColumnPath{ColumnFamily: cfUser, Column: []byte(colFollowers)}, cl)
-	if err == nil {
-		return strconv.ParseInt(string(c.Column.Value), 10, 64)
+	if n, ok := s.followLock.known(id); ok {
+		noteCountKnown(ctx, id, n)
+		return n, nil
 	}
-	if !errors.Is(err, engine.ErrNotFound) {
+	var n int64
+	c, err := s.node.Get(ctx, KeyspaceTwissandra, id, engine.ColumnPath{ColumnFamily: cfUser, Column: []byte(colFollowers)}, cl)
+	switch {
+	case err == nil:
+		if n, err = strconv.ParseInt(string(c.Column.Value), 10, 64); err != nil {
+			return 0, fmt.Errorf("the count User[%s][%s] = %q: %w", id, colFollowers, c.Column.Value, err)
+		}
+	case errors.Is(err, engine.ErrNotFound):
+		var counted int
+		if counted, err = s.node.GetCount(ctx, KeyspaceTwissandra, id, engine.ColumnParent{ColumnFamily: cfFollowers}, cl); err != nil {
+			return 0, err
+		}
+		n = int64(counted)
+	default:
 		return 0, err
 	}
-	n, err := s.node.GetCount(ctx, KeyspaceTwissandra, id, engine.ColumnParent{ColumnFamily: cfFollowers}, cl)
-	return int64(n), err
+	s.followLock.remember(id, n)
+	return n, nil
 }
 
-// FollowerCount reads the User row's count.
+// noteCountKnown tells the request's operations that a count came from the adapter's memory.
+func noteCountKnown(ctx context.Context, id string, n int64) {
+	switch {
+	case !oplog.Enabled(ctx):
+	case !oplog.Detailed(ctx):
+		oplog.Record(ctx, oplog.Op{Model: "widerow", Kind: oplog.Note, Call: "cache"})
+	default:
+		oplog.Record(ctx, oplog.Op{Model: "widerow", Kind: oplog.Note, Call: "cache", Family: KeyspaceTwissandra + "." + cfUser,
+			Touched: fmt.Sprintf("%d followers", n),
+			Text:    fmt.Sprintf("cache User[%s][%s]: %d, the count this process last wrote (it serialises every follow of the author), not read", id, colFollowers, n)})
+	}
+}
+
+// FollowerCount reads the author's count (see followerCount).
 func (s *Store) FollowerCount(ctx context.Context, username string) (int64, error) {
 	id, ok, err := s.userID(ctx, username)
 	if err != nil || !ok {
 		return 0, err
 	}
+	if n, ok := s.followLock.known(id); ok {
+		noteCountKnown(ctx, id, n)
+		return n, nil
+	}
+	mu := s.followLock.of(id)
+	mu.Lock()
+	defer mu.Unlock()
 	n, err := s.followerCount(ctx, id)
 	if err != nil {
 		return 0, wrap(fmt.Sprintf("follower count of %q", username), err)
