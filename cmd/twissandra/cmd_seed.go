@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"twissandra/domain"
 	"twissandra/tools/progress"
 	"twissandra/tools/seed"
 )
@@ -26,12 +27,22 @@ func seedCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Uint64Var(&o.Seed, "seed", 42, "random seed: the same seed, counts and --until give the same data")
 	fs.Float64Var(&o.FollowSkew, "follow-skew", 1.2, "Zipf exponent of follower counts (> 1)")
 	fs.IntVar(&o.Concurrency, "concurrency", 8, "posts in flight")
+	celebrity := fs.String("celebrity", "", "make this user (password "+strconv.Quote(seed.Password)+") with --followers followers, NAME_f0000000 ...; resumable")
+	fans := fs.Int("followers", 1_000_000, "followers of --celebrity")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	if err := loadConfig(fs, args, cfg); err != nil {
 		return err
 	}
-	if !*articles && o.Users == 0 && o.Tweets == 0 {
-		return errors.New("nothing to do: give --articles and/or --users N --tweets M")
+	if !*articles && o.Users == 0 && o.Tweets == 0 && *celebrity == "" {
+		return errors.New("nothing to do: give --articles, --users N --tweets M and/or --celebrity NAME --followers N")
+	}
+	if *celebrity != "" {
+		if err := domain.ValidateUsername(*celebrity); err != nil {
+			return fmt.Errorf("--celebrity: %w", err)
+		}
+		if *fans < 0 || *fans > seed.MaxCelebrityFans {
+			return fmt.Errorf("--followers %d: want 0 to %d", *fans, seed.MaxCelebrityFans)
+		}
 	}
 	o.Until = time.Now().UTC().Truncate(time.Hour)
 	if *until != "" {
@@ -51,6 +62,20 @@ func seedCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 				return err
 			}
 			fmt.Fprintln(stdout, "loaded the articles' data")
+		}
+		if *celebrity != "" {
+			bar := progress.New(stderr, *quiet, int64(*fans), "followers")
+			start := time.Now()
+			err := seed.Celebrity(ctx, b.stores.Users, *celebrity, *fans, o.Concurrency, func() { bar.Add(1) })
+			bar.Finish()
+			if err != nil {
+				return err
+			}
+			n, err := b.stores.Users.FollowerCount(ctx, *celebrity)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "%s has %d followers (made in %s)\n", *celebrity, n, time.Since(start).Round(time.Millisecond))
 		}
 		if o.Users == 0 && o.Tweets == 0 {
 			return nil

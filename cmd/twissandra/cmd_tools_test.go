@@ -83,12 +83,24 @@ func TestSeedMigrateRoundTrip(t *testing.T) {
 	}
 }
 
+// seed --celebrity makes a user with that many followers, on the widerow store on disk.
+func TestSeedCelebrity(t *testing.T) {
+	t.Parallel()
+	out := mustRun(t, "seed", "--data-dir", t.TempDir(), "--celebrity", "star", "--followers", "300", "--quiet")
+	if !strings.Contains(out, "star has 300 followers") {
+		t.Fatalf("seed --celebrity: %q", out)
+	}
+}
+
 func TestToolErrors(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	for _, args := range [][]string{
 		{"seed", "--data-dir", dir},
 		{"seed", "--data-dir", dir, "--users", "1", "--tweets", "3"},
+		{"seed", "--backend", "memory", "--celebrity", "no way"},
+		{"seed", "--backend", "memory", "--celebrity", "star", "--followers", "-1"},
+		{"serve", "--backend", "memory", "--pull-threshold", "-1"},
 		{"dump", "--data-dir", dir, "--keyspace", "Nope"},
 		{"dump", "--backend", "memory"},
 		{"dump", "--table", "tweets"},
