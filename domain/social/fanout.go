@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"twissandra/domain"
+	"twissandra/ports"
 	"twissandra/ports/oplog"
 )
 
@@ -96,72 +97,103 @@ func (s *Service) fanoutOf(ctx context.Context, username string) (Fanout, error)
 	return f, nil
 }
 
-// mergedPage is a home-timeline page of a reader who follows pulled authors: a slice of
-// limit+1 entries of the timeline row and of each pulled author's userline (from the follow's
-// Since on), merged newest first without duplicates, then one multiget of the page's tweets.
-// Its reads grow with the page and with the pulled authors followed, never with the reader's
-// other friends; the cursor is the same time cursor as a plain page's.
+// mergedPage is a home-timeline page of a reader who follows pulled authors: the timeline row
+// and each pulled author's userline (from the follow's Since on), merged newest first without
+// duplicates, then one multiget of the page's tweets. The timeline is sliced for a whole page at
+// once; a userline a few entries at a time, more only while the page still needs its entries,
+// so its reads grow with what the page shows of it. Reads grow with the page and with the
+// pulled authors followed, never with the reader's other friends; the cursor is the same time
+// cursor as a plain page's.
 func (s *Service) mergedPage(ctx context.Context, username string, pulled []domain.Follow, start string, limit int) (TweetPage, error) {
 	limit, before, err := pageArgs(start, limit)
 	if err != nil {
 		return TweetPage{}, err
 	}
-	sources := make([][]domain.LineEntry, 0, len(pulled)+1)
-	own, err := s.lines.Slice(ctx, domain.TimelineOf(username), before, limit+1)
-	if err != nil {
-		return TweetPage{}, err
-	}
-	sources = append(sources, own)
+	want := limit + 1
+	// A pulled author's first slice: its share of the page if every line gave alike, and a few
+	// more; each slice after that doubles, up to a page.
+	share := max(4, want/(len(pulled)+1)+2)
+	cursors := make([]*lineCursor, 0, len(pulled)+1)
+	cursors = append(cursors, &lineCursor{line: domain.TimelineOf(username), before: before, count: want, limit: want, more: true})
 	for _, f := range pulled {
-		entries, err := s.lines.Slice(ctx, domain.UserlineOf(f.Username), before, limit+1)
-		if err != nil {
-			return TweetPage{}, err
-		}
-		from := f.Since.UnixMicro()
-		// Newest first: the entries from the follow on are a prefix.
-		n, _ := slices.BinarySearchFunc(entries, from, func(e domain.LineEntry, t int64) int { return cmp.Compare(t, e.Time) })
-		for n < len(entries) && entries[n].Time >= from {
-			n++
-		}
-		sources = append(sources, entries[:n])
+		cursors = append(cursors, &lineCursor{line: domain.UserlineOf(f.Username), before: before, from: f.Since.UnixMicro(), count: min(share, want), limit: want, more: true})
 	}
-	merged := mergeNewest(sources, limit+1)
+	merged := make([]domain.LineEntry, 0, want)
+	for len(merged) < want {
+		var best *lineCursor
+		for _, c := range cursors {
+			if err := c.fill(ctx, s.lines); err != nil {
+				return TweetPage{}, err
+			}
+			if c.pos < len(c.buf) && (best == nil || c.buf[c.pos].Time > best.buf[best.pos].Time) {
+				best = c // on equal times the earlier line (the timeline) wins
+			}
+		}
+		if best == nil {
+			break
+		}
+		e := best.buf[best.pos]
+		best.pos++
+		if n := len(merged); n > 0 && merged[n-1].Time == e.Time {
+			continue // the same tweet, pushed before its author was pulled
+		}
+		merged = append(merged, e)
+	}
 	if oplog.Detailed(ctx) {
-		names := make([]string, len(pulled))
+		names, reads := make([]string, len(pulled)), 0
 		for i, f := range pulled {
 			names[i] = f.Username
 		}
-		oplog.Record(ctx, oplog.Op{Kind: oplog.Note, Call: "merge:", Touched: fmt.Sprintf("%d lines", len(sources)),
-			Text: fmt.Sprintf("merge: %s's timeline and the userlines of %d pulled authors %s follows (%s), newest first: %d entries",
-				username, len(pulled), username, strings.Join(names, ", "), len(merged))})
+		for _, c := range cursors {
+			reads += c.slices
+		}
+		oplog.Record(ctx, oplog.Op{Kind: oplog.Note, Call: "merge:", Touched: fmt.Sprintf("%d lines", len(cursors)),
+			Text: fmt.Sprintf("merge: %s's timeline and the userlines of the %d pulled authors %s follows (%s), newest first: %d slices for %d entries",
+				username, len(pulled), username, strings.Join(names, ", "), reads, len(merged))})
 	} else {
 		oplog.Record(ctx, oplog.Op{Kind: oplog.Note, Call: "merge:"})
 	}
 	return s.pageOf(ctx, merged, limit)
 }
 
-// mergeNewest merges lines that are each newest first into at most n entries, newest first,
-// keeping one entry per time (a tweet has the same time in every line).
-func mergeNewest(sources [][]domain.LineEntry, n int) []domain.LineEntry {
-	total := 0
-	for _, src := range sources {
-		total += len(src)
+// lineCursor reads one line of a merge, newest first, a slice at a time.
+type lineCursor struct {
+	line   domain.LineKey
+	before int64 // the next slice's entries are strictly older (0: from the newest)
+	from   int64 // entries older than this are not the reader's (0: all are)
+	count  int   // the next slice's size
+	limit  int   // the largest slice
+	buf    []domain.LineEntry
+	pos    int
+	more   bool // the line may hold entries past buf
+	slices int  // slices read
+}
+
+// fill reads the next slice when the cursor has used up its entries and the line has more.
+func (c *lineCursor) fill(ctx context.Context, lines ports.LineStore) error {
+	if c.pos < len(c.buf) || !c.more {
+		return nil
 	}
-	all := make([]domain.LineEntry, 0, total)
-	for _, src := range sources {
-		all = append(all, src...)
+	got, err := lines.Slice(ctx, c.line, c.before, c.count)
+	if err != nil {
+		return err
 	}
-	// Stable, so that of two entries of one tweet the timeline's (the first source) is kept.
-	slices.SortStableFunc(all, func(a, b domain.LineEntry) int { return cmp.Compare(b.Time, a.Time) })
-	out := all[:0]
-	for _, e := range all {
-		if len(out) > 0 && out[len(out)-1].Time == e.Time {
-			continue
+	c.slices++
+	c.more = len(got) == c.count
+	if c.from > 0 {
+		// Newest first: the entries from the follow on are a prefix.
+		n, _ := slices.BinarySearchFunc(got, c.from, func(e domain.LineEntry, t int64) int { return cmp.Compare(t, e.Time) })
+		for n < len(got) && got[n].Time >= c.from {
+			n++
 		}
-		if len(out) == n {
-			break
+		if n < len(got) {
+			got, c.more = got[:n], false
 		}
-		out = append(out, e)
 	}
-	return out
+	if len(got) > 0 {
+		c.before = got[len(got)-1].Time
+	}
+	c.buf, c.pos = got, 0
+	c.count = min(2*c.count, c.limit)
+	return nil
 }
