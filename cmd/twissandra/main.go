@@ -44,6 +44,7 @@ Usage:
   twissandra migrate [flags]   copy everything from one backend to another (--from, --to)
   twissandra fill-lines [flags]  cql3: fill the line rows written before the query-first tables
   twissandra bench [flags]     load-test a running server (loopback) and plot latency and throughput
+  twissandra celebrity [flags] measure posts to 100 ... 1,000,000 followers, pushed and hybrid, and plot them
   twissandra version           print the version
 
 Run "twissandra <command> -h" for the flags. Every flag can also be set as an environment
@@ -79,6 +80,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = fillLinesCmd(ctx, rest, stdout, stderr)
 	case "bench":
 		err = benchCmd(ctx, rest, stdout, stderr)
+	case "celebrity":
+		err = celebrityCmd(ctx, rest, stdout, stderr)
 	case "version", "--version", "-version", "-v":
 		fmt.Fprintln(stdout, "twissandra", versionString())
 	case "help", "-h", "--help":

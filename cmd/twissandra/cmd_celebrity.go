@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"twissandra/tools/bench"
+	"twissandra/tools/progress"
+)
+
+// celebrityCmd measures the celebrity problem on one or more backends (tools/bench's
+// RunCelebrity): post latency against follower count, pushed and hybrid, and the page cost of
+// following pulled authors; it prints the figures and plots them.
+func celebrityCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg := &Config{}
+	fs := newFlagSet("celebrity", stderr)
+	bindFlags(fs, cfg)
+	backends := fs.String("backends", "widerow,memory", "backends to measure in turn (widerow, memory, cql3); widerow on disk in --data-dir, default a fresh temporary one")
+	counts := fs.String("counts", "100,1000,10000,100000,1000000", "follower counts of the author, ascending")
+	posts := fs.Int("posts", 10, "posts timed per count and mode")
+	pulled := fs.String("pulled", "0,1,5,20", "pulled authors followed by the readers whose pages are timed")
+	pages := fs.Int("pages", 200, "pages timed per reader")
+	svg := fs.String("svg", "artifacts/celebrity.svg", "SVG plot to write; empty for none")
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	if err := loadConfig(fs, args, cfg); err != nil {
+		return err
+	}
+	explicitDir := false
+	fs.Visit(func(f *flag.Flag) { explicitDir = explicitDir || f.Name == "data-dir" })
+	if os.Getenv(envPrefix+"DATA_DIR") != "" {
+		explicitDir = true
+	}
+	cs, err := intList("--counts", *counts)
+	if err != nil {
+		return err
+	}
+	ps, err := intList("--pulled", *pulled)
+	if err != nil {
+		return err
+	}
+	var results []bench.CelebrityResult
+	for _, name := range strings.Split(*backends, ",") {
+		c := *cfg
+		c.Backend = strings.TrimSpace(name)
+		if err := c.validate(); err != nil {
+			return fmt.Errorf("--backends: %w", err)
+		}
+		if c.Backend == "widerow" && !explicitDir {
+			dir, err := os.MkdirTemp("", "twissandra-celebrity-")
+			if err != nil {
+				return err
+			}
+			defer os.RemoveAll(dir)
+			c.DataDir, c.CommitLogSync = dir, "periodic"
+		}
+		b, err := openBackend(ctx, &c, stderr)
+		if err != nil {
+			return err
+		}
+		res, err := bench.RunCelebrity(ctx, bench.CelebrityConfig{
+			Backend: c.Backend, Social: b.social, Users: b.stores.Users, Counts: cs, Posts: *posts,
+			Threshold: c.PullThreshold, Pulled: ps, Pages: *pages, Log: stderr,
+			Bar: func(total int64, unit string) (func(), func()) {
+				bar := progress.New(stderr, *quiet, total, unit)
+				return func() { bar.Add(1) }, bar.Finish
+			},
+		})
+		if err = errors.Join(err, b.close()); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, res.Table())
+		results = append(results, res)
+	}
+	if *svg == "" {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(*svg), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(*svg)
+	if err != nil {
+		return err
+	}
+	err = bench.WriteCelebritySVG(f, "The celebrity problem: push against the hybrid fan-out", results)
+	if err = errors.Join(err, f.Close()); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "wrote", *svg)
+	return nil
+}
+
+// intList reads a comma-separated list of non-negative integers.
+func intList(flagName, s string) ([]int, error) {
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || n < 0 {
+			return nil, fmt.Errorf("%s %q: want comma-separated counts of 0 or more", flagName, s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
