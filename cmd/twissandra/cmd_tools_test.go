@@ -92,6 +92,22 @@ func TestSeedCelebrity(t *testing.T) {
 	}
 }
 
+// celebrity measures the posts and pages it is asked for and plots them.
+func TestCelebrityCommand(t *testing.T) {
+	t.Parallel()
+	svg := filepath.Join(t.TempDir(), "celebrity.svg")
+	out := mustRun(t, "celebrity", "--backends", "memory,widerow", "--data-dir", t.TempDir(), "--counts", "10,50", "--pull-threshold", "20",
+		"--posts", "2", "--pulled", "0,2", "--pages", "3", "--svg", svg, "--quiet")
+	for _, want := range []string{"memory, pull threshold 20", "widerow, pull threshold 20", " hybrid*", "hybrid post, 50 followers / 10 followers", "wrote " + svg} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("celebrity: no %q in\n%s", want, out)
+		}
+	}
+	if b, err := os.ReadFile(svg); err != nil || !strings.Contains(string(b), "<polyline") {
+		t.Fatalf("the plot: %v", err)
+	}
+}
+
 func TestToolErrors(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -101,6 +117,9 @@ func TestToolErrors(t *testing.T) {
 		{"seed", "--backend", "memory", "--celebrity", "no way"},
 		{"seed", "--backend", "memory", "--celebrity", "star", "--followers", "-1"},
 		{"serve", "--backend", "memory", "--pull-threshold", "-1"},
+		{"celebrity", "--backends", "memory", "--counts", "100,x"},
+		{"celebrity", "--backends", "nope"},
+		{"celebrity", "--backends", "memory", "--counts", "100,10", "--svg", ""},
 		{"dump", "--data-dir", dir, "--keyspace", "Nope"},
 		{"dump", "--backend", "memory"},
 		{"dump", "--table", "tweets"},
