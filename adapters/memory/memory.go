@@ -184,6 +184,14 @@ func (s *Store) PulledFriends(ctx context.Context, username string) ([]domain.Fo
 		return nil, nil
 	}
 	var out []domain.Follow
+	if len(set.items) <= len(s.pulled) { // whichever is smaller: both are in memory
+		for _, f := range set.items {
+			if _, ok := s.pulled[f.Username]; ok {
+				out = append(out, f)
+			}
+		}
+		return out, nil
+	}
 	for name := range s.pulled {
 		if i, ok := set.find(name); ok {
 			out = append(out, set.items[i])
