@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,6 +29,8 @@ func celebrityCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	pulled := fs.String("pulled", "0,1,5,20", "pulled authors followed by the readers whose pages are timed")
 	pages := fs.Int("pages", 200, "pages timed per reader")
 	svg := fs.String("svg", "artifacts/celebrity.svg", "SVG plot to write; empty for none")
+	jsonOut := fs.String("json", "", "also write the figures as JSON here (the models pages show web/pages/static/celebrity.json)")
+	note := fs.String("note", "", "where and how the figures were taken, kept in the JSON")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	if err := loadConfig(fs, args, cfg); err != nil {
 		return err
@@ -78,22 +81,41 @@ func celebrityCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintln(stdout, res.Table())
 		results = append(results, res)
 	}
+	if *jsonOut != "" {
+		b, err := json.MarshalIndent(struct {
+			Note    string                  `json:"note"`
+			Results []bench.CelebrityResult `json:"results"`
+		}{*note, results}, "", " ")
+		if err != nil {
+			return err
+		}
+		if err := writeFile(*jsonOut, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err }); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "wrote", *jsonOut)
+	}
 	if *svg == "" {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(*svg), 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(*svg)
-	if err != nil {
-		return err
-	}
-	err = bench.WriteCelebritySVG(f, "The celebrity problem: push against the hybrid fan-out", results)
-	if err = errors.Join(err, f.Close()); err != nil {
+	if err := writeFile(*svg, func(w io.Writer) error {
+		return bench.WriteCelebritySVG(w, "The celebrity problem: push against the hybrid fan-out", results)
+	}); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, "wrote", *svg)
 	return nil
+}
+
+// writeFile creates path (and its directory) and fills it with write.
+func writeFile(path string, write func(io.Writer) error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	return errors.Join(write(f), f.Close())
 }
 
 // intList reads a comma-separated list of non-negative integers.

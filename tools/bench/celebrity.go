@@ -43,29 +43,29 @@ type CelebrityConfig struct {
 
 // PostPoint is the cost of a post by an author with Followers followers.
 type PostPoint struct {
-	Followers int
-	Mode      string // "push" or "hybrid"
-	Pulled    bool   // the hybrid pulled the author
-	Median    time.Duration
-	Timelines int // timelines one post wrote: the author's own and the followers' pushed to
+	Followers int           `json:"followers"`
+	Mode      string        `json:"mode"`   // "push" or "hybrid"
+	Pulled    bool          `json:"pulled"` // the hybrid pulled the author
+	Median    time.Duration `json:"median_ns"`
+	Timelines int           `json:"timelines"` // timelines one post wrote: the author's own and the followers' pushed to
 	// PeakRSS is how much the process's peak resident memory rose over the posts, in bytes
 	// (Linux; -1 elsewhere).
-	PeakRSS int64
+	PeakRSS int64 `json:"peak_rss_bytes"`
 }
 
 // PagePoint is the cost of a home-timeline page of 40 for a reader following Pulled pulled
 // authors (and ten pushed ones).
 type PagePoint struct {
-	Pulled int
-	Median time.Duration
+	Pulled int           `json:"pulled"`
+	Median time.Duration `json:"median_ns"`
 }
 
 // CelebrityResult is one backend's figures.
 type CelebrityResult struct {
-	Backend   string
-	Threshold int64
-	Posts     []PostPoint
-	Pages     []PagePoint
+	Backend   string      `json:"backend"`
+	Threshold int64       `json:"threshold"`
+	Posts     []PostPoint `json:"posts"`
+	Pages     []PagePoint `json:"pages"`
 }
 
 func (c *CelebrityConfig) check() error {
