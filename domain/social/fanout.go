@@ -197,3 +197,12 @@ func (c *lineCursor) fill(ctx context.Context, lines ports.LineStore) error {
 	c.count = min(2*c.count, c.limit)
 	return nil
 }
+
+// PulledFriends returns the pulled authors username follows, whose userlines username's home
+// timeline merges.
+func (s *Service) PulledFriends(ctx context.Context, username string) ([]domain.Follow, error) {
+	if err := domain.ValidateUsername(username); err != nil {
+		return nil, err
+	}
+	return s.users.PulledFriends(ctx, username)
+}

@@ -161,7 +161,7 @@ func Register(s *web.Server, deps Deps) error {
 	if err != nil {
 		return err
 	}
-	for _, name := range []string{"style.css", "app.js", "favicon.svg"} {
+	for _, name := range []string{"style.css", "app.js", "favicon.svg", "celebrity.svg"} {
 		s.Engine.StaticFileFS("/static/"+name, name, http.FS(static))
 	}
 	// Browsers ask for /favicon.ico whatever the page links: the same SVG answers.
@@ -228,6 +228,7 @@ func (h *handler) routes(g *gin.RouterGroup) {
 	h.registerLab(g)
 	g.GET("models/partitions", h.partitions)
 	g.GET("models/generations", h.generations)
+	g.GET("models/celebrity", h.celebrity)
 	g.GET("models/race", h.racePage)
 	g.POST("models/race", h.runRace)
 	if h.deps.Blog != nil {

@@ -29,7 +29,7 @@ var pageFiles = []string{
 	"home", "user", "follows", "login", "find", "error",
 	"blog_index", "blog_entry", "blog_author", "blog_new",
 	"models", "inspect", "inspect_cql",
-	"where", "lab", "race", "partitions", "generations",
+	"where", "lab", "race", "partitions", "generations", "celebrity",
 }
 
 var funcs = template.FuncMap{
