@@ -67,6 +67,14 @@ type LineEntry struct {
 	Tweet *Tweet
 }
 
+// LineSlice asks for a slice of one line: at most Limit entries, newest first, strictly older
+// than Before (Before <= 0: from the newest).
+type LineSlice struct {
+	Line   LineKey
+	Before int64
+	Limit  int
+}
+
 // Paging limits of the lines and lists.
 const (
 	DefaultPageSize = 40

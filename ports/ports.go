@@ -78,8 +78,26 @@ type LineStore interface {
 	// Slice returns at most limit entries of line, newest first, strictly older than before
 	// (before <= 0: from the newest). An unknown line is empty, not an error.
 	Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error)
+	// SliceMany slices several lines, each as Slice would, the results in the order asked. A
+	// store that pays a round trip per slice sends them at once (a merged home page reads a
+	// timeline and several userlines); a local store reads them one after another (SliceEach).
+	SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error)
 	// Remove deletes the entries with these times from line; absent ones are ignored.
 	Remove(ctx context.Context, line domain.LineKey, times ...int64) error
+}
+
+// SliceEach is SliceMany for a store whose slices cost no round trip: one Slice after another.
+func SliceEach(ctx context.Context, lines interface {
+	Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error)
+}, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
+	out := make([][]domain.LineEntry, len(reqs))
+	for i, r := range reqs {
+		var err error
+		if out[i], err = lines.Slice(ctx, r.Line, r.Before, r.Limit); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // Pinger is implemented by stores that can lose their connection; /readyz asks it.

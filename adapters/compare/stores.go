@@ -212,6 +212,14 @@ func (s lines) Slice(ctx context.Context, l domain.LineKey, before int64, limit 
 	}, func(es []domain.LineEntry) string { return keys(es, entryKey) })
 }
 
+func (s lines) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
+	return read(ctx, s.p, fmt.Sprintf("slice %d lines", len(reqs)), func(ctx context.Context, first bool) ([][]domain.LineEntry, error) {
+		return pick(first, s.a, s.b).SliceMany(ctx, reqs)
+	}, func(ls [][]domain.LineEntry) string {
+		return keys(ls, func(es []domain.LineEntry) string { return keys(es, entryKey) })
+	})
+}
+
 func (s lines) Remove(ctx context.Context, l domain.LineKey, times ...int64) error {
 	return s.p.write(ctx, fmt.Sprintf("remove %d entries from %s", len(times), l), func(ctx context.Context, first bool) error {
 		return pick(first, s.a, s.b).Remove(ctx, l, times...)

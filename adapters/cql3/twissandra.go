@@ -381,6 +381,24 @@ func lineStmtsOf(kind domain.LineKind) (lineStmts, error) {
 	return lineStmts{}, domain.Invalid("line", "unknown line kind %d", kind)
 }
 
+// sliceConcurrency bounds the queries of one SliceMany in flight.
+const sliceConcurrency = 16
+
+// SliceMany sends the slices at once (at most sliceConcurrency in flight): a merged home page
+// waits about one round trip for its timeline and every userline, not one per line.
+func (s *Store) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
+	out := make([][]domain.LineEntry, len(reqs))
+	err := runBounded(ctx, len(reqs), sliceConcurrency, func(ctx context.Context, i int) error {
+		var err error
+		out[i], err = s.Slice(ctx, reqs[i].Line, reqs[i].Before, reqs[i].Limit)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // Slice reads one line newest first: for a user's line, one query on its partition.
 func (s *Store) Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error) {
 	sess, err := s.sess()

@@ -58,6 +58,7 @@ const (
 	OpAppend         = "append"
 	OpAppendEntries  = "append_entries"
 	OpSlice          = "slice"
+	OpSliceMany      = "slice_many"
 	OpRemove         = "remove"
 	OpPutAuthor      = "put_author"
 	OpGetAuthor      = "get_author"
@@ -198,13 +199,13 @@ func (w *tweets) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet
 func Lines(s ports.LineStore, adapter string, sink Sink) ports.LineStore {
 	return &lines{s: s, fanout: sink.Fanout(adapter),
 		append: sink.Op(adapter, OpAppend), appendEntries: sink.Op(adapter, OpAppendEntries),
-		slice: sink.Op(adapter, OpSlice), remove: sink.Op(adapter, OpRemove)}
+		slice: sink.Op(adapter, OpSlice), sliceMany: sink.Op(adapter, OpSliceMany), remove: sink.Op(adapter, OpRemove)}
 }
 
 type lines struct {
-	s                                    ports.LineStore
-	fanout                               SizeRecorder
-	append, appendEntries, slice, remove OpRecorder
+	s                                               ports.LineStore
+	fanout                                          SizeRecorder
+	append, appendEntries, slice, sliceMany, remove OpRecorder
 }
 
 func (l *lines) Append(ctx context.Context, e domain.LineEntry, ks ...domain.LineKey) error {
@@ -227,6 +228,13 @@ func (l *lines) Slice(ctx context.Context, k domain.LineKey, before int64, limit
 	es, err := l.s.Slice(ctx, k, before, limit)
 	done(l.slice, t, err)
 	return es, err
+}
+
+func (l *lines) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
+	t := time.Now()
+	out, err := l.s.SliceMany(ctx, reqs)
+	done(l.sliceMany, t, err)
+	return out, err
 }
 
 func (l *lines) Remove(ctx context.Context, k domain.LineKey, times ...int64) error {

@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"twissandra/domain"
+	"twissandra/ports"
 )
 
 // Store implements ports.UserStore, ports.TweetStore and ports.LineStore.
@@ -360,6 +361,11 @@ func insertEntry(l []domain.LineEntry, e domain.LineEntry) []domain.LineEntry {
 	copy(l[i+1:], l[i:])
 	l[i] = e
 	return l
+}
+
+// SliceMany slices one line after another.
+func (s *Store) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
+	return ports.SliceEach(ctx, s, reqs)
 }
 
 // Slice returns up to limit entries older than before, newest first.

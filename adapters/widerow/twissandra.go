@@ -30,6 +30,7 @@ import (
 
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
+	"twissandra/ports"
 	"twissandra/ports/oplog"
 )
 
@@ -659,6 +660,12 @@ func (s *Store) lineRow(ctx context.Context, line domain.LineKey) (string, bool,
 		return "", false, err
 	}
 	return rows[0].key, true, nil
+}
+
+// SliceMany slices one line after another: the engine is in this process, a slice costs no
+// round trip to overlap.
+func (s *Store) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
+	return ports.SliceEach(ctx, s, reqs)
 }
 
 // Slice is one reversed slice: start at before-1 (slice bounds are inclusive), count limit.

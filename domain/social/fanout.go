@@ -99,9 +99,10 @@ func (s *Service) fanoutOf(ctx context.Context, username string) (Fanout, error)
 
 // mergedPage is a home-timeline page of a reader who follows pulled authors: the timeline row
 // and each pulled author's userline (from the follow's Since on), merged newest first without
-// duplicates, then one multiget of the page's tweets. The timeline is sliced for a whole page at
-// once; a userline a few entries at a time, more only while the page still needs its entries,
-// so its reads grow with what the page shows of it. Reads grow with the page and with the
+// duplicates, then one multiget of the page's tweets. The first slices of all the lines go to
+// the store at once (SliceMany); the timeline is sliced for a whole page, a userline a few
+// entries at a time, more only while the page still needs its entries, so its reads grow with
+// what the page shows of it. Reads grow with the page and with the
 // pulled authors followed, never with the reader's other friends; the cursor is the same time
 // cursor as a plain page's.
 func (s *Service) mergedPage(ctx context.Context, username string, pulled []domain.Follow, start string, limit int) (TweetPage, error) {
@@ -117,6 +118,18 @@ func (s *Service) mergedPage(ctx context.Context, username string, pulled []doma
 	cursors = append(cursors, &lineCursor{line: domain.TimelineOf(username), before: before, count: want, limit: want, more: true})
 	for _, f := range pulled {
 		cursors = append(cursors, &lineCursor{line: domain.UserlineOf(f.Username), before: before, from: f.Since.UnixMicro(), count: min(share, want), limit: want, more: true})
+	}
+	// The first slice of every line at once: a store with round trips overlaps them.
+	reqs := make([]domain.LineSlice, len(cursors))
+	for i, c := range cursors {
+		reqs[i] = domain.LineSlice{Line: c.line, Before: c.before, Limit: c.count}
+	}
+	firsts, err := s.lines.SliceMany(ctx, reqs)
+	if err != nil {
+		return TweetPage{}, err
+	}
+	for i, c := range cursors {
+		c.take(firsts[i])
 	}
 	merged := make([]domain.LineEntry, 0, want)
 	for len(merged) < want {
@@ -178,6 +191,12 @@ func (c *lineCursor) fill(ctx context.Context, lines ports.LineStore) error {
 	if err != nil {
 		return err
 	}
+	c.take(got)
+	return nil
+}
+
+// take makes got, the slice just read, the cursor's entries.
+func (c *lineCursor) take(got []domain.LineEntry) {
 	c.slices++
 	c.more = len(got) == c.count
 	if c.from > 0 {
@@ -195,7 +214,6 @@ func (c *lineCursor) fill(ctx context.Context, lines ports.LineStore) error {
 	}
 	c.buf, c.pos = got, 0
 	c.count = min(2*c.count, c.limit)
-	return nil
 }
 
 // PulledFriends returns the pulled authors username follows, whose userlines username's home

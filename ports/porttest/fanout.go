@@ -329,3 +329,48 @@ func testPulledAuthorMergedFromTheFollow(t *testing.T, s Stores) {
 		}
 	}
 }
+
+// testSliceMany: SliceMany answers each request as Slice does, in the order asked, unknown
+// lines empty.
+func testSliceMany(t *testing.T, s Stores) {
+	c := ctx(t)
+	svc := service(s, nil)
+	a, b := mustUser(t, s, name("a")), mustUser(t, s, name("b"))
+	for i := range 7 {
+		author := a
+		if i%3 == 0 {
+			author = b
+		}
+		if _, err := svc.Post(c, author.Username, fmt.Sprintf("t%d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, err := s.Lines.Slice(c, domain.UserlineOf(a.Username), 0, 2)
+	if err != nil || len(first) != 2 {
+		t.Fatalf("Slice: %d entries, %v", len(first), err)
+	}
+	reqs := []domain.LineSlice{
+		{Line: domain.UserlineOf(a.Username), Limit: 10},
+		{Line: domain.UserlineOf(b.Username), Limit: 2},
+		{Line: domain.UserlineOf(a.Username), Before: first[1].Time, Limit: 10},
+		{Line: domain.PublicLine(), Limit: 5},
+		{Line: domain.TimelineOf(b.Username), Limit: 10},
+		{Line: domain.UserlineOf(name("nobody")), Limit: 10},
+	}
+	got, err := s.Lines.SliceMany(c, reqs)
+	if err != nil || len(got) != len(reqs) {
+		t.Fatalf("SliceMany: %d results, %v", len(got), err)
+	}
+	for i, r := range reqs {
+		want, err := s.Lines.Slice(c, r.Line, r.Before, r.Limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(times(got[i])) != fmt.Sprint(times(want)) {
+			t.Errorf("request %d (%s before %d limit %d): %v, Slice gives %v", i, r.Line, r.Before, r.Limit, times(got[i]), times(want))
+		}
+	}
+	if len(got[0]) != 4 || len(got[1]) != 2 || len(got[2]) != 2 || len(got[5]) != 0 {
+		t.Fatalf("sizes %d %d %d %d, want 4 2 2 0", len(got[0]), len(got[1]), len(got[2]), len(got[5]))
+	}
+}

@@ -66,6 +66,7 @@ func Run(t *testing.T, newStores Factory) {
 		{"FollowerCountExactUnderConcurrentFollows", testFollowerCountConcurrent},
 		{"PulledFriendsAreThePulledAmongFriends", testPulledFriends},
 		{"PulledAuthorMergedFromTheFollow", testPulledAuthorMergedFromTheFollow},
+		{"SliceManyIsEachSlice", testSliceMany},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStores(t)) })

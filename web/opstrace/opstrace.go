@@ -174,6 +174,18 @@ func (l lines) Slice(ctx context.Context, k domain.LineKey, before int64, limit 
 	return es, err
 }
 
+func (l lines) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
+	out, err := l.s.SliceMany(ctx, reqs)
+	for i, r := range reqs {
+		n := 0
+		if err == nil {
+			n = len(out[i])
+		}
+		record(ctx, err, "slice line %s before=%d limit=%d -> %d entries", r.Line, r.Before, r.Limit, n)
+	}
+	return out, err
+}
+
 func (l lines) Remove(ctx context.Context, k domain.LineKey, times ...int64) error {
 	err := l.s.Remove(ctx, k, times...)
 	record(ctx, err, "remove %d entries from line %s", len(times), k)
