@@ -68,6 +68,8 @@ type Store struct {
 	// pulled is this process's copy of the pulled authors and of its readers' follows among
 	// them (fanout.go).
 	pulled pulledCache
+	// counts are the follower counts this process last wrote (fanout.go).
+	counts followCounts
 }
 
 // New checks cfg and returns a Store that is not connected yet (see Start).
