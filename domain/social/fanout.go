@@ -102,9 +102,8 @@ func (s *Service) fanoutOf(ctx context.Context, username string) (Fanout, error)
 // duplicates, then one multiget of the page's tweets. The first slices of all the lines go to
 // the store at once (SliceMany); the timeline is sliced for a whole page, a userline a few
 // entries at a time, more only while the page still needs its entries, so its reads grow with
-// what the page shows of it. Reads grow with the page and with the
-// pulled authors followed, never with the reader's other friends; the cursor is the same time
-// cursor as a plain page's.
+// what the page shows of it. Reads grow with the page and with the pulled authors followed,
+// never with the reader's other friends; the cursor is the same time cursor as a plain page's.
 func (s *Service) mergedPage(ctx context.Context, username string, pulled []domain.Follow, start string, limit int) (TweetPage, error) {
 	limit, before, err := pageArgs(start, limit)
 	if err != nil {
