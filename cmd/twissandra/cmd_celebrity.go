@@ -31,6 +31,7 @@ func celebrityCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	svg := fs.String("svg", "artifacts/celebrity.svg", "SVG plot to write; empty for none")
 	jsonOut := fs.String("json", "", "also write the figures as JSON here (the models pages show web/pages/static/celebrity.json)")
 	note := fs.String("note", "", "where and how the figures were taken, kept in the JSON")
+	add := fs.String("add", "", "comma-separated JSON files of earlier runs (--json) whose figures join this run's, in the tables, the plot and the JSON; with --backends \"\" nothing is measured")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	if err := loadConfig(fs, args, cfg); err != nil {
 		return err
@@ -49,7 +50,11 @@ func celebrityCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		return err
 	}
 	var results []bench.CelebrityResult
-	for _, name := range strings.Split(*backends, ",") {
+	var names []string
+	if strings.TrimSpace(*backends) != "" {
+		names = strings.Split(*backends, ",")
+	}
+	for _, name := range names {
 		c := *cfg
 		c.Backend = strings.TrimSpace(name)
 		if err := c.validate(); err != nil {
@@ -80,6 +85,28 @@ func celebrityCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		fmt.Fprintln(stdout, res.Table())
 		results = append(results, res)
+	}
+	for _, path := range strings.Split(*add, ",") {
+		if path = strings.TrimSpace(path); path == "" {
+			continue
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("--add: %w", err)
+		}
+		var earlier struct {
+			Results []bench.CelebrityResult `json:"results"`
+		}
+		if err := json.Unmarshal(b, &earlier); err != nil || len(earlier.Results) == 0 {
+			return fmt.Errorf("--add %s: not the JSON of twissandra celebrity --json (%v)", path, err)
+		}
+		for _, r := range earlier.Results {
+			fmt.Fprintln(stdout, r.Table())
+		}
+		results = append(results, earlier.Results...)
+	}
+	if len(results) == 0 {
+		return errors.New("nothing measured: give --backends, or --add the JSON of earlier runs")
 	}
 	if *jsonOut != "" {
 		b, err := json.MarshalIndent(struct {

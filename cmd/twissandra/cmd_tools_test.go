@@ -106,6 +106,14 @@ func TestCelebrityCommand(t *testing.T) {
 	if b, err := os.ReadFile(svg); err != nil || !strings.Contains(string(b), "<polyline") {
 		t.Fatalf("the plot: %v", err)
 	}
+	// The figures of earlier runs join a new one's, or are plotted alone.
+	first := filepath.Join(t.TempDir(), "first.json")
+	mustRun(t, "celebrity", "--backends", "memory", "--counts", "10", "--posts", "1", "--pulled", "0", "--pages", "1", "--json", first, "--svg", "", "--quiet")
+	both := filepath.Join(t.TempDir(), "both.json")
+	mustRun(t, "celebrity", "--backends", "", "--add", first+","+first, "--json", both, "--svg", svg)
+	if b, err := os.ReadFile(both); err != nil || strings.Count(string(b), `"backend": "memory"`) != 2 {
+		t.Fatalf("--add: %s, %v", b, err)
+	}
 }
 
 func TestToolErrors(t *testing.T) {
@@ -120,6 +128,8 @@ func TestToolErrors(t *testing.T) {
 		{"celebrity", "--backends", "memory", "--counts", "100,x"},
 		{"celebrity", "--backends", "nope"},
 		{"celebrity", "--backends", "memory", "--counts", "100,10", "--svg", ""},
+		{"celebrity", "--backends", ""},
+		{"celebrity", "--backends", "", "--add", "/nonexistent.json"},
 		{"dump", "--data-dir", dir, "--keyspace", "Nope"},
 		{"dump", "--backend", "memory"},
 		{"dump", "--table", "tweets"},

@@ -126,7 +126,8 @@ func fmtDur(d time.Duration) string {
 
 // WriteCelebritySVG draws the celebrity figures of one or more backends: post latency against
 // the follower count (both axes logarithmic), pushed and hybrid, and the home-timeline page's
-// latency against the pulled authors its reader follows.
+// rate against the pulled authors its reader follows, as a share of a plain page's (the first
+// page figure), so that backends of very different speeds share the axis.
 func WriteCelebritySVG(w io.Writer, title string, results []CelebrityResult) error {
 	const width, height, left, right, top, panel, gap = 940, 700, 80, 270, 40, 260, 70
 	var b strings.Builder
@@ -159,7 +160,9 @@ func WriteCelebritySVG(w io.Writer, title string, results []CelebrityResult) err
 		}
 		s := series{name: r.Backend, color: color}
 		for _, p := range r.Pages {
-			s.xs, s.ys = append(s.xs, float64(p.Pulled)), append(s.ys, ms(p.Median))
+			if p.Median > 0 && r.Pages[0].Median > 0 {
+				s.xs, s.ys = append(s.xs, float64(p.Pulled)), append(s.ys, float64(r.Pages[0].Median)/float64(p.Median))
+			}
 		}
 		pages = append(pages, s)
 	}
@@ -247,7 +250,7 @@ func WriteCelebritySVG(w io.Writer, title string, results []CelebrityResult) err
 		}
 	}
 	draw(top+20, "post latency (ms, median) against the author's followers", "followers", posts, true)
-	draw(top+20+panel+gap, "home-timeline page of 40 (ms, median) against the pulled authors its reader follows", "pulled authors followed", pages, false)
+	draw(top+20+panel+gap, "home-timeline pages of 40 per second, against a plain page's (1 = as fast), by pulled authors followed", "pulled authors followed", pages, false)
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
