@@ -76,16 +76,13 @@ func (l *followLocks) of(id string) *sync.Mutex {
 // Follow writes Friends[user][friend], Followers[friend][user] and the friend's count, one more,
 // in one batch, unless user already follows friend (then the first since stays).
 func (s *Store) Follow(ctx context.Context, username, friend string, since time.Time) error {
-	uid, fid, err := s.pair(ctx, username, friend)
+	uid, fid, following, unlock, err := s.lockFollow(ctx, username, friend)
 	if err != nil {
 		return err
 	}
-	mu := s.followLock.of(fid)
-	mu.Lock()
-	defer mu.Unlock()
-	following, err := s.isFollower(ctx, fid, uid)
-	if err != nil || following {
-		return wrap("follow", err)
+	defer unlock()
+	if following {
+		return nil // the first since stays
 	}
 	n, err := s.followerCount(ctx, fid)
 	if err != nil {
@@ -105,17 +102,11 @@ func (s *Store) Follow(ctx context.Context, username, friend string, since time.
 // Unfollow deletes both columns in one batch, with the friend's count one less when user was a
 // follower.
 func (s *Store) Unfollow(ctx context.Context, username, friend string) error {
-	uid, fid, err := s.pair(ctx, username, friend)
+	uid, fid, following, unlock, err := s.lockFollow(ctx, username, friend)
 	if err != nil {
 		return err
 	}
-	mu := s.followLock.of(fid)
-	mu.Lock()
-	defer mu.Unlock()
-	following, err := s.isFollower(ctx, fid, uid)
-	if err != nil {
-		return wrap("unfollow", err)
-	}
+	defer unlock()
 	ts := s.ts()
 	del := func(name string) []engine.Mutation {
 		return []engine.Mutation{{Deletion: &engine.Deletion{Timestamp: ts, Predicate: &engine.SlicePredicate{ColumnNames: [][]byte{[]byte(name)}}}}}
@@ -139,6 +130,21 @@ func (s *Store) Unfollow(ctx context.Context, username, friend string) error {
 		s.followLock.remember(fid, n)
 	}
 	return nil
+}
+
+// lockFollow resolves both users, takes the followed one's lock and says whether username
+// follows friend already. Unless it fails, the caller releases the lock with unlock.
+func (s *Store) lockFollow(ctx context.Context, username, friend string) (uid, fid string, following bool, unlock func(), err error) {
+	if uid, fid, err = s.pair(ctx, username, friend); err != nil {
+		return "", "", false, nil, err
+	}
+	mu := s.followLock.of(fid)
+	mu.Lock()
+	if following, err = s.isFollower(ctx, fid, uid); err != nil {
+		mu.Unlock()
+		return "", "", false, nil, wrap("follow", err)
+	}
+	return uid, fid, following, mu.Unlock, nil
 }
 
 // isFollower reads the one column Friends[uid][fid]: the follower's side, written in the same

@@ -97,21 +97,7 @@ func TestRunAgainstServer(t *testing.T) {
 	if err := WriteSVG(&svg, "test <run>", res.Phases()); err != nil {
 		t.Fatal(err)
 	}
-	dec := xml.NewDecoder(&svg)
-	lines := 0
-	for {
-		tok, err := dec.Token()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("SVG: %v", err)
-		}
-		if el, ok := tok.(xml.StartElement); ok && el.Name.Local == "polyline" {
-			lines++
-		}
-	}
-	if lines != 15 { // p50, p99 and throughput of five phases
+	if lines := polylines(t, &svg); lines != 15 { // p50, p99 and throughput of five phases
 		t.Errorf("%d polylines, want 15", lines)
 	}
 	if res.Offered <= 0 || res.PublicPaced.Requests == 0 || res.PublicPaced.Errors != 0 || !strings.Contains(res.Summary(), "offered") {
@@ -149,5 +135,23 @@ func TestRefusesRemoteServers(t *testing.T) {
 	t.Parallel()
 	if _, err := Run(context.Background(), Config{URL: "http://192.0.2.1:80"}); err == nil {
 		t.Fatal("a non-loopback server was accepted")
+	}
+}
+
+// polylines parses an SVG document, failing on malformed XML, and counts its polylines.
+func polylines(t *testing.T, svg io.Reader) int {
+	t.Helper()
+	dec, n := xml.NewDecoder(svg), 0
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return n
+		}
+		if err != nil {
+			t.Fatalf("SVG: %v", err)
+		}
+		if el, ok := tok.(xml.StartElement); ok && el.Name.Local == "polyline" {
+			n++
+		}
 	}
 }

@@ -3,10 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
-	"encoding/xml"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
@@ -57,20 +54,7 @@ func TestRunCelebrity(t *testing.T) {
 	if err := WriteCelebritySVG(&svg, "celebrity <test>", []CelebrityResult{res, res}); err != nil {
 		t.Fatal(err)
 	}
-	dec, lines := xml.NewDecoder(&svg), 0
-	for {
-		tok, err := dec.Token()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("SVG: %v", err)
-		}
-		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "polyline" {
-			lines++
-		}
-	}
-	if lines != 6 { // push, hybrid and pages, of two results
+	if lines := polylines(t, &svg); lines != 6 { // push, hybrid and pages, of two results
 		t.Fatalf("%d curves, want 6", lines)
 	}
 }
