@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -27,8 +28,8 @@ import (
 // written before the count existed counts the row once, with get_count, at its next follow.
 //
 // The pulled authors are the columns of one well-known row, Followers['!PULLED!'] (author uuid
-// -> the time first marked), in the idiom of the public line's Userline['!PUBLIC!']: no user
-// uuid can be that key.
+// -> an empty value: the row is a set, like an index row), in the idiom of the public line's
+// Userline['!PUBLIC!']: no user uuid can be that key.
 
 // PulledKey is the Followers row that lists the pulled authors.
 const PulledKey = "!PULLED!"
@@ -235,8 +236,32 @@ func (s *Store) MarkPulled(ctx context.Context, username string) error {
 	}
 	ts := s.ts()
 	return wrap("mark pulled", s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{
-		PulledKey: {cfFollowers: {col(id, strconv.AppendInt(nil, ts, 10), ts)}},
+		PulledKey: {cfFollowers: {col(id, nil, ts)}},
 	}, cl))
+}
+
+// PulledAuthors slices Followers['!PULLED!'] and names its columns' users.
+func (s *Store) PulledAuthors(ctx context.Context) ([]string, error) {
+	cols, err := s.node.GetSlice(ctx, KeyspaceTwissandra, PulledKey, engine.ColumnParent{ColumnFamily: cfFollowers}, all(maxPulled), cl)
+	if err != nil {
+		return nil, wrap("pulled authors", err)
+	}
+	ids := make([][]byte, len(cols))
+	for i, c := range cols {
+		ids[i] = c.Column.Name
+	}
+	known, err := namesOf(ctx, s, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(known))
+	for _, e := range known {
+		if e.username != "" {
+			out = append(out, e.username)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }
 
 // PulledFriends slices Followers['!PULLED!'], then reads the Friends row of username by those
