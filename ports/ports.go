@@ -55,6 +55,9 @@ type UserStore interface {
 	// marked pulled: a read of the marked authors and one of username's follows among them,
 	// never a walk of username's whole friend list.
 	PulledFriends(ctx context.Context, username string) ([]domain.Follow, error)
+	// PulledAuthors lists every author ever marked pulled, by username (the teaching view shows
+	// them; migrate copies them).
+	PulledAuthors(ctx context.Context) ([]string, error)
 }
 
 // TweetStore keeps tweets by ID.

@@ -131,6 +131,12 @@ func (s users) PulledFriends(ctx context.Context, username string) ([]domain.Fol
 	}, func(fs []domain.Follow) string { return keys(fs, followKey) })
 }
 
+func (s users) PulledAuthors(ctx context.Context) ([]string, error) {
+	return read(ctx, s.p, "pulled authors", func(ctx context.Context, first bool) ([]string, error) {
+		return pick(first, s.a, s.b).PulledAuthors(ctx)
+	}, func(ns []string) string { return keys(ns, func(n string) string { return n }) })
+}
+
 // follows shadows the first page of a follow list only: a later page starts at a cursor of the
 // primary's own, which the secondary cannot read (each model pages in its own order).
 func (s users) follows(ctx context.Context, op, after string, list func(ports.UserStore) func(context.Context, string, string, int) ([]domain.Follow, error), username string, limit int) ([]domain.Follow, error) {

@@ -351,6 +351,15 @@ func noteRemembered(ctx context.Context, reader string, n int) {
 	}
 }
 
+// PulledAuthors reads pulled_authors, now (not this process's copy).
+func (s *Store) PulledAuthors(ctx context.Context) ([]string, error) {
+	sess, err := s.sess()
+	if err != nil {
+		return nil, err
+	}
+	return s.pulledAuthors(ctx, sess, 0)
+}
+
 func (s *Store) pulledAuthors(ctx context.Context, sess gocqlx.Session, ttl time.Duration) ([]string, error) {
 	s.pulled.mu.Lock()
 	if time.Since(s.pulled.read) < ttl {

@@ -52,6 +52,7 @@ const (
 	OpFollowerCount  = "follower_count"
 	OpMarkPulled     = "mark_pulled"
 	OpPulledFriends  = "pulled_friends"
+	OpPulledAuthors  = "pulled_authors"
 	OpSaveTweet      = "save_tweet"
 	OpGetTweet       = "get_tweet"
 	OpGetTweets      = "get_tweets"
@@ -85,13 +86,14 @@ func Users(s ports.UserStore, adapter string, sink Sink) ports.UserStore {
 		create: sink.Op(adapter, OpCreateUser), get: sink.Op(adapter, OpGetUser), getMany: sink.Op(adapter, OpGetUsers),
 		follow: sink.Op(adapter, OpFollow), unfollow: sink.Op(adapter, OpUnfollow),
 		friends: sink.Op(adapter, OpFriends), followers: sink.Op(adapter, OpFollowers),
-		count: sink.Op(adapter, OpFollowerCount), markPulled: sink.Op(adapter, OpMarkPulled), pulledFriends: sink.Op(adapter, OpPulledFriends)}
+		count: sink.Op(adapter, OpFollowerCount), markPulled: sink.Op(adapter, OpMarkPulled), pulledFriends: sink.Op(adapter, OpPulledFriends),
+		pulledAuthors: sink.Op(adapter, OpPulledAuthors)}
 }
 
 type users struct {
 	s                                                          ports.UserStore
 	create, get, getMany, follow, unfollow, friends, followers OpRecorder
-	count, markPulled, pulledFriends                           OpRecorder
+	count, markPulled, pulledFriends, pulledAuthors            OpRecorder
 }
 
 func (u *users) CreateUser(ctx context.Context, x domain.User) error {
@@ -162,6 +164,13 @@ func (u *users) PulledFriends(ctx context.Context, username string) ([]domain.Fo
 	fs, err := u.s.PulledFriends(ctx, username)
 	done(u.pulledFriends, t, err)
 	return fs, err
+}
+
+func (u *users) PulledAuthors(ctx context.Context) ([]string, error) {
+	t := time.Now()
+	ns, err := u.s.PulledAuthors(ctx)
+	done(u.pulledAuthors, t, err)
+	return ns, err
 }
 
 // Tweets wraps a TweetStore.

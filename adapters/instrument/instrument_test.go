@@ -135,7 +135,7 @@ func TestRecordsEachCall(t *testing.T) {
 	if len(sink.sizes) != 1 || sink.sizes[0] != 3 {
 		t.Errorf("fan-out sizes %v, want [3]", sink.sizes)
 	}
-	if len(sink.ops) != 15 || sink.fanout != 1 {
-		t.Errorf("wrapping asked for %d operations and %d fan-out recorders, want 15 and 1", len(sink.ops), sink.fanout)
+	if len(sink.ops) != 16 || sink.fanout != 1 {
+		t.Errorf("wrapping asked for %d operations and %d fan-out recorders, want 16 and 1", len(sink.ops), sink.fanout)
 	}
 }

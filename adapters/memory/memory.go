@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"sync"
@@ -200,6 +201,16 @@ func (s *Store) PulledFriends(ctx context.Context, username string) ([]domain.Fo
 	}
 	slices.SortFunc(out, func(a, b domain.Follow) int { return cmp.Compare(a.Username, b.Username) })
 	return out, nil
+}
+
+// PulledAuthors lists the pulled set, sorted.
+func (s *Store) PulledAuthors(ctx context.Context) ([]string, error) {
+	if err := done(ctx); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Sorted(maps.Keys(s.pulled)), nil
 }
 
 func setOf(sets map[string]*followSet, username string) *followSet {

@@ -223,3 +223,8 @@ func (s *Service) PulledFriends(ctx context.Context, username string) ([]domain.
 	}
 	return s.users.PulledFriends(ctx, username)
 }
+
+// PulledAuthors lists every author ever pulled.
+func (s *Service) PulledAuthors(ctx context.Context) ([]string, error) {
+	return s.users.PulledAuthors(ctx)
+}

@@ -3,6 +3,7 @@ package porttest
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -142,6 +143,10 @@ func testPulledFriends(t *testing.T, s Stores) {
 				t.Fatal(err)
 			}
 		}
+	}
+	all, err := s.Users.PulledAuthors(c)
+	if err != nil || !slices.IsSorted(all) || !slices.Contains(all, star.Username) || !slices.Contains(all, other.Username) || slices.Contains(all, plain.Username) {
+		t.Fatalf("PulledAuthors = %v, %v; want %s and %s among them, sorted, and not %s", all, err, star.Username, other.Username, plain.Username)
 	}
 	got, err := s.Users.PulledFriends(c, reader.Username)
 	if err != nil || len(got) != 1 || got[0].Username != star.Username || !got[0].Since.Equal(since) {

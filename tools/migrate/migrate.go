@@ -1,5 +1,6 @@
 // Package migrate copies everything from one backend to another through the ports: users (with
-// their IDs, password hashes and creation times), follows (with their times), tweets, every line
+// their IDs, password hashes and creation times), follows (with their times), the pulled
+// authors of the hybrid fan-out, tweets, every line
 // entry (userlines, timelines, the public line) and the blog (authors with their post counts,
 // entries, tag rows, comments). Every write is an upsert with the source's own keys and times,
 // so running it again changes nothing; a checkpoint file records the phase and the last key
@@ -23,7 +24,7 @@ import (
 )
 
 // Phases, in the order they run: users first (everything else names them), the public line last.
-var Phases = []string{"users", "follows", "tweets", "lines", "public", "authors", "entries", "tags"}
+var Phases = []string{"users", "follows", "pulled", "tweets", "lines", "public", "authors", "entries", "tags"}
 
 // PhaseDone is the checkpoint's phase once everything is copied.
 const PhaseDone = "done"
@@ -137,6 +138,8 @@ func Copy(ctx context.Context, from, to stores.Set, o Options) error {
 			err = c.users(ctx)
 		case "follows":
 			err = c.perUser(ctx, c.follows)
+		case "pulled":
+			err = c.pulled(ctx)
 		case "tweets":
 			err = c.tweets(ctx)
 		case "lines":
@@ -283,6 +286,16 @@ func (c *copier) follows(ctx context.Context, u domain.User) error {
 		}
 	}
 	return nil
+}
+
+// pulled marks in the target every author the source ever pulled: their pulled posts are in no
+// timeline, so without the mark the target's home pages would not merge them.
+func (c *copier) pulled(ctx context.Context) error {
+	names, err := c.from.Users.PulledAuthors(ctx)
+	if err != nil {
+		return err
+	}
+	return each(ctx, c.o.Concurrency, names, c.to.Users.MarkPulled)
 }
 
 func (c *copier) tweets(ctx context.Context) error {

@@ -44,9 +44,17 @@ func fill(t *testing.T, s stores.Set) {
 	if err := seed.Articles(ctx, svc, blog.New(s.Authors, s.Entries, s.Tags, s.Comments, nil)); err != nil {
 		t.Fatal(err)
 	}
+	// The most followed authors are pulled: their posts are in no follower's timeline, and the
+	// copy must carry the pulled set for the target's home pages to merge them.
+	if err := svc.SetPullThreshold(5); err != nil {
+		t.Fatal(err)
+	}
 	o := seed.Options{Users: 40, Tweets: 300, Span: 48 * time.Hour, Until: time.Date(2010, 5, 12, 0, 0, 0, 0, time.UTC), Seed: 42}
 	if _, err := seed.Generate(ctx, o, s.Users, svc); err != nil {
 		t.Fatal(err)
+	}
+	if pulled, err := s.Users.PulledAuthors(ctx); err != nil || len(pulled) == 0 {
+		t.Fatalf("no author was pulled (%v): the data set tests no pulled set", err)
 	}
 }
 

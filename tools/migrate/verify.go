@@ -103,6 +103,17 @@ func Verify(ctx context.Context, from, to stores.Set, o VerifyOptions) (VerifyRe
 			return ""
 		})
 	}
+	fp, err := from.Users.PulledAuthors(ctx)
+	if err != nil {
+		return r, fmt.Errorf("source pulled authors: %w", err)
+	}
+	tp, err := to.Users.PulledAuthors(ctx)
+	if err != nil {
+		return r, fmt.Errorf("target pulled authors: %w", err)
+	}
+	if !slices.Equal(fp, tp) {
+		d.addf("pulled authors: %v in the source, %v in the target", fp, tp)
+	}
 	lines := []domain.LineKey{domain.PublicLine()}
 	for _, u := range fu {
 		lines = append(lines, domain.UserlineOf(u.Username), domain.TimelineOf(u.Username))

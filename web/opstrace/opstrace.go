@@ -130,6 +130,12 @@ func (u users) PulledFriends(ctx context.Context, username string) ([]domain.Fol
 	return fs, err
 }
 
+func (u users) PulledAuthors(ctx context.Context) ([]string, error) {
+	ns, err := u.s.PulledAuthors(ctx)
+	record(ctx, err, "pulled authors -> %d", len(ns))
+	return ns, err
+}
+
 type tweets struct{ s ports.TweetStore }
 
 func (t tweets) SaveTweet(ctx context.Context, x domain.Tweet) error {

@@ -40,11 +40,16 @@ var codePaths = []struct{ What, Where string }{
 	{"the measurement", "tools/bench/celebrity.go: RunCelebrity (twissandra celebrity)"},
 }
 
+// pulledShown is how many of the pulled authors the page names.
+const pulledShown = 50
+
 type celebrityData struct {
 	Backend   string
 	Threshold int64
 	Viewer    string
 	Pulled    []domain.Follow // the pulled authors the viewer follows
+	All       []string        // the first pulledShown pulled authors of the server
+	AllCount  int
 	Lookup    string
 	Fanout    *social.Fanout // of Lookup
 	Error     string
@@ -62,6 +67,12 @@ func (h *handler) celebrity(c *gin.Context) {
 		Page: h.costs.page.Load(), Post: h.costs.post.Load(), Choices: countChoices, Paths: codePaths,
 		Figures: celebrityFigures, Pages: celebrityPageFigures}
 	status := http.StatusOK
+	all, err := h.deps.Social.PulledAuthors(ctx)
+	if err != nil {
+		h.fail(c, err)
+		return
+	}
+	d.AllCount, d.All = len(all), all[:min(len(all), pulledShown)]
 	if d.Viewer != "" {
 		pulled, err := h.deps.Social.PulledFriends(ctx, d.Viewer)
 		if err != nil {

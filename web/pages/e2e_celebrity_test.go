@@ -44,6 +44,9 @@ func TestBrowserCelebrity(t *testing.T) {
 	}
 	b.do("celebrity page", chromedp.Navigate(app.srv.URL+"/models"), chromedp.Click(chromedp.CSS("#link-celebrity")),
 		chromedp.WaitVisible(chromedp.CSS("#celebrity-plot")))
+	if got := b.text("#pulled-all"); !strings.Contains(got, "Pulled on this server (1): star") {
+		t.Errorf("the pulled authors: %q", got)
+	}
 	if got := b.text("#pulled-friends"); !strings.Contains(got, "star") {
 		t.Errorf("pulled authors ann follows: %q", got)
 	}
