@@ -353,9 +353,17 @@ func TestCQL3ThreeNodesOneDown(t *testing.T) {
 		n.up(t)
 		nodes = append(nodes, n)
 	}
-	// One cluster, not three: the first node knows the other two as peers.
-	if peers := nodes[0].output(t, "cassandra.sh", "cql", "SELECT peer FROM system.peers"); !strings.Contains(peers, "127.0.0.2") || !strings.Contains(peers, "127.0.0.3") {
-		t.Fatalf("the nodes did not form one cluster: peers of 127.0.0.1: %q", peers)
+	// One cluster, not three: the first node knows the other two as peers. A node answers CQL
+	// before gossip has told the others of it, so the first node is asked until it knows.
+	for deadline := time.Now().Add(time.Minute); ; {
+		peers := nodes[0].output(t, "cassandra.sh", "cql", "SELECT peer FROM system.peers")
+		if strings.Contains(peers, "127.0.0.2") && strings.Contains(peers, "127.0.0.3") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the nodes did not form one cluster within a minute: peers of 127.0.0.1: %q", peers)
+		}
+		time.Sleep(500 * time.Millisecond) // polling gossip, with a deadline
 	}
 	bin := buildServer(t)
 	_, base := startServeArgs(t, bin, "--backend", "cql3", "--cql-hosts", "127.0.0.1,127.0.0.2,127.0.0.3", "--cql-port", "9044",
