@@ -240,25 +240,20 @@ func (s *Store) MarkPulled(ctx context.Context, username string) error {
 	}, cl))
 }
 
-// PulledAuthors slices Followers['!PULLED!'] and names its columns' users.
+// PulledAuthors slices Followers['!PULLED!'] and names its columns' users, as a follow list's
+// columns are named.
 func (s *Store) PulledAuthors(ctx context.Context) ([]string, error) {
 	cols, err := s.node.GetSlice(ctx, KeyspaceTwissandra, PulledKey, engine.ColumnParent{ColumnFamily: cfFollowers}, all(maxPulled), cl)
 	if err != nil {
 		return nil, wrap("pulled authors", err)
 	}
-	ids := make([][]byte, len(cols))
-	for i, c := range cols {
-		ids[i] = c.Column.Name
-	}
-	known, err := namesOf(ctx, s, ids)
+	follows, err := s.followsOf(ctx, cols)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, 0, len(known))
-	for _, e := range known {
-		if e.username != "" {
-			out = append(out, e.username)
-		}
+	out := make([]string, len(follows))
+	for i, f := range follows {
+		out[i] = f.Username
 	}
 	slices.Sort(out)
 	return out, nil
