@@ -3,7 +3,6 @@ package seed
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -36,46 +35,24 @@ func Celebrity(ctx context.Context, users ports.UserStore, name string, follower
 	if followers < 0 || followers > MaxCelebrityFans {
 		return domain.Invalid("followers", "must be 0 to %d", MaxCelebrityFans)
 	}
-	if concurrency <= 0 {
-		concurrency = 8
-	}
 	since := time.Now().UTC().Truncate(time.Millisecond)
 	if err := createUser(ctx, users, celebrityUser(name, since)); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range concurrency {
-		wg.Go(func() {
-			for i := range next {
-				fan := FanName(name, i)
-				err := createUser(ctx, users, celebrityUser(fan, since))
-				if err == nil {
-					err = users.Follow(ctx, fan, name, since)
-				}
-				if err != nil {
-					cancel(fmt.Errorf("follower %s: %w", fan, err))
-					return
-				}
-				if progress != nil {
-					progress()
-				}
-			}
-		})
-	}
-feed:
-	for i := range followers {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
+	return inParallel(ctx, concurrency, followers, func(ctx context.Context, i int) error {
+		fan := FanName(name, i)
+		err := createUser(ctx, users, celebrityUser(fan, since))
+		if err == nil {
+			err = users.Follow(ctx, fan, name, since)
 		}
-	}
-	close(next)
-	wg.Wait()
-	return context.Cause(ctx)
+		if err != nil {
+			return fmt.Errorf("follower %s: %w", fan, err)
+		}
+		if progress != nil {
+			progress()
+		}
+		return nil
+	})
 }
 
 // celebrityUser is the user name is made as: its ID derived from the name, so that a re-run

@@ -267,47 +267,54 @@ func Write(ctx context.Context, p Plan, o Options, users ports.UserStore, svc *s
 	for _, n := range followers {
 		st.MaxFollower = max(st.MaxFollower, n)
 	}
-	conc := o.Concurrency
-	if conc <= 0 {
-		conc = 8
+	var entries atomic.Int64
+	err := inParallel(ctx, o.Concurrency, len(p.Tweets), func(ctx context.Context, i int) error {
+		t := p.Tweets[i]
+		author := p.Users[t.Author].Username
+		if _, err := svc.PostAt(ctx, author, t.Body, t.At); err != nil {
+			return fmt.Errorf("post as %s at %s: %w", author, t.At.Format(time.RFC3339Nano), err)
+		}
+		entries.Add(int64(3 + followers[t.Author]))
+		if o.Progress != nil {
+			o.Progress()
+		}
+		return nil
+	})
+	st.LineEntries = entries.Load()
+	return st, err
+}
+
+// inParallel runs fn(ctx, i) for i in [0, n) on concurrency goroutines (0 means 8). The first
+// error cancels the context the others see, stops handing out work and is returned.
+func inParallel(ctx context.Context, concurrency, n int, fn func(ctx context.Context, i int) error) error {
+	if concurrency <= 0 {
+		concurrency = 8
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	work := make(chan PlannedTweet)
+	next := make(chan int)
 	var wg sync.WaitGroup
-	var entries atomic.Int64
-	for range conc {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for t := range work {
-				author := p.Users[t.Author].Username
-				if _, err := svc.PostAt(ctx, author, t.Body, t.At); err != nil {
-					cancel(fmt.Errorf("post as %s at %s: %w", author, t.At.Format(time.RFC3339Nano), err))
+	for range concurrency {
+		wg.Go(func() {
+			for i := range next {
+				if err := fn(ctx, i); err != nil {
+					cancel(err)
 					return
 				}
-				entries.Add(int64(3 + followers[t.Author]))
-				if o.Progress != nil {
-					o.Progress()
-				}
 			}
-		}()
+		})
 	}
 feed:
-	for _, t := range p.Tweets {
+	for i := range n {
 		select {
-		case work <- t:
+		case next <- i:
 		case <-ctx.Done():
 			break feed
 		}
 	}
-	close(work)
+	close(next)
 	wg.Wait()
-	st.LineEntries = entries.Load()
-	if err := context.Cause(ctx); err != nil {
-		return st, err
-	}
-	return st, nil
+	return context.Cause(ctx)
 }
 
 func createUser(ctx context.Context, users ports.UserStore, u domain.User) error {
