@@ -57,6 +57,7 @@ type celebrityData struct {
 	Post      *measured
 	Choices   []countChoice
 	Paths     []struct{ What, Where string }
+	Note      string // of the figures
 	Figures   []celebrityFigure
 	Pages     []celebrityPageFigure
 }
@@ -65,7 +66,7 @@ func (h *handler) celebrity(c *gin.Context) {
 	ctx := c.Request.Context()
 	d := celebrityData{Backend: h.deps.Backend, Threshold: h.deps.Social.PullThreshold(), Viewer: currentUser(c),
 		Page: h.costs.page.Load(), Post: h.costs.post.Load(), Choices: countChoices, Paths: codePaths,
-		Figures: celebrityFigures, Pages: celebrityPageFigures}
+		Note: celebrityNote, Figures: celebrityFigures, Pages: celebrityPageFigures}
 	status := http.StatusOK
 	all, err := h.deps.Social.PulledAuthors(ctx)
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 // static/celebrity.svg (the README says how to make both again).
 
 type celebrityFigure struct {
-	Note                           string
 	Backend                        string
 	Followers                      string
 	Push, Hybrid                   string
@@ -45,9 +44,10 @@ type celebrityReport struct {
 	} `json:"results"`
 }
 
-var celebrityFigures, celebrityPageFigures = loadCelebrityFigures()
+// celebrityNote says where and how the figures were taken.
+var celebrityNote, celebrityFigures, celebrityPageFigures = loadCelebrityFigures()
 
-func loadCelebrityFigures() ([]celebrityFigure, []celebrityPageFigure) {
+func loadCelebrityFigures() (string, []celebrityFigure, []celebrityPageFigure) {
 	b, err := staticFS.ReadFile("static/celebrity.json")
 	if err != nil {
 		panic(err) // embedded: it is there
@@ -64,7 +64,7 @@ func loadCelebrityFigures() ([]celebrityFigure, []celebrityPageFigure) {
 		for _, p := range res.Posts {
 			f := byCount[p.Followers]
 			if f == nil {
-				f = &celebrityFigure{Note: r.Note, Backend: fmt.Sprintf("%s (threshold %d)", res.Backend, res.Threshold), Followers: fmt.Sprintf("%d", p.Followers)}
+				f = &celebrityFigure{Backend: fmt.Sprintf("%s (threshold %d)", res.Backend, res.Threshold), Followers: fmt.Sprintf("%d", p.Followers)}
 				byCount[p.Followers] = f
 				order = append(order, p.Followers)
 			}
@@ -89,5 +89,5 @@ func loadCelebrityFigures() ([]celebrityFigure, []celebrityPageFigure) {
 			pages = append(pages, celebrityPageFigure{Backend: res.Backend, Pulled: p.Pulled, Page: p.Median.Round(time.Microsecond).String(), Rate: rate})
 		}
 	}
-	return figs, pages
+	return r.Note, figs, pages
 }

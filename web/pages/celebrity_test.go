@@ -21,7 +21,7 @@ func TestCelebrityPage(t *testing.T) {
 	}
 	mustContain(t, r.body, `id="threshold"`, "pull threshold <strong>0</strong>", `id="fanout-result"`, "has <strong>0</strong> followers", "push",
 		`id="celebrity-plot"`, `src="/static/celebrity.svg"`, `id="celebrity-figures"`, "1000000", `id="count-choices"`, "static column", "get_count",
-		"You follow no pulled author", "domain/social/fanout.go: mergedPage", "No author has been pulled on this server yet")
+		"You follow no pulled author", "domain/social/fanout.go: mergedPage", "No author has been pulled on this server yet", celebrityNote)
 	if len(celebrityFigures) < 4 || len(celebrityPageFigures) < 4 {
 		t.Fatalf("static/celebrity.json: %d post figures, %d page figures", len(celebrityFigures), len(celebrityPageFigures))
 	}
