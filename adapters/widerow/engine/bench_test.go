@@ -157,3 +157,40 @@ func BenchmarkBatchMutate10kRowsApply(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMultiget40CachedParallel is a page's multiget of 40 Tweet rows that the row cache
+// holds, by every core at once (run it with -cpu 1,2,4,...): a hit must not queue behind the
+// other cores' hits, so the time per multiget should fall as cores are added.
+func BenchmarkMultiget40CachedParallel(b *testing.B) {
+	n, err := Open(Options{Schema: everyRowCached(nil, 1000)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer n.Close()
+	keys := make([]string, 40)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("tweet-%02d", i)
+		for _, c := range []string{"username", "body", "_ts"} {
+			if err := n.Insert(bg, "Twissandra", keys[i], ColumnPath{ColumnFamily: "Tweet", Column: []byte(c)}, []byte("a value of "+c), 1, ONE); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	pred := SlicePredicate{SliceRange: &SliceRange{Count: 100}}
+	if _, err := n.MultigetSliceList(bg, "Twissandra", keys, ColumnParent{ColumnFamily: "Tweet"}, pred, ONE); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			res, err := n.MultigetSliceList(bg, "Twissandra", keys, ColumnParent{ColumnFamily: "Tweet"}, pred, ONE)
+			if err != nil || len(res) != 40 || len(res[39]) != 3 {
+				b.Errorf("multiget: %d rows, %v", len(res), err)
+				return
+			}
+		}
+	})
+	if s := n.RowCacheStats(); s.Hits < int64(40*b.N) {
+		b.Fatalf("the rows were not served by the row cache: %+v", s)
+	}
+}

@@ -540,6 +540,9 @@ func (n *Node) GetSlice(ctx context.Context, keyspace, key string, parent Column
 	}
 	out := collector{}
 	row, wide := n.cacheLookup(cf, key)
+	if row != nil {
+		n.rows.hit(1)
+	}
 	if wholeLive(row, &parent, pred.SliceRange, &out) {
 		return row.head(int(pred.SliceRange.Count)), nil // no snapshot to open
 	}
@@ -598,10 +601,13 @@ func (n *Node) MultigetSliceList(ctx context.Context, keyspace string, keys []st
 	cached := make([]*cachedRow, len(keys))
 	var wide []int // what the cache knows of the rows it lacks
 	var out collector
-	ncols, allCached := 0, true
+	ncols, allCached, hits := 0, true, 0
 	for i, key := range keys {
 		row, w := n.cacheLookup(cf, key)
 		cached[i] = row
+		if row != nil {
+			hits++
+		}
 		if !wholeLive(row, &parent, pred.SliceRange, &out) {
 			ncols += min(sizeHint(&pred), 16)
 			allCached = false
@@ -613,6 +619,7 @@ func (n *Node) MultigetSliceList(ctx context.Context, keyspace string, keys []st
 			wide[i] = w
 		}
 	}
+	n.rows.hit(hits)
 	if allCached {
 		res = make([][]ColumnOrSuperColumn, len(keys))
 		for i, row := range cached {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"container/list"
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -71,6 +72,7 @@ type cachedRow struct {
 	size       int // its memory, roughly
 	payload    int // the bytes of its names (as stored) and values: what reading it all copies
 	elem       *list.Element
+	used       atomic.Bool // hit since it was filled or last given a second chance
 }
 
 // rowIter walks a cached row like a Pebble iterator; i is -1 before the first key and
@@ -118,24 +120,43 @@ type RowCacheStats struct {
 	Rows, Bytes                int
 }
 
+// rowCacheStripes spread the hit and miss counts over cache lines, so that cores counting at
+// once rarely write the same line (a hit picks its stripe at random).
+const rowCacheStripes = 32
+
+type rowCacheStripe struct {
+	hits, misses atomic.Int64
+	_            [48]byte // a stripe per 64-byte line
+}
+
+// A row cache hit is the hot path of every read of a cached row, so it writes nothing shared:
+// the index is a sync.Map, whose loads take no lock, the counts are striped, and recency is
+// kept CLOCK-style (second chance): a hit marks its row used, and eviction, under the cache's
+// own lock, walks from the least recently filled end and moves a row marked used to the front,
+// clearing its mark, instead of evicting it. The order is LRU's as far as eviction can tell;
+// hits no longer reorder a shared list.
 type rowCache struct {
-	mu   sync.Mutex
-	gen  atomic.Uint64 // read without the lock by every reader; moved under it
-	rows map[rowCacheKey]*cachedRow
+	index   sync.Map // rowCacheKey → *cachedRow; stored and deleted under mu
+	stripes [rowCacheStripes]rowCacheStripe
+	gen     atomic.Uint64 // read without the lock by every reader; moved under it
+
+	mu sync.Mutex // below; taken by fills, drops and evictions, and by misses for wide
 	// wide remembers rows a read found too wide to cache, with the cells it had seen: reads
 	// asking for fewer than a quarter of that do not scan them again. Writes leave it be (a
 	// row rarely shrinks a lot); it is forgotten whole when it grows past maxWide entries.
-	wide     map[rowCacheKey]int
-	lru      list.List // of *cachedRow, most recent first
-	perCF    map[*cfInfo]int
-	bytes    int
-	maxBytes int
-	stats    RowCacheStats
+	wide         map[rowCacheKey]int
+	lru          list.List // of *cachedRow, most recently filled or given a second chance first
+	perCF        map[*cfInfo]int
+	rows, bytes  int
+	maxBytes     int
+	fills, drops int64
 }
 
 func newRowCache(maxBytes int) *rowCache {
-	return &rowCache{rows: map[rowCacheKey]*cachedRow{}, wide: map[rowCacheKey]int{}, perCF: map[*cfInfo]int{}, maxBytes: maxBytes}
+	return &rowCache{wide: map[rowCacheKey]int{}, perCF: map[*cfInfo]int{}, maxBytes: maxBytes}
 }
+
+func (c *rowCache) stripe() *rowCacheStripe { return &c.stripes[rand.Uint32()%rowCacheStripes] }
 
 func (c *rowCache) generation() uint64 { return c.gen.Load() }
 
@@ -143,19 +164,31 @@ func (c *rowCache) generation() uint64 { return c.gen.Load() }
 const maxWide = 4096
 
 // get returns the cached row, or nil and the cells a read found the row to hold at least
-// when it was too wide to cache (0 when unknown).
+// when it was too wide to cache (0 when unknown). It counts misses; a read counts its hits
+// with hit, once for all the rows it found: a page's multiget of 40 rows then writes the shared
+// counts once, not 40 times (even striped, a count per row cost a multiget on two cores half
+// of what a second core added).
 func (c *rowCache) get(cf *cfInfo, key string) (*cachedRow, int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	k := rowCacheKey{cf, key}
-	row := c.rows[k]
-	if row == nil {
-		c.stats.Misses++
+	v, ok := c.index.Load(k)
+	if !ok {
+		c.stripe().misses.Add(1)
+		c.mu.Lock()
+		defer c.mu.Unlock()
 		return nil, c.wide[k]
 	}
-	c.stats.Hits++
-	c.lru.MoveToFront(row.elem)
+	row := v.(*cachedRow)
+	if !row.used.Load() { // a hot row's mark is read, not written, by every hit
+		row.used.Store(true)
+	}
 	return row, 0
+}
+
+// hit counts n hits of one read.
+func (c *rowCache) hit(n int) {
+	if n > 0 {
+		c.stripe().hits.Add(int64(n))
+	}
 }
 
 // tooWide notes that a read saw at least cells cells in (cf, key) and gave up caching it.
@@ -174,31 +207,50 @@ func (c *rowCache) tooWide(cf *cfInfo, key string, cells int) {
 func (c *rowCache) put(row *cachedRow, gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	k := rowCacheKey{row.cf, row.key}
-	if c.gen.Load() != gen || row.size > c.maxBytes/4 || c.rows[k] != nil {
+	if c.gen.Load() != gen || row.size > c.maxBytes/4 {
+		return
+	}
+	if _, loaded := c.index.LoadOrStore(rowCacheKey{row.cf, row.key}, row); loaded {
 		return
 	}
 	row.elem = c.lru.PushFront(row)
-	c.rows[k] = row
 	c.perCF[row.cf]++
+	c.rows++
 	c.bytes += row.size
-	c.stats.Fills++
-	for e := c.lru.Back(); e != nil && c.perCF[row.cf] > row.cf.rowsCached; {
+	c.fills++
+	c.evict(row.cf, func() bool { return c.perCF[row.cf] > row.cf.rowsCached })
+	c.evict(nil, func() bool { return c.bytes > c.maxBytes })
+}
+
+// evict removes rows of cf (of any column family when cf is nil) from the least recently used
+// end while over() holds. A row marked used since its last chance is moved to the front with
+// its mark cleared instead, which the walk reaches again; at most c.rows chances are given per
+// call, so it ends even while readers mark rows as it walks.
+func (c *rowCache) evict(cf *cfInfo, over func() bool) {
+	chances := c.rows
+	for e := c.lru.Back(); e != nil && over(); {
 		prev := e.Prev()
-		if old := e.Value.(*cachedRow); old.cf == row.cf {
-			c.remove(old)
+		if row := e.Value.(*cachedRow); cf == nil || row.cf == cf {
+			if chances > 0 && row.used.Load() {
+				row.used.Store(false)
+				c.lru.MoveToFront(e)
+				chances--
+			} else {
+				c.remove(row)
+			}
+		}
+		if prev == nil {
+			prev = c.lru.Back() // the front was reached: walk again, over the rows spared
 		}
 		e = prev
-	}
-	for c.bytes > c.maxBytes {
-		c.remove(c.lru.Back().Value.(*cachedRow))
 	}
 }
 
 func (c *rowCache) remove(row *cachedRow) {
+	c.index.Delete(rowCacheKey{row.cf, row.key})
 	c.lru.Remove(row.elem)
-	delete(c.rows, rowCacheKey{row.cf, row.key})
 	c.perCF[row.cf]--
+	c.rows--
 	c.bytes -= row.size
 }
 
@@ -208,9 +260,9 @@ func (c *rowCache) drop(touched []rowCacheKey) {
 	defer c.mu.Unlock()
 	c.gen.Add(1)
 	for _, k := range touched {
-		if row := c.rows[k]; row != nil {
-			c.remove(row)
-			c.stats.Drops++
+		if v, ok := c.index.Load(k); ok {
+			c.remove(v.(*cachedRow))
+			c.drops++
 		}
 	}
 }
@@ -218,8 +270,11 @@ func (c *rowCache) drop(touched []rowCacheKey) {
 func (c *rowCache) snapshot() RowCacheStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := c.stats
-	s.Rows, s.Bytes = len(c.rows), c.bytes
+	s := RowCacheStats{Fills: c.fills, Drops: c.drops, Rows: c.rows, Bytes: c.bytes}
+	for i := range c.stripes {
+		s.Hits += c.stripes[i].hits.Load()
+		s.Misses += c.stripes[i].misses.Load()
+	}
 	return s
 }
 
@@ -274,6 +329,7 @@ func (row *cachedRow) head(n int) []ColumnOrSuperColumn {
 func (r *reader) cachedRowFor(cf *cfInfo, key string, want int) (*cachedRow, error) {
 	row, wide := r.n.rows.get(cf, key)
 	if row != nil {
+		r.n.rows.hit(1)
 		return row, nil
 	}
 	return r.fillRow(cf, key, want, wide)

@@ -159,6 +159,48 @@ func TestRowCacheBounds(t *testing.T) {
 	}
 }
 
+// TestRowCacheEvictsTheLeastRecentlyUsed: a row read since it was cached outlives one that was
+// not, whatever their order of filling, in the column family's bound and in the byte budget.
+func TestRowCacheEvictsTheLeastRecentlyUsed(t *testing.T) {
+	fill := func(n *Node, keys ...string) {
+		for _, key := range keys {
+			insert(t, n, "Scratch", "Bytes", key, nil, b("x"), strings.Repeat("v", 500), 1)
+			sliceNames(t, n, "Scratch", "Bytes", key, nil, all100())
+		}
+	}
+	cachedAfter := func(n *Node, key string) bool {
+		before := n.RowCacheStats().Hits
+		sliceNames(t, n, "Scratch", "Bytes", key, nil, all100())
+		return n.RowCacheStats().Hits == before+1
+	}
+	for _, tc := range []struct {
+		name       string
+		rows, size int
+		full       []string // what fills the cache to its bound
+	}{{"RowsCached", 2, 0, []string{"a", "b"}}, {"byte budget", 100, 2400, []string{"a", "b", "c", "d"}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := cachedNode(t, tc.rows, tc.size) // a row is about 580 bytes: 4 fit in 2400
+			fill(n, tc.full...)
+			if s := n.RowCacheStats(); s.Rows != len(tc.full) {
+				t.Fatalf("%d rows cached after filling %d", s.Rows, len(tc.full))
+			}
+			if !cachedAfter(n, "a") { // a is used: b is now the least recently used
+				t.Fatalf("a is not cached: %+v", n.RowCacheStats())
+			}
+			fill(n, "e")
+			if s := n.RowCacheStats(); s.Rows != len(tc.full) {
+				t.Fatalf("%d rows cached, bound %d", s.Rows, len(tc.full))
+			}
+			if !cachedAfter(n, "a") {
+				t.Fatalf("the row read last was evicted before the one never read: %+v", n.RowCacheStats())
+			}
+			if cachedAfter(n, "b") {
+				t.Fatalf("b, never read since its fill, outlived the others: %+v", n.RowCacheStats())
+			}
+		})
+	}
+}
+
 // TestRowCacheNeverKeepsAStaleSnapshot: a reader opened before a write, filling the cache
 // after it, must not leave the pre-write row in the cache.
 func TestRowCacheNeverKeepsAStaleSnapshot(t *testing.T) {
