@@ -22,6 +22,9 @@
 #   TWISSANDRA_CASSANDRA_VERSION      cassandra-all version                 [5.0.9]
 #   TWISSANDRA_CASSANDRA_HOME         cache dir for lib/ and tools
 #                                      [$HOME/.cache/twissandra/cassandra-$VERSION]
+#   TWISSANDRA_CQLPING                a prebuilt cqlping to use instead of building one
+#                                      (a machine without go; with TWISSANDRA_CASSANDRA_HOME
+#                                      holding lib/, neither go nor mvn is needed)
 #   TWISSANDRA_MAVEN_REPO             Maven local repository                [Maven's default, ~/.m2/repository]
 #   TWISSANDRA_CASSANDRA_LISTEN       listen/rpc address of this node      [127.0.0.1]
 #   TWISSANDRA_CASSANDRA_PORT         CQL native transport port             [9042]
@@ -71,7 +74,7 @@ KEEP_DATA=${TWISSANDRA_CASSANDRA_KEEP_DATA:-0}
 JAVA=${JAVA:-java}
 
 LIB="$HOME_DIR/lib"
-CQLPING="$HOME_DIR/bin/cqlping"
+CQLPING=${TWISSANDRA_CQLPING:-$HOME_DIR/bin/cqlping}
 PIDFILE="$RUN/$NODE.pid"
 STATEFILE="$RUN/$NODE.data" # data dir of the running node, for `down`
 LOCKFILE="$RUN/$NODE.lock"
@@ -115,6 +118,7 @@ fetch_lib() {
 # --- CQL client ----------------------------------------------------------------
 
 build_cqlping() {
+	[[ -n "${TWISSANDRA_CQLPING:-}" ]] && return 0 # prebuilt: a machine without go
 	command -v go >/dev/null || die "go not found (needed to build $SUPPORT/cqlping)"
 	mkdir -p "$HOME_DIR/bin"
 	# Always rebuild through go's build cache: cheap, and never stale.

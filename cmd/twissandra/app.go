@@ -14,6 +14,7 @@ import (
 	"net/http/pprof"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -305,6 +306,8 @@ func startHTTP(lc fx.Lifecycle, cfg *Config, logger *slog.Logger, h *gin.Engine,
 					return fmt.Errorf("listen on %s: %w", cfg.PprofAddr, err)
 				}
 				logger.Info("serving profiles", "addr", pln.Addr().String()+"/debug/pprof/")
+				// Contention is sampled only where profiles are asked for: one event in 64.
+				runtime.SetMutexProfileFraction(64)
 				profiles = &http.Server{Handler: pprofMux(), ReadHeaderTimeout: 10 * time.Second}
 				go func() { _ = profiles.Serve(pln) }()
 			}
@@ -319,7 +322,7 @@ func startHTTP(lc fx.Lifecycle, cfg *Config, logger *slog.Logger, h *gin.Engine,
 	})
 }
 
-// pprofMux serves Go's profiles (CPU, heap, allocations, goroutines) under /debug/pprof/, for
+// pprofMux serves Go's profiles (CPU, heap, allocations, goroutines, mutex contention) under /debug/pprof/, for
 // the listener of --pprof-addr only: scripts/profile.sh takes a CPU profile of a wrk run there.
 func pprofMux() *http.ServeMux {
 	mux := http.NewServeMux()
