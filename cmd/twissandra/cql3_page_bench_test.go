@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -27,9 +28,13 @@ import (
 // timeline, public line) with the raw driver's slice of the same 40 rows of one partition,
 // alternating rounds of 256 requests by 32 concurrent clients so that both see the same load,
 // and reports each rate and their ratio (the target: the API at least 0.8x the raw slice).
+// Between the two, the use case called in process (the same page, no HTTP) tells where the API
+// loses what it loses: in the adapter and driver, or in HTTP and JSON.
 // 8 authors of 30 tweets each, all followed by the reader.
 //
 //	TWISSANDRA_CQL_HOSTS=127.0.0.1 go test -run '^$' -bench CQL3PageVersusRawSlice -benchtime 10x ./cmd/twissandra/
+//
+// TWISSANDRA_BENCH_CLIENTS sets the concurrent clients (32; rounds stay about 256 requests).
 func BenchmarkCQL3PageVersusRawSlice(b *testing.B) {
 	hosts := os.Getenv("TWISSANDRA_CQL_HOSTS")
 	if hosts == "" {
@@ -127,7 +132,10 @@ func BenchmarkCQL3PageVersusRawSlice(b *testing.B) {
 			return nil
 		}
 	}
-	const clients, perClient = 32, 8
+	clients, perClient := 32, 8
+	if v, err := strconv.Atoi(os.Getenv("TWISSANDRA_BENCH_CLIENTS")); err == nil && v > 0 {
+		clients, perClient = v, max(1, 256/v)
+	}
 	round := func(op func() error) time.Duration {
 		var wg sync.WaitGroup
 		errs := make(chan error, clients)
@@ -151,27 +159,44 @@ func BenchmarkCQL3PageVersusRawSlice(b *testing.B) {
 		}
 		return elapsed
 	}
+	page := func(read func() (social.TweetPage, error)) func() error {
+		return func() error {
+			p, err := read()
+			if err == nil && len(p.Tweets) != 40 {
+				err = fmt.Errorf("a page of %d tweets", len(p.Tweets))
+			}
+			return err
+		}
+	}
 	pairs := []struct {
-		name     string
-		api, raw func() error
+		name              string
+		api, usecase, raw func() error
 	}{
-		{"timeline", get("/api/v1/timeline?limit=40"), slice("timeline", "reader")},
-		{"public", get("/api/v1/public?limit=40"), slice("public_line", day)},
+		{"timeline", get("/api/v1/timeline?limit=40"),
+			page(func() (social.TweetPage, error) { return svc.Timeline(ctx, "reader", "", 40) }),
+			slice("timeline", "reader")},
+		{"public", get("/api/v1/public?limit=40"),
+			page(func() (social.TweetPage, error) { return svc.PublicLine(ctx, "", 40) }),
+			slice("public_line", day)},
 	}
 	for _, p := range pairs { // warm: prepared statements, connections
 		round(p.api)
+		round(p.usecase)
 		round(p.raw)
 	}
 	b.ResetTimer()
 	for _, p := range pairs {
-		var tAPI, tRaw time.Duration
+		var tAPI, tUse, tRaw time.Duration
 		for range b.N {
 			tAPI += round(p.api)
+			tUse += round(p.usecase)
 			tRaw += round(p.raw)
 		}
 		n := float64(clients * perClient * b.N)
 		b.ReportMetric(n/tAPI.Seconds(), p.name+"-api-pages/s")
+		b.ReportMetric(n/tUse.Seconds(), p.name+"-usecase-pages/s")
 		b.ReportMetric(n/tRaw.Seconds(), p.name+"-raw-slices/s")
 		b.ReportMetric(tRaw.Seconds()/tAPI.Seconds(), p.name+"-ratio")
+		b.ReportMetric(tRaw.Seconds()/tUse.Seconds(), p.name+"-usecase-ratio")
 	}
 }
