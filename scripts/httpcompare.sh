@@ -11,7 +11,14 @@
 # Environment: ROUNDS (3), DURATION (5s), CONNS (32), THREADS (1), PAGES ("timeline public-2
 # public-1"); on a many-core machine SERVER_CPUS and LOAD_CPUS (taskset lists, e.g. 0-3 and
 # 4-11) pin the servers and wrk apart, and GOMAXPROCS applies to the servers. PROFILE=file
-# writes a CPU profile of the widerow server during its first measurement (scripts/profile.sh).
+# writes a CPU profile of the PROFILE_BACKEND server (widerow) during its first measurement, and
+# file.mutex the contention seen so far (scripts/profile.sh).
+# BIN and BARE name prebuilt binaries of twissandra and tools/bench/bare (then go is not needed).
+#
+# CQL_HOSTS (e.g. 127.0.0.1, a node of scripts/cassandra.sh) adds the cql3 backend of issue #13,
+# in a fresh keyspace httpcompare_<time> (left for inspection), and beside it "raw": the raw gocql
+# driver reading the same page of 40 as one slice of one partition from CONNS goroutines
+# (tools/bench/rawslice, or RAWSLICE prebuilt), on the servers' CPUs, as the API's ceiling.
 # Needs wrk, curl and jq. Usage: make httpcompare
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,7 +43,8 @@ trap cleanup EXIT
 
 bin=${BIN:-$tmp/twissandra}
 if [[ -z "${BIN:-}" ]]; then go build -o "$bin" ./cmd/twissandra; fi
-go build -o "$tmp/bare" ./tools/bench/bare
+bare=${BARE:-$tmp/bare}
+if [[ -z "${BARE:-}" ]]; then go build -o "$bare" ./tools/bench/bare; fi
 
 pin() { # pin CPUS command...: run command on CPUS when taskset and CPUS are given (exec, so that
 	# a server started as "pin ... &" is the process whose pid $! holds)
@@ -44,9 +52,11 @@ pin() { # pin CPUS command...: run command on CPUS when taskset and CPUS are giv
 	if [[ -n "$cpus" ]] && command -v taskset >/dev/null; then exec taskset -c "$cpus" "$@"; else exec "$@"; fi
 }
 
-declare -A PORT=([widerow]=18081 [memory]=18082 [bare]=18083)
+declare -A PORT=([widerow]=18081 [memory]=18082 [bare]=18083 [cql3]=18084)
+PROFILE_BACKEND=${PROFILE_BACKEND:-widerow}
 serve() { # serve BACKEND ARGS...
 	local backend=$1; shift
+	if [[ -n "${PROFILE:-}" && $backend == "$PROFILE_BACKEND" ]]; then set -- "$@" --pprof-addr 127.0.0.1:18091; fi
 	pin "${SERVER_CPUS:-}" "$bin" serve --backend "$backend" --addr "127.0.0.1:${PORT[$backend]}" \
 		--bcrypt-cost 4 --log-level warn "$@" >"$tmp/$backend.log" 2>&1 &
 	pids+=($!)
@@ -60,12 +70,17 @@ ready() { # ready PORT
 	exit 1
 }
 
-if [[ -n "${PROFILE:-}" ]]; then
-	serve widerow --data-dir "$tmp/data" --pprof-addr 127.0.0.1:18091
-else
-	serve widerow --data-dir "$tmp/data"
-fi
+serve widerow --data-dir "$tmp/data"
 serve memory
+BACKENDS="bare memory widerow"
+if [[ -n "${CQL_HOSTS:-}" ]]; then
+	keyspace=httpcompare_$(date +%s)
+	serve cql3 --cql-hosts "$CQL_HOSTS" --cql-keyspace "$keyspace"
+	rawslice=${RAWSLICE:-$tmp/rawslice}
+	if [[ -z "${RAWSLICE:-}" ]]; then go build -o "$rawslice" ./tools/bench/rawslice; fi
+	ready "${PORT[cql3]}"
+	BACKENDS+=" cql3 raw"
+fi
 ready "${PORT[widerow]}"
 ready "${PORT[memory]}"
 
@@ -90,10 +105,11 @@ seed() { # seed BACKEND: the authors, their tweets and the reader, through the A
 }
 seed widerow
 seed memory
+if [[ -n "${CQL_HOSTS:-}" ]]; then seed cql3; fi
 
 # The bare handler serves what widerow's timeline page returns.
 curl -sf -H "Authorization: Bearer ${TOKEN[widerow]}" "${URL_timeline[widerow]}" >"$tmp/page.json"
-pin "${SERVER_CPUS:-}" "$tmp/bare" --addr "127.0.0.1:${PORT[bare]}" --path /api/v1/timeline --file "$tmp/page.json" &
+pin "${SERVER_CPUS:-}" "$bare" --addr "127.0.0.1:${PORT[bare]}" --path /api/v1/timeline --file "$tmp/page.json" &
 pids+=($!)
 ready "${PORT[bare]}"
 TOKEN[bare]=none
@@ -106,31 +122,61 @@ url() { # url PAGE BACKEND
 	public-2) echo "${URL_public2[$2]:-}" ;;
 	esac
 }
+measure_raw() { # measure_raw PAGE: slices/s of the raw driver
+	local args
+	case $1 in
+	timeline) args=(-line timeline -user reader) ;;
+	public-1) args=(-line public -page 1) ;;
+	public-2) args=(-line public -page 2) ;;
+	esac
+	(pin "${SERVER_CPUS:-}" "$rawslice" -hosts "$CQL_HOSTS" -keyspace "$keyspace" -conns "$CONNS" -duration "$DURATION" "${args[@]}") |
+		awk '/^Requests\/sec:/ {printf "%.0f", $2}'
+}
 measure() { # measure URL TOKEN: pages/s
 	(pin "${LOAD_CPUS:-}" wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" -H "Authorization: Bearer $2" "$1") |
 		awk '/Non-2xx/ {bad=1} /^Requests\/sec:/ {rps=$2} END {if (bad) print "error"; else printf "%.0f", rps}'
 }
 
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a + 0 == a) printf "%.2f", a / b; else print "-" }'; }
 echo "wrk -t$THREADS -c$CONNS -d$DURATION, $ROUNDS rounds; pages of 40; servers on ${SERVER_CPUS:-any CPU}, wrk on ${LOAD_CPUS:-any CPU}"
-printf '%-10s %5s %10s %10s %10s %16s\n' page round bare memory widerow widerow/memory
+header=$(printf '%-10s %5s %10s %10s %10s %16s' page round bare memory widerow widerow/memory)
+if [[ -n "${CQL_HOSTS:-}" ]]; then header+=$(printf ' %10s %10s %10s' cql3 raw cql3/raw); fi
+echo "$header"
+# A Cassandra node compiles its hot paths during the first seconds of load: each page is read
+# once through the API and once raw before anything is measured, so that neither the API nor
+# the driver measures a colder node than the other.
+if [[ -n "${CQL_HOSTS:-}" ]]; then
+	for page in $PAGES; do
+		measure "$(url "$page" cql3)" "${TOKEN[cql3]}" >/dev/null
+		measure_raw "$page" >/dev/null
+	done
+fi
 for page in $PAGES; do
 	for r in $(seq 1 "$ROUNDS"); do
 		declare -A rate=()
-		for backend in bare memory widerow; do
+		order=$BACKENDS # every other round runs the backends in the reverse order
+		if ((r % 2 == 0)); then order=$(echo "$BACKENDS" | tr ' ' '\n' | tac | tr '\n' ' '); fi
+		for backend in $order; do
+			if [[ $backend == raw ]]; then rate[raw]=$(measure_raw "$page"); continue; fi
 			u=$(url "$page" "$backend")
 			if [[ -z "$u" ]]; then rate[$backend]=-; continue; fi
-			if [[ -n "${PROFILE:-}" && $backend == widerow ]]; then
+			if [[ -n "${PROFILE:-}" && $backend == "$PROFILE_BACKEND" ]]; then
 				secs=${DURATION%s}
 				curl -sf -o "$PROFILE" "http://127.0.0.1:18091/debug/pprof/profile?seconds=$((secs > 2 ? secs - 1 : 1))" &
 				prof=$!
 				rate[$backend]=$(measure "$u" "${TOKEN[$backend]}")
 				wait "$prof"
+				curl -sf -o "$PROFILE.mutex" "http://127.0.0.1:18091/debug/pprof/mutex"
 				PROFILE=
 			else
 				rate[$backend]=$(measure "$u" "${TOKEN[$backend]}")
 			fi
 		done
-		printf '%-10s %5s %10s %10s %10s %16s\n' "$page" "$r" "${rate[bare]}" "${rate[memory]}" "${rate[widerow]}" \
-			"$(awk -v w="${rate[widerow]}" -v m="${rate[memory]}" 'BEGIN { if (m > 0) printf "%.2f", w / m; else print "-" }')"
+		line=$(printf '%-10s %5s %10s %10s %10s %16s' "$page" "$r" "${rate[bare]}" "${rate[memory]}" "${rate[widerow]}" \
+			"$(ratio "${rate[widerow]}" "${rate[memory]}")")
+		if [[ -n "${CQL_HOSTS:-}" ]]; then
+			line+=$(printf ' %10s %10s %10s' "${rate[cql3]}" "${rate[raw]}" "$(ratio "${rate[cql3]}" "${rate[raw]}")")
+		fi
+		echo "$line"
 	done
 done
