@@ -13,6 +13,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"sync"
@@ -25,26 +26,43 @@ import (
 const columns = "time, tweet_id, author, body, created_at, created_at_us"
 
 func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "rawslice:", err)
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "rawslice:", err)
+		}
 		os.Exit(2)
 	}
 }
 
-func run() error {
-	hosts := flag.String("hosts", "127.0.0.1", "comma-separated contact points")
-	keyspace := flag.String("keyspace", "twissandra", "keyspace of the cql3 tables")
-	line := flag.String("line", "timeline", "timeline (of -user) or public (today's UTC day)")
-	user := flag.String("user", "reader", "owner of the timeline")
-	page := flag.Int("page", 1, "page of 40 to read: 1, or 2 (after the first 40 rows)")
-	conns := flag.Int("conns", 64, "concurrent readers")
-	duration := flag.Duration("duration", 5*time.Second, "how long to read")
-	flag.Parse()
+func run(argv []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("rawslice", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // one line on error, from main
+	hosts := fs.String("hosts", "127.0.0.1", "comma-separated contact points")
+	port := fs.Int("port", 9042, "native protocol port")
+	keyspace := fs.String("keyspace", "twissandra", "keyspace of the cql3 tables")
+	line := fs.String("line", "timeline", "timeline (of -user) or public (today's UTC day)")
+	user := fs.String("user", "reader", "owner of the timeline")
+	page := fs.Int("page", 1, "page of 40 to read: 1, or 2 (after the first 40 rows)")
+	conns := fs.Int("conns", 64, "concurrent readers")
+	duration := fs.Duration("duration", 5*time.Second, "how long to read")
+	if err := fs.Parse(argv); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(os.Stderr)
+			fs.PrintDefaults()
+		}
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
 	if *conns < 1 || *duration <= 0 || (*page != 1 && *page != 2) {
 		return errors.New("-conns and -duration must be positive, -page 1 or 2")
 	}
+	if *line != "timeline" && *line != "public" {
+		return fmt.Errorf("-line %q: timeline or public", *line)
+	}
 	cluster := gocql.NewCluster(strings.Split(*hosts, ",")...)
-	cluster.Keyspace, cluster.Timeout = *keyspace, 10*time.Second
+	cluster.Port, cluster.Keyspace, cluster.Timeout = *port, *keyspace, 10*time.Second
 	cluster.Consistency = gocql.LocalQuorum
 	cluster.PoolConfig.HostSelectionPolicy = gocql.TokenAwareHostPolicy(gocql.RoundRobinHostPolicy())
 	sess, err := cluster.CreateSession()
@@ -123,6 +141,6 @@ func run() error {
 	if firstErr != nil {
 		return firstErr
 	}
-	fmt.Printf("Requests/sec: %.0f\n", float64(done.Load())/time.Since(start).Seconds())
+	fmt.Fprintf(stdout, "Requests/sec: %.0f\n", float64(done.Load())/time.Since(start).Seconds())
 	return nil
 }
