@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -477,12 +478,14 @@ func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet,
 	return s.tweetsOf(ctx, ids, rows)
 }
 
-// uuidStrings is the row keys of ids (their canonical text), made with one allocation for all.
+// uuidStrings is the row keys of ids (their canonical text), made with one allocation for all:
+// a strings.Builder's bytes become the string without a copy.
 func uuidStrings(ids []uuid.UUID) []string {
 	const n = 36
-	buf := make([]byte, n*len(ids))
-	for i, id := range ids {
-		b := buf[i*n : (i+1)*n]
+	var sb strings.Builder
+	sb.Grow(n * len(ids))
+	var b [n]byte
+	for _, id := range ids {
 		hex.Encode(b[0:8], id[0:4])
 		b[8] = '-'
 		hex.Encode(b[9:13], id[4:6])
@@ -492,8 +495,9 @@ func uuidStrings(ids []uuid.UUID) []string {
 		hex.Encode(b[19:23], id[8:10])
 		b[23] = '-'
 		hex.Encode(b[24:], id[10:])
+		sb.Write(b[:])
 	}
-	all := string(buf)
+	all := sb.String()
 	keys := make([]string, len(ids))
 	for i := range keys {
 		keys[i] = all[i*n : (i+1)*n]
@@ -516,7 +520,8 @@ func (s *Store) tweetsOf(ctx context.Context, ids []uuid.UUID, rows [][]engine.C
 			}
 		}
 	}
-	bodies := make([]byte, 0, size)
+	var bodies strings.Builder // its bytes become the page's one string of bodies, uncopied
+	bodies.Grow(size)
 	for i, cols := range rows {
 		if len(cols) == 0 {
 			continue
@@ -527,16 +532,16 @@ func (s *Store) tweetsOf(ctx context.Context, ids []uuid.UUID, rows [][]engine.C
 			case "user_id":
 				uid = internIn(authors, c.Column.Value)
 			case "body":
-				bodies = append(bodies, c.Column.Value...)
+				bodies.Write(c.Column.Value)
 			case "_ts":
 				t.CreatedAt = parseMicros(c.Column.Value)
 			}
 		}
 		out = append(out, t)
 		authors = append(authors, uid)
-		ends = append(ends, len(bodies))
+		ends = append(ends, bodies.Len())
 	}
-	all := string(bodies)
+	all := bodies.String()
 	names, err := namesOf(ctx, s, authors)
 	if err != nil {
 		return nil, err
