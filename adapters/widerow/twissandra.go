@@ -410,17 +410,23 @@ func (s *Store) followsOf(ctx context.Context, cols []engine.ColumnOrSuperColumn
 func namesOf[ID ~string | ~[]byte](ctx context.Context, s *Store, ids []ID) ([]nameEntry, error) {
 	out := make([]nameEntry, len(ids))
 	var missing []string
+	misses, missed := 0, false
 	s.idCache.mu.RLock()
 	for i, id := range ids {
-		if e, ok := s.idCache.names[string(id)]; ok {
-			out[i] = e
+		if i > 0 && string(id) == string(ids[i-1]) { // a page's tweets come in runs by author
+			out[i] = out[i-1]
+		} else if e, ok := s.idCache.names[string(id)]; ok {
+			out[i], missed = e, false
 		} else {
-			out[i].id = string(id)
+			out[i].id, missed = string(id), true
 			missing = append(missing, out[i].id)
+		}
+		if missed {
+			misses++
 		}
 	}
 	s.idCache.mu.RUnlock()
-	noteCache(ctx, "User (uuid to username)", len(ids)-len(missing), len(ids))
+	noteCache(ctx, "User (uuid to username)", len(ids)-misses, len(ids))
 	if len(missing) == 0 {
 		return out, nil
 	}
