@@ -3,9 +3,9 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -183,14 +183,17 @@ func (l *OpLog) Record(op oplog.Op) {
 		l.kinds = append(l.kinds, kind)
 		l.counts = append(l.counts, 1)
 	}
-	if len(l.ops) < MaxRecordedOps {
+	// A brief log keeps the counts only: nothing ever reads its operations (a request that asks
+	// for them is not brief), and copying each one in costs every API response.
+	if len(l.ops) < MaxRecordedOps && !l.brief {
 		l.ops = append(l.ops, op)
 	} else {
 		l.dropped++
 	}
 }
 
-// Ops returns the operations recorded so far, in order, and how many more were only counted.
+// Ops returns the operations recorded so far, in order, and how many more were only counted
+// (all of them in a brief log).
 func (l *OpLog) Ops() (ops []oplog.Op, dropped int) {
 	if l == nil {
 		return nil, 0
@@ -221,12 +224,13 @@ func (l *OpLog) Summary() string {
 	if n == 0 {
 		return noOps
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d ops:", n)
+	b := make([]byte, 0, 16+24*len(l.kinds))
+	b = append(strconv.AppendInt(b, int64(n), 10), " ops:"...)
 	for i, k := range l.kinds {
-		fmt.Fprintf(&b, " %s=%d", k, l.counts[i])
+		b = append(append(append(b, ' '), k...), '=')
+		b = strconv.AppendInt(b, int64(l.counts[i]), 10)
 	}
-	return b.String()
+	return string(b)
 }
 
 // SetOpsHeader writes the summary of the request's operations so far into the Storage-Ops

@@ -41,6 +41,23 @@ func TestOpLog(t *testing.T) {
 	}
 }
 
+// A brief log (an API request that does not ask for its record) counts its operations and
+// keeps none of them.
+func TestBriefOpLogCountsOnly(t *testing.T) {
+	t.Parallel()
+	l := &OpLog{brief: true}
+	for _, text := range []string{"slice line", "multiget tweets", "slice line"} {
+		l.Record(oplog.Op{Text: text})
+	}
+	ops, counted := l.Ops()
+	if len(ops) != 0 || counted != 3 || l.Len() != 3 {
+		t.Fatalf("kept %d, counted %d, len %d", len(ops), counted, l.Len())
+	}
+	if s := l.Summary(); s != "3 ops: slice=2 multiget=1" {
+		t.Fatalf("summary %q", s)
+	}
+}
+
 func TestStorageOpsMiddleware(t *testing.T) {
 	t.Parallel()
 	gin.SetMode(gin.ReleaseMode)
