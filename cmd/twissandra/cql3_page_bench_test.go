@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,12 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gocql/gocql"
 	"golang.org/x/crypto/bcrypt"
 
-	"twissandra/adapters/cql3"
 	"twissandra/domain"
 	"twissandra/domain/social"
+	"twissandra/tools/bench"
+	"twissandra/tools/cqltest"
 	"twissandra/web"
 )
 
@@ -36,30 +34,8 @@ import (
 //
 // TWISSANDRA_BENCH_CLIENTS sets the concurrent clients (32; rounds stay about 256 requests).
 func BenchmarkCQL3PageVersusRawSlice(b *testing.B) {
-	hosts := os.Getenv("TWISSANDRA_CQL_HOSTS")
-	if hosts == "" {
-		b.Skip("TWISSANDRA_CQL_HOSTS is not set: this benchmark needs a Cassandra node (scripts/cassandra.sh up)")
-	}
+	store, rawSess := cqltest.Keyspace(b, "twissandra_test_bench_")
 	ctx := context.Background()
-	rb := make([]byte, 5)
-	_, _ = rand.Read(rb)
-	ks := "twissandra_test_bench_" + hex.EncodeToString(rb)
-	store, err := cql3.Open(ctx, cql3.Config{Hosts: strings.Split(hosts, ","), Keyspace: ks, Replication: "SimpleStrategy:1", Timeout: 20 * time.Second, StartTimeout: time.Minute})
-	if err != nil {
-		b.Fatal(err)
-	}
-	raw := gocql.NewCluster(strings.Split(hosts, ",")...)
-	raw.Keyspace, raw.Timeout = ks, 20*time.Second
-	raw.PoolConfig.HostSelectionPolicy = gocql.TokenAwareHostPolicy(gocql.RoundRobinHostPolicy())
-	rawSess, err := raw.CreateSession()
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		_ = rawSess.Query("DROP KEYSPACE IF EXISTS " + ks).Exec()
-		rawSess.Close()
-		_ = store.Close()
-	})
 	svc := social.New(store, store, store, nil, domain.NewPasswordHasher(bcrypt.MinCost))
 	srv, err := web.NewServer(web.Config{TokenSecret: []byte(strings.Repeat("k", 32))}, web.Deps{Social: svc})
 	if err != nil {
@@ -110,27 +86,9 @@ func BenchmarkCQL3PageVersusRawSlice(b *testing.B) {
 	}
 	day := time.Now().UTC().Truncate(24 * time.Hour)
 	slice := func(table string, key any) func() error {
-		stmt := "SELECT time, tweet_id, author, body, created_at, created_at_us FROM " + table + " WHERE " +
+		stmt := "SELECT " + bench.RawPageColumns + " FROM " + table + " WHERE " +
 			map[string]string{"timeline": "username", "public_line": "day"}[table] + " = ? LIMIT 40"
-		return func() error {
-			iter := rawSess.Query(stmt, key).Iter()
-			var (
-				t, id        gocql.UUID
-				author, text string
-				created      time.Time
-				us, n        int
-			)
-			for iter.Scan(&t, &id, &author, &text, &created, &us) {
-				n++
-			}
-			if err := iter.Close(); err != nil {
-				return err
-			}
-			if n != 40 {
-				return fmt.Errorf("raw slice of %s: %d rows", table, n)
-			}
-			return nil
-		}
+		return func() error { return bench.ReadRawPage(rawSess.Query(stmt, key), 40) }
 	}
 	clients, perClient := 32, 8
 	if v, err := strconv.Atoi(os.Getenv("TWISSANDRA_BENCH_CLIENTS")); err == nil && v > 0 {

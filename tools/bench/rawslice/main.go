@@ -21,9 +21,9 @@ import (
 	"time"
 
 	"github.com/gocql/gocql"
-)
 
-const columns = "time, tweet_id, author, body, created_at, created_at_us"
+	"twissandra/tools/bench"
+)
 
 func main() {
 	if err := run(os.Args[1:], os.Stdout); err != nil {
@@ -75,9 +75,9 @@ func run(argv []string, stdout io.Writer) error {
 	var args []any
 	switch *line {
 	case "timeline":
-		stmt, args = "SELECT "+columns+" FROM timeline WHERE username = ?", []any{*user}
+		stmt, args = "SELECT "+bench.RawPageColumns+" FROM timeline WHERE username = ?", []any{*user}
 	case "public":
-		stmt, args = "SELECT "+columns+" FROM public_line WHERE day = ?", []any{time.Now().UTC().Truncate(24 * time.Hour)}
+		stmt, args = "SELECT "+bench.RawPageColumns+" FROM public_line WHERE day = ?", []any{time.Now().UTC().Truncate(24 * time.Hour)}
 	default:
 		return fmt.Errorf("-line %q: timeline or public", *line)
 	}
@@ -97,25 +97,7 @@ func run(argv []string, stdout io.Writer) error {
 		stmt, args = stmt+" AND time < ?", append(args, last)
 	}
 	stmt += " LIMIT 40"
-	slice := func() error {
-		iter := sess.Query(stmt, args...).Iter()
-		var (
-			t, id        gocql.UUID
-			author, body string
-			created      time.Time
-			us, n        int
-		)
-		for iter.Scan(&t, &id, &author, &body, &created, &us) {
-			n++
-		}
-		if err := iter.Close(); err != nil {
-			return err
-		}
-		if n != 40 {
-			return fmt.Errorf("a slice of %d rows, not 40", n)
-		}
-		return nil
-	}
+	slice := func() error { return bench.ReadRawPage(sess.Query(stmt, args...), 40) }
 	if err := slice(); err != nil { // prepares the statement, and checks the page is whole
 		return err
 	}

@@ -3,22 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/gocql/gocql"
 	"golang.org/x/crypto/bcrypt"
 
-	"twissandra/adapters/cql3"
 	"twissandra/domain"
 	"twissandra/domain/social"
+	"twissandra/tools/cqltest"
 )
 
 func TestRefusesBadArguments(t *testing.T) {
@@ -47,39 +42,9 @@ func TestRefusesBadArguments(t *testing.T) {
 // through the use case: both pages of the home timeline and of the public line, and a refusal
 // of a line that holds less than a page.
 func TestReadsThePagesTheAPIServes(t *testing.T) {
-	hosts := os.Getenv("TWISSANDRA_CQL_HOSTS")
-	if hosts == "" {
-		msg := "TWISSANDRA_CQL_HOSTS is not set: rawslice reads a real Cassandra node (scripts/cassandra.sh up)"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	port := 9042
-	if p := os.Getenv("TWISSANDRA_CQL_PORT"); p != "" {
-		var err error
-		if port, err = strconv.Atoi(p); err != nil {
-			t.Fatal(err)
-		}
-	}
+	store, _ := cqltest.Keyspace(t, "twissandra_test_rawslice_")
+	hosts, port := cqltest.Node(t)
 	ctx := context.Background()
-	rb := make([]byte, 5)
-	_, _ = rand.Read(rb)
-	ks := "twissandra_test_rawslice_" + hex.EncodeToString(rb)
-	store, err := cql3.Open(ctx, cql3.Config{Hosts: strings.Split(hosts, ","), Port: port, Keyspace: ks, Replication: "SimpleStrategy:1",
-		Timeout: 20 * time.Second, StartTimeout: time.Minute})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c := gocql.NewCluster(strings.Split(hosts, ",")...)
-		c.Port, c.Timeout = port, 20*time.Second
-		if s, err := c.CreateSession(); err == nil {
-			_ = s.Query("DROP KEYSPACE IF EXISTS " + ks).Exec()
-			s.Close()
-		}
-		_ = store.Close()
-	})
 	svc := social.New(store, store, store, nil, domain.NewPasswordHasher(bcrypt.MinCost))
 	for _, u := range []string{"reader", "author"} {
 		if _, err := svc.SignUp(ctx, u, "password1"); err != nil {
@@ -94,7 +59,7 @@ func TestReadsThePagesTheAPIServes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	common := []string{"-hosts", hosts, "-port", strconv.Itoa(port), "-keyspace", ks, "-conns", "4", "-duration", "200ms"}
+	common := []string{"-hosts", strings.Join(hosts, ","), "-port", strconv.Itoa(port), "-keyspace", store.Keyspace(), "-conns", "4", "-duration", "200ms"}
 	rate := regexp.MustCompile(`^Requests/sec: ([0-9]+)\n$`)
 	for _, args := range [][]string{
 		{"-line", "timeline", "-user", "reader", "-page", "1"},
@@ -113,7 +78,7 @@ func TestReadsThePagesTheAPIServes(t *testing.T) {
 	}
 	// A user with no timeline reads 0 rows: the tool says so instead of measuring a short page.
 	var out bytes.Buffer
-	err = run(append(common, "-line", "timeline", "-user", "nobody"), &out)
+	err := run(append(common, "-line", "timeline", "-user", "nobody"), &out)
 	if err == nil || !strings.Contains(err.Error(), "0 rows") {
 		t.Errorf("a timeline of no rows: %v, %q", err, out.String())
 	}
