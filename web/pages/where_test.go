@@ -3,6 +3,7 @@ package pages
 import (
 	"fmt"
 	"html"
+	"maps"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -67,7 +68,8 @@ func TestWhereDoesItLive(t *testing.T) {
 				t.Fatalf("where tweet: %d\n%s", r.status, r.body)
 			}
 			body := html.UnescapeString(r.body)
-			mustContain(t, body, "54 of 54 places hold it", tc.tweetRow, tc.public, "where do I live", "follower fan00's timeline")
+			mustContain(t, body, "54 of 54 places hold it", tc.tweetRow, tc.public, "where do I live")
+			seen := followersListed(body)
 			if tc.name == "widerow" { // each place links to the inspector, on the row and column
 				mustContain(t, r.body, `<a href="/models/inspect?cf_path=Twissandra.Tweet&amp;key=`+tw.ID.String()+`">inspect</a>`)
 			}
@@ -79,6 +81,18 @@ func TestWhereDoesItLive(t *testing.T) {
 			body = html.UnescapeString(r.body)
 			mustContain(t, body, "2 of 2 places hold it", "(more followers' timelines)")
 			mustNotContain(t, body, `id="where-next"`, tc.public)
+			// The two pages name every follower once, in whatever order the store keeps them
+			// (widerow's Followers row is sorted by the followers' random uuids).
+			for name, n := range followersListed(body) {
+				seen[name] += n
+			}
+			want := map[string]int{"ann": 1}
+			for i := range whereFollowers + 1 {
+				want[fmt.Sprintf("fan%02d", i)] = 1
+			}
+			if !maps.Equal(seen, want) {
+				t.Fatalf("the pages name the followers %v, want each of %v once", seen, want)
+			}
 
 			// The user, and the follow on both sides, linked from the user page.
 			up := c.get("/users/bob").body
@@ -125,6 +139,15 @@ func TestWhereDoesItLive(t *testing.T) {
 			}
 		})
 	}
+}
+
+// followersListed counts the followers whose timelines a page of a tweet's places names.
+func followersListed(body string) map[string]int {
+	n := map[string]int{}
+	for _, m := range regexp.MustCompile(`follower (\w+)'s timeline`).FindAllStringSubmatch(body, -1) {
+		n[m[1]]++
+	}
+	return n
 }
 
 // UUIDs in the inspector are links: a line's tweet ID to the tweet's places, a Username id and
