@@ -4,66 +4,25 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/gocql/gocql"
-
+	"twissandra/tools/cqltest"
 	"twissandra/tools/dump"
 	"twissandra/tools/migrate"
 )
 
-// cqlNode returns the node the cql3 tests use (TWISSANDRA_CQL_HOSTS, TWISSANDRA_CQL_PORT, as
-// scripts/test.sh exports them), or skips; under CI=true it fails instead.
-func cqlNode(t *testing.T) (hosts, port string) {
+// cqlKeyspace names a keyspace of this test only on the cql3 test node (tools/cqltest: skips
+// without a node, fails under CI), dropped when the test ends; hosts and port as flags take them.
+func cqlKeyspace(t *testing.T) (hosts, port, ks string) {
 	t.Helper()
-	if testing.Short() && os.Getenv("CI") != "true" {
-		t.Skip("-short: skipping the tests that need a Cassandra node")
-	}
-	hosts, port = os.Getenv("TWISSANDRA_CQL_HOSTS"), os.Getenv("TWISSANDRA_CQL_PORT")
-	if port == "" {
-		port = "9042"
-	}
-	if hosts == "" {
-		msg := "TWISSANDRA_CQL_HOSTS is not set: this test needs a real Cassandra node (scripts/cassandra.sh up)"
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true and %s", msg)
-		}
-		t.Skipf("SKIPPING THE REAL-NODE TEST: %s", msg)
-	}
-	return hosts, port
-}
-
-// freshKeyspace names a keyspace of this test only and drops it when the test ends.
-func freshKeyspace(t *testing.T, hosts, port string) string {
-	t.Helper()
-	b := make([]byte, 5)
-	_, _ = rand.Read(b)
-	ks := "twissandra_test_cmd_" + hex.EncodeToString(b)
-	t.Cleanup(func() {
-		c := gocql.NewCluster(splitList(hosts)...)
-		fmt.Sscan(port, &c.Port)
-		c.Timeout = time.Minute
-		sess, err := c.CreateSession()
-		if err != nil {
-			t.Errorf("drop keyspace %s: %v", ks, err)
-			return
-		}
-		defer sess.Close()
-		if err := sess.Query("DROP KEYSPACE IF EXISTS " + ks).Exec(); err != nil {
-			t.Errorf("drop keyspace %s: %v", ks, err)
-		}
-	})
-	return ks
+	ks, h, p := cqltest.KeyspaceName(t, "twissandra_test_cmd_")
+	return strings.Join(h, ","), strconv.Itoa(p), ks
 }
 
 // cqlFlags are the flags of a cql3 side of a command: prefix "" for --cql-..., "to-" for
@@ -80,8 +39,7 @@ func cqlFlags(prefix, hosts, port, keyspace string) []string {
 // nothing changing; the tables dumped; then cql3 -> memory, whose dump is the dump of
 // widerow -> memory.
 func TestMigrateWiderowCQL3Memory(t *testing.T) {
-	hosts, port := cqlNode(t)
-	ks := freshKeyspace(t, hosts, port)
+	hosts, port, ks := cqlKeyspace(t)
 	wdir := t.TempDir()
 	mustRun(t, "seed", "--data-dir", wdir, "--articles", "--users", "12", "--tweets", "60", "--span", "24h",
 		"--until", fixedUntil, "--seed", "5", "--quiet", "--bcrypt-cost", "4")

@@ -10,16 +10,17 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"twissandra/ports/oplog"
 
 	"github.com/gocql/gocql"
+
+	"twissandra/ports/oplog"
+	"twissandra/tools/cqltest"
 )
 
 // compareServer serves widerow with cql3 (a real node) in compare mode.
 func compareServer(t *testing.T) (base, keyspace string) {
 	t.Helper()
-	hosts, port := cqlNode(t)
-	ks := freshKeyspace(t, hosts, port)
+	hosts, port, ks := cqlKeyspace(t)
 	addr := freeAddr(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
@@ -166,10 +167,9 @@ func TestCompareModeWiderowCQL3(t *testing.T) {
 	}
 
 	// Now the secondary diverges: alice's row is deleted behind the server's back.
-	hosts, port := cqlNode(t)
-	c := gocql.NewCluster(splitList(hosts)...)
-	fmt.Sscan(port, &c.Port)
-	c.Timeout = 20 * time.Second
+	hosts, port := cqltest.Node(t)
+	c := gocql.NewCluster(hosts...)
+	c.Port, c.Timeout = port, 20*time.Second
 	sess, err := c.CreateSession()
 	if err != nil {
 		t.Fatal(err)

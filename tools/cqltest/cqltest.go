@@ -18,17 +18,22 @@ import (
 	"twissandra/adapters/cql3"
 )
 
-// Node returns the node's contact points and port. Without TWISSANDRA_CQL_HOSTS the test
-// skips, saying why, and fails under CI=true, where the cql3 tests must run.
+// Node returns the node's contact points and port. Without TWISSANDRA_CQL_HOSTS, or under
+// -short, the test skips, saying why; under CI=true, where the cql3 tests must run, it fails
+// instead of skipping for want of a node.
 func Node(tb testing.TB) (hosts []string, port int) {
 	tb.Helper()
+	ci := os.Getenv("CI") == "true"
+	if testing.Short() && !ci {
+		tb.Skip("-short: skipping the tests that need a Cassandra node")
+	}
 	h := os.Getenv("TWISSANDRA_CQL_HOSTS")
 	if h == "" {
 		msg := "TWISSANDRA_CQL_HOSTS is not set: this needs a real Cassandra node (scripts/cassandra.sh up, then TWISSANDRA_CQL_HOSTS=127.0.0.1)"
-		if os.Getenv("CI") == "true" {
-			tb.Fatal(msg)
+		if ci {
+			tb.Fatalf("CI=true and %s", msg)
 		}
-		tb.Skip(msg)
+		tb.Skipf("SKIPPING THE REAL-NODE TEST: %s", msg)
 	}
 	port = cql3.DefaultPort
 	if p := os.Getenv("TWISSANDRA_CQL_PORT"); p != "" {
@@ -40,39 +45,62 @@ func Node(tb testing.TB) (hosts []string, port int) {
 	return strings.Split(h, ","), port
 }
 
-// Keyspace opens a Store in a new keyspace named prefix and random hex (prefix must start with
-// "twissandra_test_"), and a raw driver session on that keyspace (token-aware, as the adapter
-// routes). When the test ends both are closed and the keyspace dropped.
-func Keyspace(tb testing.TB, prefix string) (*cql3.Store, *gocql.Session) {
+// KeyspaceName returns a new keyspace name, prefix (which must start with "twissandra_test_")
+// and random hex, on the node of Node, and drops that keyspace when the test ends, whoever
+// created it: a Store of the test's own, or a command the test runs.
+func KeyspaceName(tb testing.TB, prefix string) (ks string, hosts []string, port int) {
 	tb.Helper()
 	if !strings.HasPrefix(prefix, "twissandra_test_") {
 		tb.Fatalf("keyspace prefix %q: a test keyspace starts with twissandra_test_", prefix)
 	}
-	hosts, port := Node(tb)
+	hosts, port = Node(tb)
 	b := make([]byte, 5)
 	_, _ = rand.Read(b)
-	ks := prefix + hex.EncodeToString(b)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	store, err := cql3.Open(ctx, cql3.Config{Hosts: hosts, Port: port, Keyspace: ks, Replication: "SimpleStrategy:1",
-		Timeout: 20 * time.Second, StartTimeout: time.Minute})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	raw := gocql.NewCluster(hosts...)
-	raw.Port, raw.Keyspace, raw.Timeout = port, ks, 20*time.Second
-	raw.PoolConfig.HostSelectionPolicy = gocql.TokenAwareHostPolicy(gocql.RoundRobinHostPolicy())
-	sess, err := raw.CreateSession()
-	if err != nil {
-		_ = store.Close()
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
+	ks = prefix + hex.EncodeToString(b)
+	tb.Cleanup(func() { // runs after the cleanups registered later: the test's sessions are closed
+		c := gocql.NewCluster(hosts...)
+		c.Port, c.Timeout = port, time.Minute
+		sess, err := c.CreateSession()
+		if err != nil {
+			tb.Errorf("drop keyspace %s: %v", ks, err)
+			return
+		}
+		defer sess.Close()
 		if err := sess.Query("DROP KEYSPACE IF EXISTS " + ks).Exec(); err != nil {
 			tb.Errorf("drop keyspace %s: %v", ks, err)
 		}
-		sess.Close()
-		_ = store.Close()
 	})
+	return ks, hosts, port
+}
+
+// Store opens a Store in a new keyspace of KeyspaceName, closed and dropped when the test ends.
+func Store(tb testing.TB, prefix string) *cql3.Store {
+	tb.Helper()
+	ks, hosts, port := KeyspaceName(tb, prefix)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	store, err := cql3.Open(ctx, cql3.Config{Hosts: hosts, Port: port, Keyspace: ks, Replication: "SimpleStrategy:1",
+		Timeout: 20 * time.Second, StartTimeout: 90 * time.Second})
+	if err != nil {
+		tb.Fatalf("open the test keyspace %s: %v", ks, err)
+	}
+	tb.Cleanup(func() { _ = store.Close() })
+	return store
+}
+
+// Keyspace opens a Store as Store does, and a raw driver session on its keyspace (token-aware,
+// as the adapter routes), closed when the test ends.
+func Keyspace(tb testing.TB, prefix string) (*cql3.Store, *gocql.Session) {
+	tb.Helper()
+	store := Store(tb, prefix)
+	hosts, port := Node(tb)
+	raw := gocql.NewCluster(hosts...)
+	raw.Port, raw.Keyspace, raw.Timeout = port, store.Keyspace(), 20*time.Second
+	raw.PoolConfig.HostSelectionPolicy = gocql.TokenAwareHostPolicy(gocql.RoundRobinHostPolicy())
+	sess, err := raw.CreateSession()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(sess.Close)
 	return store, sess
 }

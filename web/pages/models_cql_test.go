@@ -2,22 +2,17 @@ package pages
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/gocql/gocql"
-
 	"twissandra/adapters/cql3"
 	"twissandra/domain"
+	"twissandra/tools/cqltest"
 )
 
 // fakeCQL serves one timeline partition and the users table, and records what it was asked.
@@ -134,51 +129,10 @@ func TestInspectorOnMemorySaysWhy(t *testing.T) {
 }
 
 // cql3Stores opens a cql3 Store on a keyspace of this test only (dropped at the end), on the
-// node named by TWISSANDRA_CQL_HOSTS. Without it the test skips, loudly; under CI=true it fails.
+// node of tools/cqltest: without it the test skips, loudly; under CI=true it fails.
 func cql3Stores(t *testing.T) (stores, *cql3.Store) {
 	t.Helper()
-	hosts := os.Getenv("TWISSANDRA_CQL_HOSTS")
-	if hosts == "" {
-		msg := "TWISSANDRA_CQL_HOSTS is not set: the cql3 inspector test needs a real Cassandra node (scripts/cassandra.sh up, then TWISSANDRA_CQL_HOSTS=127.0.0.1)"
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("CI=true and %s", msg)
-		}
-		t.Skipf("SKIPPING THE REAL-NODE TEST: %s", msg)
-	}
-	b := make([]byte, 5)
-	_, _ = rand.Read(b)
-	cfg := cql3.Config{Hosts: strings.Split(hosts, ","), Keyspace: "twissandra_test_pages_" + hex.EncodeToString(b),
-		Replication: "SimpleStrategy:1", Timeout: 20 * time.Second, StartTimeout: 90 * time.Second}
-	if p := os.Getenv("TWISSANDRA_CQL_PORT"); p != "" {
-		port, err := strconv.Atoi(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.Port = port
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	s, err := cql3.Open(ctx, cfg)
-	if err != nil {
-		t.Fatalf("open a test keyspace: %v", err)
-	}
-	t.Cleanup(func() {
-		_ = s.Close()
-		cluster := gocql.NewCluster(cfg.Hosts...)
-		if cfg.Port != 0 {
-			cluster.Port = cfg.Port
-		}
-		cluster.Timeout = time.Minute
-		sess, err := cluster.CreateSession()
-		if err != nil {
-			t.Errorf("drop %s: %v", cfg.Keyspace, err)
-			return
-		}
-		defer sess.Close()
-		if err := sess.Query("DROP KEYSPACE IF EXISTS " + cfg.Keyspace).Exec(); err != nil {
-			t.Errorf("drop %s: %v", cfg.Keyspace, err)
-		}
-	})
+	s := cqltest.Store(t, "twissandra_test_pages_")
 	return stores{users: s, tweets: s, lines: s, authors: s, entries: s, tags: s, comments: s, cql: s, locator: s, claims: s, sizes: s, backend: "cql3"}, s
 }
 
