@@ -689,18 +689,19 @@ func (s *Store) Slice(ctx context.Context, line domain.LineKey, before int64, li
 	if before > 0 {
 		start = LongName(before - 1)
 	}
-	cols, err := s.node.GetSlice(ctx, KeyspaceTwissandra, key, engine.ColumnParent{ColumnFamily: lineCF(line.Kind)},
-		engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: start, Reversed: true, Count: int32(limit)}}, cl)
+	// The columns are decoded as they are read, from the engine's reused buffers.
+	out := make([]domain.LineEntry, 0, min(max(limit, 0), 1024))
+	_, err = s.node.GetSliceEach(ctx, KeyspaceTwissandra, key, engine.ColumnParent{ColumnFamily: lineCF(line.Kind)},
+		engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: start, Reversed: true, Count: int32(limit)}}, cl,
+		func(c engine.Column) {
+			id, err := uuid.ParseBytes(c.Value)
+			if err != nil || len(c.Name) != 8 {
+				return // not a tweet id under a time: never written by this adapter
+			}
+			out = append(out, domain.LineEntry{Time: int64(binary.BigEndian.Uint64(c.Name)), TweetID: id})
+		})
 	if err != nil {
 		return nil, wrap("slice line", err)
-	}
-	out := make([]domain.LineEntry, 0, len(cols))
-	for _, c := range cols {
-		id, err := uuid.ParseBytes(c.Column.Value)
-		if err != nil {
-			continue // not a tweet id: never written by this adapter
-		}
-		out = append(out, domain.LineEntry{Time: int64(binary.BigEndian.Uint64(c.Column.Name)), TweetID: id})
 	}
 	return out, nil
 }

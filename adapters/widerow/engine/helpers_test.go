@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -69,6 +70,26 @@ func sliceNames(t *testing.T, n *Node, ks, cf, key string, sc []byte, sr SliceRa
 		t.Fatalf("GetSlice: %v", err)
 	}
 	return names(res)
+}
+
+// sameAsEach checks that GetSliceEach hands over the columns GetSlice returned, res, in order.
+func sameAsEach(t *testing.T, n *Node, ks, key string, parent ColumnParent, pred SlicePredicate, res []ColumnOrSuperColumn) {
+	t.Helper()
+	var got []Column
+	count, err := n.GetSliceEach(bg, ks, key, parent, pred, ONE, func(c Column) {
+		got = append(got, Column{Name: slices.Clone(c.Name), Value: slices.Clone(c.Value), Timestamp: c.Timestamp})
+	})
+	if err != nil {
+		t.Fatalf("GetSliceEach: %v", err)
+	}
+	if count != len(got) || len(got) != len(res) {
+		t.Fatalf("GetSliceEach: %d columns (said %d), GetSlice %d", len(got), count, len(res))
+	}
+	for i, c := range got {
+		if w := res[i].Column; !bytes.Equal(c.Name, w.Name) || !bytes.Equal(c.Value, w.Value) || c.Timestamp != w.Timestamp {
+			t.Fatalf("GetSliceEach column %d: %q=%q@%d, GetSlice %q=%q@%d", i, c.Name, c.Value, c.Timestamp, w.Name, w.Value, w.Timestamp)
+		}
+	}
 }
 
 func names(res []ColumnOrSuperColumn) []string {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"twissandra/ports/oplog"
 )
 
 // Reference section 1: comparators.
@@ -173,6 +175,7 @@ func TestSliceVectors(t *testing.T) {
 			if got := names(res); !equalStrings(got, tt.want) {
 				t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
 			}
+			sameAsEach(t, n, "Scratch", "r", ColumnParent{ColumnFamily: "Bytes"}, SlicePredicate{SliceRange: &tt.sr}, res)
 		}
 		// After deleting c, count counts live columns only.
 		if err := n.Remove(bg, "Scratch", "r", ColumnPath{ColumnFamily: "Bytes", Column: b("c")}, 2, ONE); err != nil {
@@ -184,10 +187,16 @@ func TestSliceVectors(t *testing.T) {
 		if got := sliceNames(t, n, "Scratch", "Bytes", "r", nil, SliceRange{Reversed: true, Start: b("d"), Count: 2}); !equalStrings(got, []string{"d", "b"}) {
 			t.Fatalf("reversed after delete c: %q", got)
 		}
+		pred := SlicePredicate{SliceRange: &SliceRange{Reversed: true, Count: 10}}
+		res, err := n.GetSlice(bg, "Scratch", "r", ColumnParent{ColumnFamily: "Bytes"}, pred, ONE)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameAsEach(t, n, "Scratch", "r", ColumnParent{ColumnFamily: "Bytes"}, pred, res) // past the tombstone
 		if c, err := n.GetCount(bg, "Scratch", "r", ColumnParent{ColumnFamily: "Bytes"}, ONE); err != nil || c != 4 {
 			t.Fatalf("GetCount = %d, %v; want 4", c, err)
 		}
-		res, err := n.GetSlice(bg, "Scratch", "r", ColumnParent{ColumnFamily: "Bytes"}, SlicePredicate{SliceRange: &SliceRange{Start: b("a"), Finish: b("a"), Count: 1}}, ONE)
+		res, err = n.GetSlice(bg, "Scratch", "r", ColumnParent{ColumnFamily: "Bytes"}, SlicePredicate{SliceRange: &SliceRange{Start: b("a"), Finish: b("a"), Count: 1}}, ONE)
 		if err != nil || len(res) != 1 || string(res[0].Column.Value) != "va" || res[0].Column.Timestamp != 1 {
 			t.Fatalf("value/timestamp: %+v %v", res, err)
 		}
@@ -811,4 +820,42 @@ func TestDescribe(t *testing.T) {
 	if _, err := n.DescribeKeyspace(bg, "nope"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown keyspace: %v", err)
 	}
+}
+
+// GetSliceEach: what GetSlice returns, column by column, from buffers the next read reuses (a
+// caller that copies keeps the right bytes); a whole super column family is refused; the read
+// is recorded as the get_slice it is.
+func TestGetSliceEach(t *testing.T) {
+	stores(t, func(t *testing.T, n *Node) {
+		fillAtoE(t, n, "r")
+		insert(t, n, "Scratch", "Bytes", "s", nil, []byte("x"), "other row", 5)
+		var kept []string
+		for _, key := range []string{"r", "s", "r"} {
+			if _, err := n.GetSliceEach(bg, "Scratch", key, ColumnParent{ColumnFamily: "Bytes"}, SlicePredicate{SliceRange: &SliceRange{Reversed: true, Count: 2}}, ONE,
+				func(c Column) { kept = append(kept, string(c.Name)+"="+string(c.Value)) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if want := []string{"e=ve", "d=vd", "x=other row", "e=ve", "d=vd"}; !equalStrings(kept, want) {
+			t.Fatalf("kept %q, want %q", kept, want)
+		}
+		// Subcolumns of one super column; a whole super column family is refused.
+		insert(t, n, "BloggyAppy", "Comments", "post", uuidA, []byte("body"), "hi", 1)
+		count, err := n.GetSliceEach(bg, "BloggyAppy", "post", ColumnParent{ColumnFamily: "Comments", SuperColumn: uuidA}, SlicePredicate{SliceRange: &SliceRange{Count: 10}}, ONE, func(Column) {})
+		if err != nil || count != 1 {
+			t.Fatalf("subcolumns: %d, %v", count, err)
+		}
+		_, err = n.GetSliceEach(bg, "BloggyAppy", "post", ColumnParent{ColumnFamily: "Comments"}, SlicePredicate{SliceRange: &SliceRange{Count: 10}}, ONE, func(Column) {})
+		if !errors.Is(err, ErrInvalidRequest) || !strings.Contains(err.Error(), "super column family") {
+			t.Fatalf("a whole super column family: %v", err)
+		}
+		// Recorded as get_slice, with the columns it returned.
+		var got records
+		if _, err := n.GetSliceEach(oplog.With(bg, &got), "Scratch", "r", ColumnParent{ColumnFamily: "Bytes"}, SlicePredicate{SliceRange: &SliceRange{Count: 3}}, ONE, func(Column) {}); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 || got[0].Call != "get_slice" || got[0].Family != "Scratch.Bytes" || got[0].Touched != "3 columns" {
+			t.Fatalf("recorded %+v", got)
+		}
+	})
 }

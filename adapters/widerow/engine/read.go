@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+	"unsafe"
+
 	"twissandra/ports/oplog"
 
 	"github.com/cockroachdb/pebble"
@@ -93,6 +95,9 @@ type reader struct {
 	row []byte // row prefix
 	grp []byte // super column group prefix
 	p   []byte // column prefix
+	// cols and arena are a GetSliceEach's result, kept for the next one.
+	cols  []Column
+	arena []byte
 }
 
 var readerPool = sync.Pool{New: func() any { return new(reader) }}
@@ -111,7 +116,7 @@ func (n *Node) newReader() (*reader, error) {
 func (r *reader) close() error {
 	err := r.pit.Close()
 	r.it, r.pit, r.n, r.ri = nil, nil, nil, rowIter{}
-	if cap(r.k)+cap(r.k2)+cap(r.row)+cap(r.grp)+cap(r.p) < 1<<20 {
+	if cap(r.k)+cap(r.k2)+cap(r.row)+cap(r.grp)+cap(r.p)+cap(r.arena)+cap(r.cols)*int(unsafe.Sizeof(Column{})) < 1<<20 {
 		readerPool.Put(r)
 	}
 	return err
@@ -531,37 +536,90 @@ func (n *Node) GetSlice(ctx context.Context, keyspace, key string, parent Column
 		start := time.Now()
 		defer func() { n.recordSlice(ctx, start, keyspace, key, parent, pred, len(res), err) }()
 	}
-	cf, names, err := n.prepareRead(ctx, keyspace, &parent, &pred, cl)
-	if err != nil {
+	var out collector
+	cf, cached, r, err := n.sliceRow(ctx, keyspace, key, &parent, &pred, cl, &out, false)
+	if err != nil || r == nil {
+		return cached, err
+	}
+	res = out.result(cf, &parent)
+	if err := r.close(); err != nil {
 		return nil, err
+	}
+	return res, nil
+}
+
+// GetSliceEach is GetSlice of standard columns (of a standard column family, or of one super
+// column) for a caller in this process that copies what it keeps: it hands each column of the
+// result to fn, in order, and returns how many. The columns' bytes are valid only during the
+// call: they lie in buffers that later reads reuse, so a read that keeps nothing allocates
+// nothing for its result. It records itself as the get_slice it is.
+func (n *Node) GetSliceEach(ctx context.Context, keyspace, key string, parent ColumnParent, pred SlicePredicate, cl ConsistencyLevel, fn func(Column)) (count int, err error) {
+	if oplog.Enabled(ctx) {
+		start := time.Now()
+		defer func() { n.recordSlice(ctx, start, keyspace, key, parent, pred, count, err) }()
+	}
+	var out collector
+	_, cached, r, err := n.sliceRow(ctx, keyspace, key, &parent, &pred, cl, &out, true)
+	if err != nil {
+		return 0, err
+	}
+	if r == nil {
+		for _, c := range cached {
+			fn(*c.Column)
+		}
+		return len(cached), nil
+	}
+	for i := range out.cols {
+		fn(out.cols[i])
+	}
+	count = len(out.cols)
+	r.cols, r.arena = out.cols[:0], out.arena[:0] // for the next read; fn kept none of it
+	if err := r.close(); err != nil {
+		return 0, err
+	}
+	return count, nil
+}
+
+// sliceRow is the read of GetSlice and GetSliceEach, into out. When the row cache holds the
+// row's live columns from its start, they answer (cached; no reader). Otherwise r is the open
+// reader, which the caller closes once done with out; with each, out is built in r's reused
+// buffers, and only standard columns may be asked for.
+func (n *Node) sliceRow(ctx context.Context, keyspace, key string, parent *ColumnParent, pred *SlicePredicate, cl ConsistencyLevel, out *collector, each bool) (cf *cfInfo, cached []ColumnOrSuperColumn, r *reader, err error) {
+	cf, names, err := n.prepareRead(ctx, keyspace, parent, pred, cl)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if each && cf.super && parent.SuperColumn == nil {
+		return nil, nil, nil, invalidf("GetSliceEach reads standard columns: %s is a super column family and no super column is named", cf.name)
 	}
 	if err := validateKey(key); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	out := collector{}
 	row, wide := n.cacheLookup(cf, key)
 	if row != nil {
 		n.rows.hit(1)
 	}
-	if wholeLive(row, &parent, pred.SliceRange, &out) {
-		return row.head(int(pred.SliceRange.Count)), nil // no snapshot to open
+	if wholeLive(row, parent, pred.SliceRange, out) {
+		return cf, row.head(int(pred.SliceRange.Count)), nil, nil // no snapshot to open
 	}
-	r, err := n.newReader()
-	if err != nil {
-		return nil, err
+	if r, err = n.newReader(); err != nil {
+		return nil, nil, nil, err
 	}
 	if row == nil && cf.rowsCached > 0 {
-		row, err = r.fillRow(cf, key, fromStart(&parent, pred.SliceRange), wide)
+		row, err = r.fillRow(cf, key, fromStart(parent, pred.SliceRange), wide)
 	}
-	out.cols = make([]Column, 0, sizeHint(&pred))
+	if each {
+		out.cols, out.arena = r.cols[:0], r.arena[:0]
+		r.cols, r.arena = nil, nil // out's until the caller hands them back
+	}
+	out.cols = slices.Grow(out.cols, sizeHint(pred))
 	if err == nil {
-		err = r.readFrom(row, cf, key, &parent, names, pred.SliceRange, &out)
+		err = r.readFrom(row, cf, key, parent, names, pred.SliceRange, out)
 	}
-	err = errors.Join(err, r.close())
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, errors.Join(err, r.close())
 	}
-	return out.result(cf, &parent), nil
+	return cf, nil, r, nil
 }
 
 // MultigetSlice is GetSlice for many keys; the map has an entry for every
