@@ -57,6 +57,22 @@ func BenchmarkReversedSlice40(b *testing.B) {
 				}
 			}
 		})
+		// each is the same slice as GetSliceEach reads it for widerow's lines: each column
+		// handed over from the reader's reused buffers, as raw below copies into one buffer.
+		b.Run(w.name+"/each", func(b *testing.B) {
+			key := "row" + w.name
+			parent := ColumnParent{ColumnFamily: "Timeline"}
+			pred := SlicePredicate{SliceRange: &SliceRange{Reversed: true, Count: 40}}
+			var names []byte
+			b.ReportAllocs()
+			for b.Loop() {
+				names = names[:0]
+				got, err := n.GetSliceEach(bg, "Twissandra", key, parent, pred, ONE, func(c Column) { names = append(names, c.Name...) })
+				if err != nil || got != 40 {
+					b.Fatalf("%d columns, %v", got, err)
+				}
+			}
+		})
 		// raw is the floor: the same 40 newest keys of the same row, read straight from Pebble
 		// with one iterator, one seek and 40 steps, each key and value copied out. The
 		// engine's slice adds the row tombstone's lookup, the cells' parsing and the names'
