@@ -519,9 +519,13 @@ func (n *Node) prepareRead(ctx context.Context, keyspace string, parent *ColumnP
 	return cf, names, err
 }
 
+// sizeHint is how many columns a read reserves room for before it knows the row: the count
+// asked, up to 64. A count is a bound, not a width: an unbounded slice of a short row (the
+// pulled authors' row, all(65536), read on every home page) must not reserve a thousand
+// columns, and a wide row's result grows by doubling, O(k) in all.
 func sizeHint(pred *SlicePredicate) int {
 	if pred.SliceRange != nil {
-		return min(int(pred.SliceRange.Count), 1024)
+		return min(int(pred.SliceRange.Count), 64)
 	}
 	return len(pred.ColumnNames)
 }
