@@ -577,7 +577,9 @@ func (n *Node) GetSliceEach(ctx context.Context, keyspace, key string, parent Co
 		fn(out.cols[i])
 	}
 	count = len(out.cols)
-	r.cols, r.arena = out.cols[:0], out.arena[:0] // for the next read; fn kept none of it
+	// For the next read (fn kept none of it), holding no pointer into rows the cache may drop.
+	clear(out.cols)
+	r.cols, r.arena = out.cols[:0], out.arena[:0]
 	if err := r.close(); err != nil {
 		return 0, err
 	}
