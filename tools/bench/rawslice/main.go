@@ -58,7 +58,14 @@ func run(argv []string, stdout io.Writer) error {
 	if *conns < 1 || *duration <= 0 || (*page != 1 && *page != 2) {
 		return errors.New("-conns and -duration must be positive, -page 1 or 2")
 	}
-	if *line != "timeline" && *line != "public" {
+	var stmt string
+	var args []any
+	switch *line {
+	case "timeline":
+		stmt, args = "SELECT "+bench.RawPageColumns+" FROM timeline WHERE username = ?", []any{*user}
+	case "public":
+		stmt, args = "SELECT "+bench.RawPageColumns+" FROM public_line WHERE day = ?", []any{time.Now().UTC().Truncate(24 * time.Hour)}
+	default:
 		return fmt.Errorf("-line %q: timeline or public", *line)
 	}
 	cluster := gocql.NewCluster(strings.Split(*hosts, ",")...)
@@ -70,17 +77,6 @@ func run(argv []string, stdout io.Writer) error {
 		return err
 	}
 	defer sess.Close()
-
-	var stmt string
-	var args []any
-	switch *line {
-	case "timeline":
-		stmt, args = "SELECT "+bench.RawPageColumns+" FROM timeline WHERE username = ?", []any{*user}
-	case "public":
-		stmt, args = "SELECT "+bench.RawPageColumns+" FROM public_line WHERE day = ?", []any{time.Now().UTC().Truncate(24 * time.Hour)}
-	default:
-		return fmt.Errorf("-line %q: timeline or public", *line)
-	}
 	if *page == 2 { // the second page starts below the first page's last row
 		var last gocql.UUID
 		n := 0
