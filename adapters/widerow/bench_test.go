@@ -3,7 +3,6 @@ package widerow_test
 import (
 	"context"
 	"fmt"
-	"syscall"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
 	"twissandra/domain/social"
+	"twissandra/tools/cputime"
 )
 
 // fanoutStore is an on-disk store in periodic commit-log mode under partitioner p with "author"
@@ -62,7 +62,7 @@ func BenchmarkPost(b *testing.B) {
 			svc := fanoutStore(b, bc.n, bc.p)
 			ctx := context.Background()
 			b.ResetTimer()
-			cpu0 := processCPU()
+			cpu0 := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				if _, err := svc.Post(ctx, "author", "hello followers"); err != nil {
 					b.Fatal(err)
@@ -70,7 +70,7 @@ func BenchmarkPost(b *testing.B) {
 			}
 			// The process's CPU time per post (every goroutine, Pebble's own included): unlike
 			// the wall time it does not grow when a shared machine lends the CPU to others.
-			b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(cputime.PerOp(cpu0, b.N), "cpu-ms/op")
 		})
 	}
 }
@@ -95,15 +95,6 @@ func BenchmarkTimelinePageAfterFanout(b *testing.B) {
 			b.Fatal(len(p.Tweets), err)
 		}
 	}
-}
-
-// processCPU is the user and system time this process has used.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkTimelinePage40 reads a 40-tweet page of a timeline through the use case: one reversed
