@@ -87,6 +87,11 @@ type cfInfo struct {
 	prefix   []byte     // 'd' | 2-byte column family id
 	// rowsCached is RowsCached: how many of its rows the row cache may hold (0: none).
 	rowsCached int
+	// cached is the row cache's index of this column family's rows: row key → *cachedRow,
+	// stored and deleted under the cache's lock, loaded without it (see rowcache.go). Keyed by
+	// the row key alone, a hit hashes a string instead of a (column family, key) pair: a
+	// multiget of 40 cached rows took 1.46-1.55 us instead of 1.81-1.89.
+	cached sync.Map
 	// rowDeletes is set once a row of this column family has been deleted whole (a row
 	// tombstone written), and stays set: until then no read looks for a row's tombstone, a
 	// seek saved on every read (see reader.rowDeletion). Persisted under metaRowDelPrefix.

@@ -130,13 +130,12 @@ type rowCacheStripe struct {
 }
 
 // A row cache hit is the hot path of every read of a cached row, so it writes nothing shared:
-// the index is a sync.Map, whose loads take no lock, the counts are striped, and recency is
-// kept CLOCK-style (second chance): a hit marks its row used, and eviction, under the cache's
-// own lock, walks from the least recently filled end and moves a row marked used to the front,
-// clearing its mark, instead of evicting it. The order is LRU's as far as eviction can tell;
+// the index is a sync.Map per column family (cfInfo.cached), whose loads take no lock, the
+// counts are striped, and recency is kept CLOCK-style (second chance): a hit marks its row
+// used, and eviction, under the cache's own lock, walks from the least recently filled end and
+// moves a row marked used to the front, clearing its mark, instead of evicting it. The order is LRU's as far as eviction can tell;
 // hits no longer reorder a shared list.
 type rowCache struct {
-	index   sync.Map // rowCacheKey → *cachedRow; stored and deleted under mu
 	stripes [rowCacheStripes]rowCacheStripe
 	gen     atomic.Uint64 // read without the lock by every reader; moved under it
 
@@ -169,13 +168,12 @@ const maxWide = 4096
 // counts once, not 40 times (even striped, a count per row cost a multiget on two cores half
 // of what a second core added).
 func (c *rowCache) get(cf *cfInfo, key string) (*cachedRow, int) {
-	k := rowCacheKey{cf, key}
-	v, ok := c.index.Load(k)
+	v, ok := cf.cached.Load(key)
 	if !ok {
 		c.stripe().misses.Add(1)
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		return nil, c.wide[k]
+		return nil, c.wide[rowCacheKey{cf, key}]
 	}
 	row := v.(*cachedRow)
 	if !row.used.Load() { // a hot row's mark is read, not written, by every hit
@@ -210,7 +208,7 @@ func (c *rowCache) put(row *cachedRow, gen uint64) {
 	if c.gen.Load() != gen || row.size > c.maxBytes/4 {
 		return
 	}
-	if _, loaded := c.index.LoadOrStore(rowCacheKey{row.cf, row.key}, row); loaded {
+	if _, loaded := row.cf.cached.LoadOrStore(row.key, row); loaded {
 		return
 	}
 	row.elem = c.lru.PushFront(row)
@@ -247,7 +245,7 @@ func (c *rowCache) evict(cf *cfInfo, over func() bool) {
 }
 
 func (c *rowCache) remove(row *cachedRow) {
-	c.index.Delete(rowCacheKey{row.cf, row.key})
+	row.cf.cached.Delete(row.key)
 	c.lru.Remove(row.elem)
 	c.perCF[row.cf]--
 	c.rows--
@@ -260,7 +258,7 @@ func (c *rowCache) drop(touched []rowCacheKey) {
 	defer c.mu.Unlock()
 	c.gen.Add(1)
 	for _, k := range touched {
-		if v, ok := c.index.Load(k); ok {
+		if v, ok := k.cf.cached.Load(k.key); ok {
 			c.remove(v.(*cachedRow))
 			c.drops++
 		}
