@@ -133,8 +133,8 @@ type rowCacheStripe struct {
 // the index is a sync.Map per column family (cfInfo.cached), whose loads take no lock, the
 // counts are striped, and recency is kept CLOCK-style (second chance): a hit marks its row
 // used, and eviction, under the cache's own lock, walks from the least recently filled end and
-// moves a row marked used to the front, clearing its mark, instead of evicting it. The order is LRU's as far as eviction can tell;
-// hits no longer reorder a shared list.
+// moves a row marked used to the front, clearing its mark, instead of evicting it. The order
+// is LRU's as far as eviction can tell; hits no longer reorder a shared list.
 type rowCache struct {
 	stripes [rowCacheStripes]rowCacheStripe
 	gen     atomic.Uint64 // read without the lock by every reader; moved under it
