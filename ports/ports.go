@@ -1,5 +1,12 @@
-// Package ports declares the storage interfaces the domain's use cases need. Every adapter
+// Package ports declares the storage contracts of the domain's use cases (domain/social,
+// domain/blog): UserStore, TweetStore and LineStore for Twissandra, and the four stores of the
+// blog (blog.go), with Pinger for the stores that can lose their connection. Every adapter
 // (memory, widerow, cql3) implements them, and ports/porttest checks that they all behave alike.
+//
+// What other concerns read a store through lives beside this package, each with its suite:
+// ports/teaching (the teaching views: where a record lives, rows as stored, the lab, the race;
+// ports/teachingtest) and ports/scan (enumerating a store whole for the tools; ports/scantest).
+// ports/oplog carries the record of what each call cost the storage below.
 //
 // Rules every implementation follows:
 //   - every method takes a context and stops when it is done;
@@ -101,6 +108,18 @@ func SliceEach(ctx context.Context, lines interface {
 		}
 	}
 	return out, nil
+}
+
+// Stores is every store of one backend: what the tools that copy, dump or verify a whole
+// backend take, and what the wrappers of compare mode and metrics wrap at once.
+type Stores struct {
+	Users    UserStore
+	Tweets   TweetStore
+	Lines    LineStore
+	Authors  AuthorStore
+	Entries  EntryStore
+	Tags     TagIndex
+	Comments CommentStore
 }
 
 // Pinger is implemented by stores that can lose their connection; /readyz asks it.

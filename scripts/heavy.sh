@@ -10,4 +10,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TWISSANDRA_HEAVY=1 exec go test -race -count=1 -timeout 30m -v \
-	-run 'TestCQL3NodeStopDuringLoad|TestCQL3ThreeNodesOneDown' "$@" ./tools/reliability
+	-run 'TestCQL3NodeStopDuringLoad|TestCQL3ThreeNodesOneDown' "$@" ./tests/reliability

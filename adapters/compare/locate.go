@@ -2,27 +2,26 @@ package compare
 
 import (
 	"context"
-
-	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
 // Locator locates each record in both models: the primary's places, then the secondary's (left
 // out, and reported, when the secondary fails).
-func Locator(p *Pair, primary, secondary ports.Locator) ports.Locator {
+func Locator(p *Pair, primary, secondary teaching.Locator) teaching.Locator {
 	return locator{p, primary, secondary}
 }
 
 type locator struct {
 	p            *Pair
-	primary, sec ports.Locator
+	primary, sec teaching.Locator
 }
 
-func (l locator) Locate(ctx context.Context, loci []ports.Locus) ([]ports.Placement, error) {
+func (l locator) Locate(ctx context.Context, loci []teaching.Locus) ([]teaching.Placement, error) {
 	out, err := l.primary.Locate(ctx, loci)
 	if err != nil {
 		return nil, err
 	}
-	var more []ports.Placement
+	var more []teaching.Placement
 	if l.p.secondary(ctx, "locate", func(ctx context.Context) error {
 		var err error
 		more, err = l.sec.Locate(ctx, loci)

@@ -8,7 +8,7 @@ import (
 	"github.com/scylladb/gocqlx/v2/qb"
 )
 
-// The uniqueness race's sandbox (ports.NameClaims): the table race_names of migration 003. The
+// The uniqueness race's sandbox (teaching.NameClaims): the table race_names of migration 003. The
 // blind write is a plain INSERT, the lightweight transaction INSERT ... IF NOT EXISTS, run
 // through Paxos at the configured serial consistency.
 var (
@@ -18,7 +18,7 @@ var (
 	stRaceDelete = mk(qb.Delete("race_names").Where(qb.Eq("name")).ToCql())
 )
 
-// Lookup implements ports.NameClaims.
+// Lookup implements teaching.NameClaims.
 func (s *Store) Lookup(ctx context.Context, name string) (string, bool, error) {
 	sess, err := s.sess()
 	if err != nil {
@@ -35,7 +35,7 @@ func (s *Store) Lookup(ctx context.Context, name string) (string, bool, error) {
 	return owner, true, nil
 }
 
-// Write implements ports.NameClaims.
+// Write implements teaching.NameClaims.
 func (s *Store) Write(ctx context.Context, name, owner string) error {
 	sess, err := s.sess()
 	if err != nil {
@@ -44,7 +44,7 @@ func (s *Store) Write(ctx context.Context, name, owner string) error {
 	return wrap("race write", query(ctx, sess, stRaceWrite, qb.M{"name": name, "owner": owner}).ExecRelease())
 }
 
-// WriteIfAbsent implements ports.NameClaims.
+// WriteIfAbsent implements teaching.NameClaims.
 func (s *Store) WriteIfAbsent(ctx context.Context, name, owner string) (bool, error) {
 	sess, err := s.sess()
 	if err != nil {
@@ -54,7 +54,7 @@ func (s *Store) WriteIfAbsent(ctx context.Context, name, owner string) (bool, er
 	return applied, wrap("race insert if not exists", err)
 }
 
-// Release implements ports.NameClaims.
+// Release implements teaching.NameClaims.
 func (s *Store) Release(ctx context.Context, name string) error {
 	sess, err := s.sess()
 	if err != nil {
@@ -63,7 +63,7 @@ func (s *Store) Release(ctx context.Context, name string) error {
 	return wrap("race release", query(ctx, sess, stRaceDelete, qb.M{"name": name}).ExecRelease())
 }
 
-// Statements implements ports.NameClaims.
+// Statements implements teaching.NameClaims.
 func (s *Store) Statements() (read, write, lwt string) {
 	return stRaceLookup.cql, stRaceWrite.cql, stRaceLWT.cql + " (a Paxos round: four round trips to a quorum of replicas)"
 }

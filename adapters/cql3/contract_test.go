@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"twissandra/ports/porttest"
+	"twissandra/ports/teachingtest"
 )
 
 func TestContract(t *testing.T) {
@@ -24,9 +25,9 @@ func TestBlogContract(t *testing.T) {
 
 func TestLocateContract(t *testing.T) {
 	s := sharedStore(t)
-	porttest.RunLocate(t, func(t *testing.T) porttest.InspectStores {
+	teachingtest.RunLocate(t, func(t *testing.T) teachingtest.InspectStores {
 		resetPublic(t, s)
-		return porttest.InspectStores{
+		return teachingtest.InspectStores{
 			Stores:  porttest.Stores{Users: s, Tweets: s, Lines: s},
 			Blog:    porttest.BlogStores{Authors: s, Entries: s, Tags: s, Comments: s},
 			Locator: s,
@@ -37,10 +38,10 @@ func TestLocateContract(t *testing.T) {
 // TestSizesContract measures a keyspace of its own: the widest partitions are the whole
 // keyspace's, which the other contract tests share.
 func TestSizesContract(t *testing.T) {
-	porttest.RunSizes(t, func(t *testing.T) porttest.SizeStores {
+	teachingtest.RunSizes(t, func(t *testing.T) teachingtest.SizeStores {
 		s := freshStore(t, "twissandra_test_sizes_")
-		return porttest.SizeStores{Stores: porttest.Stores{Users: s, Tweets: s, Lines: s}, Sizer: s, Capped: s.ScanCapped}
+		return teachingtest.SizeStores{Stores: porttest.Stores{Users: s, Tweets: s, Lines: s}, Sizer: s, Capped: s.ScanCapped}
 	})
 }
 
-func TestClaimsContract(t *testing.T) { porttest.RunClaims(t, sharedStore(t), porttest.Yields) }
+func TestClaimsContract(t *testing.T) { teachingtest.RunClaims(t, sharedStore(t), teachingtest.Yields) }

@@ -17,20 +17,20 @@ import (
 	"github.com/google/uuid"
 
 	"twissandra/domain"
-	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
 // The storage inspector's reader: any partition of any table of the Store's keyspace, read as
 // CQL rows with a slice of the first clustering column, for the teaching views that show a
-// partition beside the wide row it used to be (ports.CQLInspector). Secrets are hidden here,
+// partition beside the wide row it used to be (teaching.CQLInspector). Secrets are hidden here,
 // where the values are still typed: a page never receives a password hash or an email.
 
 // The inspector's types are the ports' own.
 type (
-	InspectColumn  = ports.CQLColumn
-	InspectTable   = ports.CQLTable
-	PartitionSlice = ports.Slice
-	PartitionCell  = ports.CQLCell
+	InspectColumn  = teaching.CQLColumn
+	InspectTable   = teaching.CQLTable
+	PartitionSlice = teaching.Slice
+	PartitionCell  = teaching.CQLCell
 )
 
 // MaxPartitionSlice bounds PartitionSlice.Count.

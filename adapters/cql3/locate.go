@@ -8,13 +8,13 @@ import (
 	"time"
 
 	"twissandra/domain"
-	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
-// Locate implements ports.Locator: each locus at its partition and row of the tables of the
+// Locate implements teaching.Locator: each locus at its partition and row of the tables of the
 // migrations, read now with the storage inspector's reader, its key columns marked.
-func (s *Store) Locate(ctx context.Context, loci []ports.Locus) ([]ports.Placement, error) {
-	var out []ports.Placement
+func (s *Store) Locate(ctx context.Context, loci []teaching.Locus) ([]teaching.Placement, error) {
+	var out []teaching.Placement
 	tables := map[string]InspectTable{}
 	for _, lc := range loci {
 		for _, w := range cqlPlaces(lc) {
@@ -42,13 +42,13 @@ type cqlWhere struct {
 	table, key, clustering string
 }
 
-func cqlPlaces(lc ports.Locus) []cqlWhere {
+func cqlPlaces(lc teaching.Locus) []cqlWhere {
 	switch lc.Kind {
-	case ports.LocusUser:
+	case teaching.LocusUser:
 		return []cqlWhere{{"users", lc.User, ""}}
-	case ports.LocusTweet:
+	case teaching.LocusTweet:
 		return []cqlWhere{{"tweets", lc.Tweet.String(), ""}}
-	case ports.LocusLineEntry:
+	case teaching.LocusLineEntry:
 		t := lineTime(domain.LineEntry{Time: lc.Time, TweetID: lc.Tweet}).String()
 		switch lc.Line.Kind {
 		case domain.Userline:
@@ -57,22 +57,22 @@ func cqlPlaces(lc ports.Locus) []cqlWhere {
 			return []cqlWhere{{"timeline", lc.Line.Owner, t}}
 		}
 		return []cqlWhere{{"public_line", dayOf(lc.Time).Format(time.DateOnly), t}}
-	case ports.LocusFollow:
+	case teaching.LocusFollow:
 		return []cqlWhere{{"friends", lc.User, lc.Other}, {"followers", lc.Other, lc.User}}
-	case ports.LocusAuthor:
+	case teaching.LocusAuthor:
 		return []cqlWhere{{"authors", lc.Name, ""}}
-	case ports.LocusEntry:
+	case teaching.LocusEntry:
 		return []cqlWhere{{"blog_entries", lc.Slug, ""}}
-	case ports.LocusTagRef:
+	case teaching.LocusTagRef:
 		return []cqlWhere{{"tagged_posts", lc.Tag, lc.ID.String()}}
-	case ports.LocusComment:
+	case teaching.LocusComment:
 		return []cqlWhere{{"comments", lc.Slug, lc.ID.String()}}
 	}
 	return nil
 }
 
-func (s *Store) place(ctx context.Context, lc ports.Locus, t InspectTable, w cqlWhere) (ports.Placement, error) {
-	p := ports.Placement{Locus: lc, Model: "cql3", Container: t.Keyspace + "." + t.Name, Key: w.key, Table: &t}
+func (s *Store) place(ctx context.Context, lc teaching.Locus, t InspectTable, w cqlWhere) (teaching.Placement, error) {
+	p := teaching.Placement{Locus: lc, Model: "cql3", Container: t.Keyspace + "." + t.Name, Key: w.key, Table: &t}
 	q := url.Values{"table": {t.Name}, "key": {w.key}}
 	where := []string{fmt.Sprintf("%s = %s", t.PartitionKey[0].Name, quoteText(w.key))}
 	if w.clustering != "" {
@@ -103,16 +103,16 @@ func (s *Store) place(ctx context.Context, lc ports.Locus, t InspectTable, w cql
 		marks[c.Name] = "S"
 	}
 	for _, c := range rows[0] {
-		p.Cells = append(p.Cells, ports.Cell{Name: c.Name, Value: c.Value, Timestamp: c.Timestamp, TTL: c.TTL, Key: marks[c.Name]})
+		p.Cells = append(p.Cells, teaching.Cell{Name: c.Name, Value: c.Value, Timestamp: c.Timestamp, TTL: c.TTL, Key: marks[c.Name]})
 	}
 	p.Present = true
-	if lc.Kind == ports.LocusLineEntry { // the row must name this tweet
+	if lc.Kind == teaching.LocusLineEntry { // the row must name this tweet
 		p.Present = cellIs(p.Cells, "tweet_id", lc.Tweet.String())
 	}
 	return p, nil
 }
 
-func cellIs(cells []ports.Cell, name, value string) bool {
+func cellIs(cells []teaching.Cell, name, value string) bool {
 	for _, c := range cells {
 		if c.Name == name {
 			return c.Value == value

@@ -7,6 +7,7 @@ import (
 	"go.uber.org/fx"
 
 	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
 // ModuleParams is what Module needs from the graph: a supplied Config, and a logger if there
@@ -42,7 +43,7 @@ var Module = fx.Module("cql3",
 			fx.As(fx.Self()),
 			fx.As(new(ports.UserStore)), fx.As(new(ports.TweetStore)), fx.As(new(ports.LineStore)),
 			fx.As(new(ports.AuthorStore)), fx.As(new(ports.EntryStore)), fx.As(new(ports.TagIndex)), fx.As(new(ports.CommentStore)),
-			fx.As(new(ports.Locator)), fx.As(new(ports.CQLInspector)), fx.As(new(ports.NameClaims)), fx.As(new(ports.RowSizer)),
+			fx.As(new(teaching.Locator)), fx.As(new(teaching.CQLInspector)), fx.As(new(teaching.NameClaims)), fx.As(new(teaching.RowSizer)),
 		),
 		fx.Annotate(func(s *Store) *Store { return s }, fx.As(new(ports.Pinger)), fx.ResultTags(`group:"pingers"`)),
 	),

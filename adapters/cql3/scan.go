@@ -13,7 +13,7 @@ import (
 	"twissandra/domain/blog/model"
 )
 
-// The scanners (ports.UserScanner, TweetScanner, AuthorScanner, EntryScanner) page through a
+// The scanners (scan.Users, scan.Tweets, scan.Authors, scan.Entries) page through a
 // table in token order, the order the partitioner lays partitions out on the ring:
 //
 //	SELECT ... FROM users LIMIT ?                                        (the first page)

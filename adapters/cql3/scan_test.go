@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"twissandra/domain"
-	"twissandra/tools/scantest"
+	"twissandra/ports/scantest"
 )
 
 func TestScanners(t *testing.T) {

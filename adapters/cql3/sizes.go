@@ -13,31 +13,30 @@ import (
 	"github.com/scylladb/gocqlx/v2/qb"
 
 	"twissandra/domain"
-
-	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
-// WidestRows implements ports.RowSizer: every table read through in token order with the
-// driver's paging, at most ports.DefaultSizeScan rows of each, rows counted per partition and
+// WidestRows implements teaching.RowSizer: every table read through in token order with the
+// driver's paging, at most teaching.DefaultSizeScan rows of each, rows counted per partition and
 // their values' bytes added up.
-func (s *Store) WidestRows(ctx context.Context, limit int) (ports.RowSizes, error) {
-	return s.widestRows(ctx, limit, ports.DefaultSizeScan)
+func (s *Store) WidestRows(ctx context.Context, limit int) (teaching.RowSizes, error) {
+	return s.widestRows(ctx, limit, teaching.DefaultSizeScan)
 }
 
 // ScanCapped is s with WidestRows reading at most maxRows rows per table, for tests of the cap.
-func (s *Store) ScanCapped(maxRows int) ports.RowSizer { return cappedStore{s, maxRows} }
+func (s *Store) ScanCapped(maxRows int) teaching.RowSizer { return cappedStore{s, maxRows} }
 
 type cappedStore struct {
 	*Store
 	maxRows int
 }
 
-func (c cappedStore) WidestRows(ctx context.Context, limit int) (ports.RowSizes, error) {
+func (c cappedStore) WidestRows(ctx context.Context, limit int) (teaching.RowSizes, error) {
 	return c.widestRows(ctx, limit, c.maxRows)
 }
 
-func (s *Store) widestRows(ctx context.Context, limit, maxRows int) (ports.RowSizes, error) {
-	out := ports.RowSizes{Unit: "rows", PerContainer: maxRows}
+func (s *Store) widestRows(ctx context.Context, limit, maxRows int) (teaching.RowSizes, error) {
+	out := teaching.RowSizes{Unit: "rows", PerContainer: maxRows}
 	if limit < 1 {
 		return out, fmt.Errorf("%w: a limit of %d rows", domain.ErrInvalid, limit)
 	}
@@ -60,7 +59,7 @@ func (s *Store) widestRows(ctx context.Context, limit, maxRows int) (ports.RowSi
 		for i, c := range cols {
 			dest[i] = scanDest(c.TypeInfo)
 		}
-		parts := map[string]*ports.RowSize{}
+		parts := map[string]*teaching.RowSize{}
 		var order []string
 		for read := 0; iter.Scan(dest...); read++ {
 			if read == maxRows { // one row past the bound: the table holds more
@@ -85,7 +84,7 @@ func (s *Store) widestRows(ctx context.Context, limit, maxRows int) (ports.RowSi
 			k := strings.Join(key, " : ")
 			r, ok := parts[k]
 			if !ok {
-				r = &ports.RowSize{Container: container, Key: k, Inspect: url.Values{"table": {t.Name}, "key": key}.Encode()}
+				r = &teaching.RowSize{Container: container, Key: k, Inspect: url.Values{"table": {t.Name}, "key": key}.Encode()}
 				parts[k] = r
 				order = append(order, k)
 			}
@@ -101,7 +100,7 @@ func (s *Store) widestRows(ctx context.Context, limit, maxRows int) (ports.RowSi
 			out.Rows = append(out.Rows, *parts[k])
 		}
 	}
-	slices.SortStableFunc(out.Rows, func(a, b ports.RowSize) int { return cmp.Compare(b.Cells, a.Cells) })
+	slices.SortStableFunc(out.Rows, func(a, b teaching.RowSize) int { return cmp.Compare(b.Cells, a.Cells) })
 	out.Rows = out.Rows[:min(limit, len(out.Rows))]
 	return out, nil
 }
@@ -111,10 +110,10 @@ const publicLayoutDays = 30
 
 var stCountPublicDay = mk(qb.Select(publicLineTable.Name()).CountAll().Where(qb.Eq("day")).ToCql())
 
-// PublicLine implements ports.RowSizer: a partition of public_line per day, listed in
+// PublicLine implements teaching.RowSizer: a partition of public_line per day, listed in
 // public_days, each counted with a single-partition COUNT.
-func (s *Store) PublicLine(ctx context.Context) (ports.PublicLayout, error) {
-	out := ports.PublicLayout{Bounded: true}
+func (s *Store) PublicLine(ctx context.Context) (teaching.PublicLayout, error) {
+	out := teaching.PublicLayout{Bounded: true}
 	sess, err := s.sess()
 	if err != nil {
 		return out, err
@@ -129,7 +128,7 @@ func (s *Store) PublicLine(ctx context.Context) (ports.PublicLayout, error) {
 			return out, wrap("count public day", err)
 		}
 		day := d.UTC().Format(time.DateOnly)
-		out.Rows = append(out.Rows, ports.RowSize{Container: s.cfg.Keyspace + ".public_line", Key: day, Cells: n,
+		out.Rows = append(out.Rows, teaching.RowSize{Container: s.cfg.Keyspace + ".public_line", Key: day, Cells: n,
 			Inspect: url.Values{"table": {"public_line"}, "key": {day}}.Encode()})
 		out.Total += n
 	}

@@ -5,7 +5,7 @@ import (
 	"sync"
 )
 
-// NameClaims is the uniqueness race's sandbox (ports.NameClaims) in a map of its own. Each call
+// NameClaims is the uniqueness race's sandbox (teaching.NameClaims) in a map of its own. Each call
 // holds the lock for itself only, so a read then a write are two steps another racer can come
 // between, as two round trips to a database are.
 type NameClaims struct {
@@ -19,7 +19,7 @@ const maxClaims = 100000
 // NewNameClaims returns an empty sandbox.
 func NewNameClaims() *NameClaims { return &NameClaims{m: map[string]string{}} }
 
-// Lookup implements ports.NameClaims.
+// Lookup implements teaching.NameClaims.
 func (c *NameClaims) Lookup(ctx context.Context, name string) (string, bool, error) {
 	if err := done(ctx); err != nil {
 		return "", false, err
@@ -30,7 +30,7 @@ func (c *NameClaims) Lookup(ctx context.Context, name string) (string, bool, err
 	return owner, ok, nil
 }
 
-// Write implements ports.NameClaims.
+// Write implements teaching.NameClaims.
 func (c *NameClaims) Write(ctx context.Context, name, owner string) error {
 	if err := done(ctx); err != nil {
 		return err
@@ -41,7 +41,7 @@ func (c *NameClaims) Write(ctx context.Context, name, owner string) error {
 	return nil
 }
 
-// WriteIfAbsent implements ports.NameClaims.
+// WriteIfAbsent implements teaching.NameClaims.
 func (c *NameClaims) WriteIfAbsent(ctx context.Context, name, owner string) (bool, error) {
 	if err := done(ctx); err != nil {
 		return false, err
@@ -55,7 +55,7 @@ func (c *NameClaims) WriteIfAbsent(ctx context.Context, name, owner string) (boo
 	return true, nil
 }
 
-// Release implements ports.NameClaims.
+// Release implements teaching.NameClaims.
 func (c *NameClaims) Release(ctx context.Context, name string) error {
 	if err := done(ctx); err != nil {
 		return err
@@ -73,7 +73,7 @@ func (c *NameClaims) put(name, owner string) {
 	c.m[name] = owner
 }
 
-// Statements implements ports.NameClaims.
+// Statements implements teaching.NameClaims.
 func (c *NameClaims) Statements() (read, write, lwt string) {
 	return "owner, ok := claims[name] (one lock held for the read)",
 		"claims[name] = owner (one lock held for the write)",

@@ -10,63 +10,63 @@ import (
 
 	"twissandra/domain"
 	"twissandra/domain/blog/model"
-	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
 // Locator says where records live in the memory adapter: which of its Go maps holds them, under
-// which key. It implements ports.Locator; Blog may be nil (the blog's loci are then absent).
+// which key. It implements teaching.Locator; Blog may be nil (the blog's loci are then absent).
 type Locator struct {
 	Store *Store
 	Blog  *BlogStore
 }
 
-// Locate implements ports.Locator.
-func (l Locator) Locate(ctx context.Context, loci []ports.Locus) ([]ports.Placement, error) {
+// Locate implements teaching.Locator.
+func (l Locator) Locate(ctx context.Context, loci []teaching.Locus) ([]teaching.Placement, error) {
 	if err := done(ctx); err != nil {
 		return nil, err
 	}
-	var out []ports.Placement
+	var out []teaching.Placement
 	for _, lc := range loci {
 		out = append(out, l.locate(lc)...)
 	}
 	return out, nil
 }
 
-func place(lc ports.Locus, container, key, address string, present bool, cells ...ports.Cell) ports.Placement {
-	return ports.Placement{Locus: lc, Model: "memory", Container: container, Key: key, Address: address, Present: present, Cells: cells}
+func place(lc teaching.Locus, container, key, address string, present bool, cells ...teaching.Cell) teaching.Placement {
+	return teaching.Placement{Locus: lc, Model: "memory", Container: container, Key: key, Address: address, Present: present, Cells: cells}
 }
 
-func cell(name, value string) ports.Cell { return ports.Cell{Name: name, Value: value} }
+func cell(name, value string) teaching.Cell { return teaching.Cell{Name: name, Value: value} }
 
-func secret(name string, value []byte) ports.Cell {
+func secret(name string, value []byte) teaching.Cell {
 	shown, _ := domain.RedactColumn(name, value)
 	return cell(name, shown)
 }
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
-func (l Locator) locate(lc ports.Locus) []ports.Placement {
+func (l Locator) locate(lc teaching.Locus) []teaching.Placement {
 	s := l.Store
 	switch lc.Kind {
-	case ports.LocusUser:
+	case teaching.LocusUser:
 		s.mu.RLock()
 		u, ok := s.users[lc.User]
 		s.mu.RUnlock()
 		p := place(lc, "users", lc.User, fmt.Sprintf("users[%q]", lc.User), ok)
 		if ok {
-			p.Cells = []ports.Cell{cell("ID", u.ID.String()), cell("Username", u.Username), secret("password", u.PasswordHash), cell("CreatedAt", stamp(u.CreatedAt))}
+			p.Cells = []teaching.Cell{cell("ID", u.ID.String()), cell("Username", u.Username), secret("password", u.PasswordHash), cell("CreatedAt", stamp(u.CreatedAt))}
 		}
-		return []ports.Placement{p}
-	case ports.LocusTweet:
+		return []teaching.Placement{p}
+	case teaching.LocusTweet:
 		s.mu.RLock()
 		t, ok := s.tweets[lc.Tweet]
 		s.mu.RUnlock()
 		p := place(lc, "tweets", lc.Tweet.String(), fmt.Sprintf("tweets[%s]", lc.Tweet), ok)
 		if ok {
-			p.Cells = []ports.Cell{cell("ID", t.ID.String()), cell("Username", t.Username), cell("Body", strconv.Quote(t.Body)), cell("CreatedAt", stamp(t.CreatedAt))}
+			p.Cells = []teaching.Cell{cell("ID", t.ID.String()), cell("Username", t.Username), cell("Body", strconv.Quote(t.Body)), cell("CreatedAt", stamp(t.CreatedAt))}
 		}
-		return []ports.Placement{p}
-	case ports.LocusLineEntry:
+		return []teaching.Placement{p}
+	case teaching.LocusLineEntry:
 		s.mu.RLock()
 		line := s.lines[lc.Line]
 		i, ok := slices.BinarySearchFunc(line, lc.Time, func(e domain.LineEntry, t int64) int { return cmpInt(e.Time, t) })
@@ -77,23 +77,23 @@ func (l Locator) locate(lc ports.Locus) []ports.Placement {
 		s.mu.RUnlock()
 		p := place(lc, "lines", lc.Line.String(), fmt.Sprintf("lines[%s] entry Time=%d (index %d of %d)", lc.Line, lc.Time, i, len(line)), ok && e.TweetID == lc.Tweet)
 		if p.Present {
-			p.Cells = []ports.Cell{cell("Time", strconv.FormatInt(e.Time, 10)), cell("TweetID", e.TweetID.String())}
+			p.Cells = []teaching.Cell{cell("Time", strconv.FormatInt(e.Time, 10)), cell("TweetID", e.TweetID.String())}
 		}
-		return []ports.Placement{p}
-	case ports.LocusFollow:
+		return []teaching.Placement{p}
+	case teaching.LocusFollow:
 		s.mu.RLock()
 		defer s.mu.RUnlock()
-		side := func(m map[string]*followSet, mapName, owner, other string) ports.Placement {
+		side := func(m map[string]*followSet, mapName, owner, other string) teaching.Placement {
 			p := place(lc, mapName, owner, fmt.Sprintf("%s[%q] item %q", mapName, owner, other), false)
 			if set := m[owner]; set != nil {
 				if i, ok := set.find(other); ok {
 					p.Present = true
-					p.Cells = []ports.Cell{cell("Username", other), cell("Since", stamp(set.items[i].Since))}
+					p.Cells = []teaching.Cell{cell("Username", other), cell("Since", stamp(set.items[i].Since))}
 				}
 			}
 			return p
 		}
-		return []ports.Placement{side(s.friends, "friends", lc.User, lc.Other), side(s.followers, "followers", lc.Other, lc.User)}
+		return []teaching.Placement{side(s.friends, "friends", lc.User, lc.Other), side(s.followers, "followers", lc.Other, lc.User)}
 	}
 	if l.Blog == nil {
 		return nil
@@ -111,11 +111,11 @@ func cmpInt(a, b int64) int {
 	return 0
 }
 
-func (b *BlogStore) locate(lc ports.Locus) []ports.Placement {
+func (b *BlogStore) locate(lc teaching.Locus) []teaching.Placement {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	switch lc.Kind {
-	case ports.LocusAuthor:
+	case teaching.LocusAuthor:
 		a, ok := b.authors[lc.Name]
 		p := place(lc, "authors", lc.Name, fmt.Sprintf("authors[%q]", lc.Name), ok)
 		if ok {
@@ -124,32 +124,32 @@ func (b *BlogStore) locate(lc ports.Locus) []ports.Placement {
 			}
 			p.Cells = append(p.Cells, cell("Posts", strconv.FormatInt(a.Posts, 10)))
 		}
-		return []ports.Placement{p}
-	case ports.LocusEntry:
+		return []teaching.Placement{p}
+	case teaching.LocusEntry:
 		e, ok := b.entries[lc.Slug]
 		p := place(lc, "entries", lc.Slug, fmt.Sprintf("entries[%q]", lc.Slug), ok)
 		if ok {
-			p.Cells = []ports.Cell{cell("ID", e.ID.String()), cell("Title", strconv.Quote(e.Title)), cell("Author", e.Author),
+			p.Cells = []teaching.Cell{cell("ID", e.ID.String()), cell("Title", strconv.Quote(e.Title)), cell("Author", e.Author),
 				cell("Tags", fmt.Sprint(e.Tags)), cell("PublishedAt", stamp(e.PublishedAt))}
 		}
-		return []ports.Placement{p}
-	case ports.LocusTagRef:
+		return []teaching.Placement{p}
+	case teaching.LocusTagRef:
 		i := slices.IndexFunc(b.tagged[lc.Tag], func(r model.TagRef) bool { return r.ID == lc.ID })
 		p := place(lc, "tagged", lc.Tag, fmt.Sprintf("tagged[%q] ref %s", lc.Tag, lc.ID), i >= 0)
 		if i >= 0 {
-			p.Cells = []ports.Cell{cell("ID", lc.ID.String()), cell("Slug", b.tagged[lc.Tag][i].Slug)}
+			p.Cells = []teaching.Cell{cell("ID", lc.ID.String()), cell("Slug", b.tagged[lc.Tag][i].Slug)}
 		}
-		return []ports.Placement{p}
-	case ports.LocusComment:
+		return []teaching.Placement{p}
+	case teaching.LocusComment:
 		cs := b.comments[lc.Slug]
 		i := slices.IndexFunc(cs, func(c model.Comment) bool { return c.ID == lc.ID })
 		p := place(lc, "comments", lc.Slug, fmt.Sprintf("comments[%q] comment %s", lc.Slug, lc.ID), i >= 0)
 		if i >= 0 {
 			c := cs[i]
-			p.Cells = []ports.Cell{cell("ID", c.ID.String()), cell("Name", c.Name), secret("email", []byte(c.Email)),
+			p.Cells = []teaching.Cell{cell("ID", c.ID.String()), cell("Name", c.Name), secret("email", []byte(c.Email)),
 				cell("Text", strconv.Quote(c.Text)), cell("Time", stamp(c.Time))}
 		}
-		return []ports.Placement{p}
+		return []teaching.Placement{p}
 	}
 	return nil
 }

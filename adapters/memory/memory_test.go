@@ -11,6 +11,7 @@ import (
 
 	"twissandra/adapters/memory"
 	"twissandra/ports/porttest"
+	"twissandra/ports/teachingtest"
 )
 
 func TestContract(t *testing.T) {
@@ -43,9 +44,9 @@ func TestMergeEntriesKeepsOrderAndReplacesEqualTimes(t *testing.T) {
 }
 
 func TestLocateContract(t *testing.T) {
-	porttest.RunLocate(t, func(t *testing.T) porttest.InspectStores {
+	teachingtest.RunLocate(t, func(t *testing.T) teachingtest.InspectStores {
 		s, b := memory.New(), memory.NewBlog()
-		return porttest.InspectStores{
+		return teachingtest.InspectStores{
 			Stores:  porttest.Stores{Users: s, Tweets: s, Lines: s},
 			Blog:    porttest.BlogStores{Authors: b, Entries: b, Tags: b, Comments: b},
 			Locator: memory.Locator{Store: s, Blog: b},
@@ -54,13 +55,13 @@ func TestLocateContract(t *testing.T) {
 }
 
 func TestSizesContract(t *testing.T) {
-	porttest.RunSizes(t, func(t *testing.T) porttest.SizeStores {
+	teachingtest.RunSizes(t, func(t *testing.T) teachingtest.SizeStores {
 		s := memory.New()
 		l := memory.Locator{Store: s, Blog: memory.NewBlog()}
-		return porttest.SizeStores{Stores: porttest.Stores{Users: s, Tweets: s, Lines: s}, Sizer: l, Capped: l.ScanCapped}
+		return teachingtest.SizeStores{Stores: porttest.Stores{Users: s, Tweets: s, Lines: s}, Sizer: l, Capped: l.ScanCapped}
 	})
 }
 
 func TestClaimsContract(t *testing.T) {
-	porttest.RunClaims(t, memory.NewNameClaims(), porttest.Instant)
+	teachingtest.RunClaims(t, memory.NewNameClaims(), teachingtest.Instant)
 }

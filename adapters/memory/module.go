@@ -4,6 +4,7 @@ import (
 	"go.uber.org/fx"
 
 	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
 // Module provides one Store as every Twissandra port and one BlogStore as every blog port, and
@@ -14,7 +15,7 @@ var Module = fx.Module("memory",
 			fx.As(new(ports.UserStore)), fx.As(new(ports.TweetStore)), fx.As(new(ports.LineStore))),
 		fx.Annotate(NewBlog, fx.As(fx.Self()),
 			fx.As(new(ports.AuthorStore)), fx.As(new(ports.EntryStore)), fx.As(new(ports.TagIndex)), fx.As(new(ports.CommentStore))),
-		fx.Annotate(NewNameClaims, fx.As(new(ports.NameClaims))),
-		fx.Annotate(func(s *Store, b *BlogStore) Locator { return Locator{Store: s, Blog: b} }, fx.As(new(ports.Locator)), fx.As(new(ports.RowSizer))),
+		fx.Annotate(NewNameClaims, fx.As(new(teaching.NameClaims))),
+		fx.Annotate(func(s *Store, b *BlogStore) Locator { return Locator{Store: s, Blog: b} }, fx.As(new(teaching.Locator)), fx.As(new(teaching.RowSizer))),
 	),
 )

@@ -12,7 +12,7 @@ import (
 	"twissandra/domain/blog/model"
 )
 
-// The scanners (ports.UserScanner, TweetScanner, AuthorScanner, EntryScanner) walk the maps in
+// The scanners (scan.Users, scan.Tweets, scan.Authors, scan.Entries) walk the maps in
 // key order: usernames, tweet IDs (as bytes), author names, slugs. A page costs one pass over
 // the map plus sorting what lies after the position: fine for the sizes a memory store holds.
 

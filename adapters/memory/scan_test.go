@@ -4,15 +4,15 @@ import (
 	"testing"
 
 	"twissandra/adapters/memory"
-	"twissandra/ports"
-	"twissandra/tools/scantest"
+	"twissandra/ports/scan"
+	"twissandra/ports/scantest"
 )
 
 var (
-	_ ports.UserScanner   = (*memory.Store)(nil)
-	_ ports.TweetScanner  = (*memory.Store)(nil)
-	_ ports.AuthorScanner = (*memory.BlogStore)(nil)
-	_ ports.EntryScanner  = (*memory.BlogStore)(nil)
+	_ scan.Users   = (*memory.Store)(nil)
+	_ scan.Tweets  = (*memory.Store)(nil)
+	_ scan.Authors = (*memory.BlogStore)(nil)
+	_ scan.Entries = (*memory.BlogStore)(nil)
 )
 
 func TestScanners(t *testing.T) {

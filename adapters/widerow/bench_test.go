@@ -13,7 +13,7 @@ import (
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
 	"twissandra/domain/social"
-	"twissandra/tools/cputime"
+	"twissandra/internal/testkit/cputime"
 )
 
 // fanoutStore is an on-disk store in periodic commit-log mode under partitioner p with "author"

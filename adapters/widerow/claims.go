@@ -8,7 +8,7 @@ import (
 	"twissandra/domain"
 )
 
-// NameClaims is the uniqueness race's sandbox (ports.NameClaims) in the Scratch keyspace of a
+// NameClaims is the uniqueness race's sandbox (teaching.NameClaims) in the Scratch keyspace of a
 // node, one row per name: Scratch.UTF8s['race:<name>']['owner']. The blind write is insert;
 // the lightweight transaction is insert_if_absent, the engine's extension (0.6 had none).
 type NameClaims struct {
@@ -27,7 +27,7 @@ var claimColumn = []byte("owner")
 
 func claimKey(name string) string { return "race:" + name }
 
-// Lookup implements ports.NameClaims.
+// Lookup implements teaching.NameClaims.
 func (c *NameClaims) Lookup(ctx context.Context, name string) (string, bool, error) {
 	cols, err := c.node.GetSlice(ctx, labKeyspace, claimKey(name), engine.ColumnParent{ColumnFamily: claimsCF},
 		engine.SlicePredicate{ColumnNames: [][]byte{claimColumn}}, engine.QUORUM)
@@ -40,26 +40,26 @@ func (c *NameClaims) Lookup(ctx context.Context, name string) (string, bool, err
 	return string(cols[0].Column.Value), true, nil
 }
 
-// Write implements ports.NameClaims.
+// Write implements teaching.NameClaims.
 func (c *NameClaims) Write(ctx context.Context, name, owner string) error {
 	err := c.node.Insert(ctx, labKeyspace, claimKey(name), engine.ColumnPath{ColumnFamily: claimsCF, Column: claimColumn}, []byte(owner), c.stamp.Next(), engine.QUORUM)
 	return wrap("race write", err)
 }
 
-// WriteIfAbsent implements ports.NameClaims.
+// WriteIfAbsent implements teaching.NameClaims.
 func (c *NameClaims) WriteIfAbsent(ctx context.Context, name, owner string) (bool, error) {
 	applied, _, err := c.node.InsertIfAbsent(ctx, labKeyspace, claimKey(name), engine.ColumnParent{ColumnFamily: claimsCF},
 		engine.Column{Name: claimColumn, Value: []byte(owner), Timestamp: c.stamp.Next()}, engine.QUORUM)
 	return applied, wrap("race insert_if_absent", err)
 }
 
-// Release implements ports.NameClaims: a row tombstone, newer than every claim written.
+// Release implements teaching.NameClaims: a row tombstone, newer than every claim written.
 func (c *NameClaims) Release(ctx context.Context, name string) error {
 	err := c.node.Remove(ctx, labKeyspace, claimKey(name), engine.ColumnPath{ColumnFamily: claimsCF}, c.stamp.Next(), engine.QUORUM)
 	return wrap("race release", err)
 }
 
-// Statements implements ports.NameClaims.
+// Statements implements teaching.NameClaims.
 func (c *NameClaims) Statements() (read, write, lwt string) {
 	return fmt.Sprintf("get_slice Scratch.%s['race:<name>'] names=['owner']", claimsCF),
 		fmt.Sprintf("insert Scratch.%s['race:<name>']['owner'] = '<racer>'", claimsCF),

@@ -17,11 +17,11 @@ import (
 
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
-	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
 // Inspector shows the engine's rows in the 0.6 model's own terms, for the teaching views: it
-// implements ports.WideRowInspector (the storage inspector) and ports.Locator (where a record
+// implements teaching.WideRowInspector (the storage inspector) and teaching.Locator (where a record
 // lives). It reads the engine directly, never the adapters' caches, so what it shows is stored.
 type Inspector struct{ node *engine.Node }
 
@@ -33,17 +33,17 @@ const (
 	inspectRowMax = 200 // columns of a whole-row placement (a profile, a tweet)
 )
 
-// SchemaXML implements ports.WideRowInspector.
+// SchemaXML implements teaching.WideRowInspector.
 func (in *Inspector) SchemaXML() string { return in.node.Schema().XML }
 
-// Keyspaces implements ports.WideRowInspector.
-func (in *Inspector) Keyspaces() []ports.WideKeyspace {
-	var out []ports.WideKeyspace
+// Keyspaces implements teaching.WideRowInspector.
+func (in *Inspector) Keyspaces() []teaching.WideKeyspace {
+	var out []teaching.WideKeyspace
 	for _, ks := range in.node.Schema().Keyspaces {
-		k := ports.WideKeyspace{Name: ks.Name}
+		k := teaching.WideKeyspace{Name: ks.Name}
 		for i := range ks.ColumnFamilies {
 			cf := &ks.ColumnFamilies[i]
-			k.ColumnFamilies = append(k.ColumnFamilies, ports.WideCF{Name: cf.Name, Super: cf.Super, Comparator: cf.CompareWith.String(),
+			k.ColumnFamilies = append(k.ColumnFamilies, teaching.WideCF{Name: cf.Name, Super: cf.Super, Comparator: cf.CompareWith.String(),
 				Definition: cfDefinition(cf), BoundHelp: boundHelp(cf.CompareWith)})
 		}
 		out = append(out, k)
@@ -60,8 +60,8 @@ func (in *Inspector) cf(keyspace, name string) (*engine.ColumnFamilyDef, error) 
 	return nil, fmt.Errorf("widerow: %w", domain.Invalid("column family", "there is no column family %s.%s in this schema", keyspace, name))
 }
 
-// ReadRow implements ports.WideRowInspector.
-func (in *Inspector) ReadRow(ctx context.Context, keyspace, cfName, key string, s ports.Slice) ([]ports.WideColumn, error) {
+// ReadRow implements teaching.WideRowInspector.
+func (in *Inspector) ReadRow(ctx context.Context, keyspace, cfName, key string, s teaching.Slice) ([]teaching.WideColumn, error) {
 	cf, err := in.cf(keyspace, cfName)
 	if err != nil {
 		return nil, err
@@ -82,15 +82,15 @@ func (in *Inspector) ReadRow(ctx context.Context, keyspace, cfName, key string, 
 	return wideColumns(cf, cols), nil
 }
 
-func wideColumns(cf *engine.ColumnFamilyDef, cols []engine.ColumnOrSuperColumn) []ports.WideColumn {
-	out := make([]ports.WideColumn, 0, len(cols))
+func wideColumns(cf *engine.ColumnFamilyDef, cols []engine.ColumnOrSuperColumn) []teaching.WideColumn {
+	out := make([]teaching.WideColumn, 0, len(cols))
 	for _, c := range cols {
 		switch {
 		case c.Column != nil:
 			out = append(out, wideColumn(cf.CompareWith, *c.Column))
 		case c.SuperColumn != nil:
 			name, note := decodeName(cf.CompareWith, c.SuperColumn.Name)
-			sc := ports.WideColumn{Name: name, Note: note}
+			sc := teaching.WideColumn{Name: name, Note: note}
 			for _, sub := range c.SuperColumn.Columns {
 				sc.Columns = append(sc.Columns, wideColumn(cf.CompareSubcolumnsWith, sub))
 			}
@@ -100,13 +100,13 @@ func wideColumns(cf *engine.ColumnFamilyDef, cols []engine.ColumnOrSuperColumn) 
 	return out
 }
 
-func wideColumn(cmp engine.Comparator, c engine.Column) ports.WideColumn {
+func wideColumn(cmp engine.Comparator, c engine.Column) teaching.WideColumn {
 	name, note := decodeName(cmp, c.Name)
-	return ports.WideColumn{Name: name, Note: note, Value: shownValue(c.Name, c.Value), Timestamp: c.Timestamp}
+	return teaching.WideColumn{Name: name, Note: note, Value: shownValue(c.Name, c.Value), Timestamp: c.Timestamp}
 }
 
-// StoredRow implements ports.WideRowInspector.
-func (in *Inspector) StoredRow(ctx context.Context, keyspace, cfName, key string, limit int) ([]ports.WideColumn, error) {
+// StoredRow implements teaching.WideRowInspector.
+func (in *Inspector) StoredRow(ctx context.Context, keyspace, cfName, key string, limit int) ([]teaching.WideColumn, error) {
 	cf, err := in.cf(keyspace, cfName)
 	if err != nil {
 		return nil, err
@@ -115,9 +115,9 @@ func (in *Inspector) StoredRow(ctx context.Context, keyspace, cfName, key string
 	if err != nil {
 		return nil, wrap("inspect", err)
 	}
-	var out []ports.WideColumn
+	var out []teaching.WideColumn
 	for _, c := range cells {
-		var col ports.WideColumn
+		var col teaching.WideColumn
 		switch {
 		case c.SuperColumn == nil && c.Name == nil: // the row's deletion marker
 		case c.SuperColumn == nil:
@@ -125,9 +125,9 @@ func (in *Inspector) StoredRow(ctx context.Context, keyspace, cfName, key string
 		default:
 			name, note := decodeName(cf.CompareWith, c.SuperColumn)
 			if n := len(out); n == 0 || out[n-1].Name != name || out[n-1].Columns == nil {
-				out = append(out, ports.WideColumn{Name: name, Note: note, Columns: []ports.WideColumn{}})
+				out = append(out, teaching.WideColumn{Name: name, Note: note, Columns: []teaching.WideColumn{}})
 			}
-			sub := ports.WideColumn{Timestamp: c.Timestamp, Deleted: c.Tombstone}
+			sub := teaching.WideColumn{Timestamp: c.Timestamp, Deleted: c.Tombstone}
 			if c.Name != nil {
 				sub = wideColumn(cf.CompareSubcolumnsWith, engine.Column{Name: c.Name, Value: c.Value})
 			}
@@ -145,7 +145,7 @@ func (in *Inspector) StoredRow(ctx context.Context, keyspace, cfName, key string
 	return out, nil
 }
 
-// UserRowKey implements ports.WideRowInspector.
+// UserRowKey implements teaching.WideRowInspector.
 func (in *Inspector) UserRowKey(ctx context.Context, username string) (string, error) {
 	cols, err := in.node.GetSlice(ctx, KeyspaceTwissandra, username, engine.ColumnParent{ColumnFamily: cfUsername},
 		engine.SlicePredicate{ColumnNames: [][]byte{[]byte("id")}}, inspectCL)
@@ -158,7 +158,7 @@ func (in *Inspector) UserRowKey(ctx context.Context, username string) (string, e
 	return string(cols[0].Column.Value), nil
 }
 
-// RowKeys implements ports.WideRowInspector: get_range_slices, skipping the rows that hold only
+// RowKeys implements teaching.WideRowInspector: get_range_slices, skipping the rows that hold only
 // tombstones (range ghosts).
 func (in *Inspector) RowKeys(ctx context.Context, keyspace, cf string, limit int) ([]string, error) {
 	rows, err := in.node.GetRangeSlices(ctx, keyspace, engine.ColumnParent{ColumnFamily: cf},
@@ -175,10 +175,10 @@ func (in *Inspector) RowKeys(ctx context.Context, keyspace, cf string, limit int
 	return keys, nil
 }
 
-// Locate implements ports.Locator: each locus at its row and column of the seeds' layout (see
+// Locate implements teaching.Locator: each locus at its row and column of the seeds' layout (see
 // the package comment), read now.
-func (in *Inspector) Locate(ctx context.Context, loci []ports.Locus) ([]ports.Placement, error) {
-	var out []ports.Placement
+func (in *Inspector) Locate(ctx context.Context, loci []teaching.Locus) ([]teaching.Placement, error) {
+	var out []teaching.Placement
 	ids := map[string]string{} // username -> user uuid, "" for none
 	userKey := func(name string) (string, error) {
 		if id, ok := ids[name]; ok {
@@ -192,17 +192,17 @@ func (in *Inspector) Locate(ctx context.Context, loci []ports.Locus) ([]ports.Pl
 		return id, err
 	}
 	for _, lc := range loci {
-		var ps []ports.Placement
+		var ps []teaching.Placement
 		var err error
 		switch lc.Kind {
-		case ports.LocusUser:
+		case teaching.LocusUser:
 			var id string
 			if id, err = userKey(lc.User); err == nil {
 				ps, err = in.places(ctx, lc, []where{{KeyspaceTwissandra, cfUsername, lc.User, []byte("id")}, {KeyspaceTwissandra, cfUser, orUnknown(id), nil}})
 			}
-		case ports.LocusTweet:
+		case teaching.LocusTweet:
 			ps, err = in.places(ctx, lc, []where{{KeyspaceTwissandra, cfTweet, lc.Tweet.String(), nil}})
-		case ports.LocusLineEntry:
+		case teaching.LocusLineEntry:
 			key := PublicKey
 			if lc.Line.Kind != domain.Public {
 				key, err = userKey(lc.Line.Owner)
@@ -213,20 +213,20 @@ func (in *Inspector) Locate(ctx context.Context, loci []ports.Locus) ([]ports.Pl
 			for i := range ps { // the column must name this tweet
 				ps[i].Present = ps[i].Present && len(ps[i].Cells) == 1 && ps[i].Cells[0].Value == strconv.Quote(lc.Tweet.String())
 			}
-		case ports.LocusFollow:
+		case teaching.LocusFollow:
 			var a, b string
 			if a, err = userKey(lc.User); err == nil {
 				if b, err = userKey(lc.Other); err == nil {
 					ps, err = in.places(ctx, lc, []where{{KeyspaceTwissandra, cfFriends, orUnknown(a), []byte(orUnknown(b))}, {KeyspaceTwissandra, cfFollowers, orUnknown(b), []byte(orUnknown(a))}})
 				}
 			}
-		case ports.LocusAuthor:
+		case teaching.LocusAuthor:
 			ps, err = in.places(ctx, lc, []where{{KeyspaceBloggyAppy, cfAuthors, lc.Name, nil}})
-		case ports.LocusEntry:
+		case teaching.LocusEntry:
 			ps, err = in.places(ctx, lc, []where{{KeyspaceBloggyAppy, cfBlogEntries, lc.Slug, nil}})
-		case ports.LocusTagRef:
+		case teaching.LocusTagRef:
 			ps, err = in.places(ctx, lc, []where{{KeyspaceBloggyAppy, cfTaggedPosts, lc.Tag, lc.ID[:]}})
-		case ports.LocusComment:
+		case teaching.LocusComment:
 			ps, err = in.places(ctx, lc, []where{{KeyspaceBloggyAppy, cfComments, lc.Slug, lc.ID[:]}})
 		}
 		if err != nil {
@@ -251,14 +251,14 @@ type where struct {
 	column            []byte
 }
 
-func (in *Inspector) places(ctx context.Context, lc ports.Locus, ws []where) ([]ports.Placement, error) {
-	out := make([]ports.Placement, 0, len(ws))
+func (in *Inspector) places(ctx context.Context, lc teaching.Locus, ws []where) ([]teaching.Placement, error) {
+	out := make([]teaching.Placement, 0, len(ws))
 	for _, w := range ws {
 		cf, err := in.cf(w.keyspace, w.cf)
 		if err != nil {
 			return nil, err
 		}
-		p := ports.Placement{Locus: lc, Model: "widerow", Container: w.keyspace + "." + w.cf, Key: w.key}
+		p := teaching.Placement{Locus: lc, Model: "widerow", Container: w.keyspace + "." + w.cf, Key: w.key}
 		q := url.Values{"cf_path": {p.Container}, "key": {w.key}}
 		pred := engine.SlicePredicate{SliceRange: &engine.SliceRange{Count: inspectRowMax}}
 		p.Address = fmt.Sprintf("%s[%s]", p.Container, strconv.Quote(w.key))
@@ -283,11 +283,11 @@ func (in *Inspector) places(ctx context.Context, lc ports.Locus, ws []where) ([]
 		for _, c := range wideColumns(cf, cols) {
 			if len(c.Columns) > 0 {
 				for _, sub := range c.Columns {
-					p.Cells = append(p.Cells, ports.Cell{Name: c.Name + "." + sub.Name, Value: sub.Value, Timestamp: sub.Timestamp})
+					p.Cells = append(p.Cells, teaching.Cell{Name: c.Name + "." + sub.Name, Value: sub.Value, Timestamp: sub.Timestamp})
 				}
 				continue
 			}
-			p.Cells = append(p.Cells, ports.Cell{Name: c.Name, Value: c.Value, Timestamp: c.Timestamp})
+			p.Cells = append(p.Cells, teaching.Cell{Name: c.Name, Value: c.Value, Timestamp: c.Timestamp})
 		}
 		p.Present = len(p.Cells) > 0
 		out = append(out, p)

@@ -14,10 +14,10 @@ import (
 
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
-	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
-// Lab is the comparator and slice lab (ports.ColumnLab) on its own in-memory engine node, with
+// Lab is the comparator and slice lab (teaching.ColumnLab) on its own in-memory engine node, with
 // the Scratch keyspace of storage-conf.xml: one column family per comparator. It never touches
 // the application's node, so it runs beside any backend.
 type Lab struct {
@@ -106,7 +106,7 @@ func (l *Lab) now() int64 {
 	return l.last
 }
 
-// Comparators implements ports.ColumnLab.
+// Comparators implements teaching.ColumnLab.
 func (l *Lab) Comparators() []string {
 	out := make([]string, len(labCFs))
 	for i, c := range labCFs {
@@ -174,20 +174,20 @@ func checkLabNames(names []string, value string) error {
 	return nil
 }
 
-func labNames(cmp engine.Comparator, cols []engine.ColumnOrSuperColumn) []ports.LabName {
-	out := make([]ports.LabName, 0, len(cols))
+func labNames(cmp engine.Comparator, cols []engine.ColumnOrSuperColumn) []teaching.LabName {
+	out := make([]teaching.LabName, 0, len(cols))
 	for _, c := range cols {
 		if c.Column == nil {
 			continue
 		}
 		name, _ := decodeName(cmp, c.Column.Name)
-		out = append(out, ports.LabName{Name: name, Encoded: "0x" + hex.EncodeToString(c.Column.Name)})
+		out = append(out, teaching.LabName{Name: name, Encoded: "0x" + hex.EncodeToString(c.Column.Name)})
 	}
 	return out
 }
 
-// Insert implements ports.ColumnLab.
-func (l *Lab) Insert(ctx context.Context, session string, names []string, value string) ([]ports.LabRow, error) {
+// Insert implements teaching.ColumnLab.
+func (l *Lab) Insert(ctx context.Context, session string, names []string, value string) ([]teaching.LabRow, error) {
 	key, err := labKey(session)
 	if err != nil {
 		return nil, err
@@ -195,7 +195,7 @@ func (l *Lab) Insert(ctx context.Context, session string, names []string, value 
 	if err := checkLabNames(names, value); err != nil {
 		return nil, err
 	}
-	var rows []ports.LabRow
+	var rows []teaching.LabRow
 	err = l.with(len(names)*len(labCFs), func(n *engine.Node) error {
 		held := 0
 		for _, c := range labCFs {
@@ -239,13 +239,13 @@ func (l *Lab) Insert(ctx context.Context, session string, names []string, value 
 	return rows, err
 }
 
-// Rows implements ports.ColumnLab.
-func (l *Lab) Rows(ctx context.Context, session string) ([]ports.LabRow, error) {
+// Rows implements teaching.ColumnLab.
+func (l *Lab) Rows(ctx context.Context, session string) ([]teaching.LabRow, error) {
 	key, err := labKey(session)
 	if err != nil {
 		return nil, err
 	}
-	var rows []ports.LabRow
+	var rows []teaching.LabRow
 	err = l.with(0, func(n *engine.Node) error {
 		var err error
 		rows, err = l.read(ctx, n, key)
@@ -254,19 +254,19 @@ func (l *Lab) Rows(ctx context.Context, session string) ([]ports.LabRow, error) 
 	return rows, err
 }
 
-func (l *Lab) read(ctx context.Context, n *engine.Node, key string) ([]ports.LabRow, error) {
-	out := make([]ports.LabRow, 0, len(labCFs))
+func (l *Lab) read(ctx context.Context, n *engine.Node, key string) ([]teaching.LabRow, error) {
+	out := make([]teaching.LabRow, 0, len(labCFs))
 	for _, c := range labCFs {
 		cols, err := n.GetSlice(ctx, labKeyspace, key, engine.ColumnParent{ColumnFamily: c.cf}, all(LabMaxRow), engine.ONE)
 		if err != nil {
 			return nil, wrap("lab", err)
 		}
-		out = append(out, ports.LabRow{Comparator: c.cmp.String(), ColumnFamily: c.cf, Key: key, Names: labNames(c.cmp, cols)})
+		out = append(out, teaching.LabRow{Comparator: c.cmp.String(), ColumnFamily: c.cf, Key: key, Names: labNames(c.cmp, cols)})
 	}
 	return out, nil
 }
 
-// Clear implements ports.ColumnLab.
+// Clear implements teaching.ColumnLab.
 func (l *Lab) Clear(ctx context.Context, session string) error {
 	key, err := labKey(session)
 	if err != nil {
@@ -282,28 +282,28 @@ func (l *Lab) Clear(ctx context.Context, session string) error {
 	})
 }
 
-// Slice implements ports.ColumnLab.
-func (l *Lab) Slice(ctx context.Context, session, comparator string, s ports.Slice) (ports.LabSlice, error) {
+// Slice implements teaching.ColumnLab.
+func (l *Lab) Slice(ctx context.Context, session, comparator string, s teaching.Slice) (teaching.LabSlice, error) {
 	key, err := labKey(session)
 	if err != nil {
-		return ports.LabSlice{}, err
+		return teaching.LabSlice{}, err
 	}
 	cf, cmp, ok := labCF(comparator)
 	if !ok {
-		return ports.LabSlice{}, domain.Invalid("comparator", "%q is none of the six comparators", comparator)
+		return teaching.LabSlice{}, domain.Invalid("comparator", "%q is none of the six comparators", comparator)
 	}
 	if s.Count < 0 || s.Count > LabMaxRow {
-		return ports.LabSlice{}, domain.Invalid("count", "must be from 0 to %d", LabMaxRow)
+		return teaching.LabSlice{}, domain.Invalid("count", "must be from 0 to %d", LabMaxRow)
 	}
 	start, err := labName(cmp, s.Start)
 	if err != nil {
-		return ports.LabSlice{}, domain.Invalid("start", "%s", err)
+		return teaching.LabSlice{}, domain.Invalid("start", "%s", err)
 	}
 	finish, err := labName(cmp, s.Finish)
 	if err != nil {
-		return ports.LabSlice{}, domain.Invalid("finish", "%s", err)
+		return teaching.LabSlice{}, domain.Invalid("finish", "%s", err)
 	}
-	var out ports.LabSlice
+	var out teaching.LabSlice
 	err = l.with(0, func(n *engine.Node) error {
 		cols, err := n.GetSlice(ctx, labKeyspace, key, engine.ColumnParent{ColumnFamily: cf},
 			engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: start, Finish: finish, Reversed: s.Reversed, Count: int32(s.Count)}}, engine.ONE)
@@ -344,8 +344,8 @@ func pyBool(b bool) string {
 	return "False"
 }
 
-// LastWriteWins implements ports.ColumnLab.
-func (l *Lab) LastWriteWins(ctx context.Context, session string, writes []ports.LabWrite) (forward, reverse ports.LabCell, err error) {
+// LastWriteWins implements teaching.ColumnLab.
+func (l *Lab) LastWriteWins(ctx context.Context, session string, writes []teaching.LabWrite) (forward, reverse teaching.LabCell, err error) {
 	key, err := labKey(session)
 	if err != nil {
 		return forward, reverse, err
@@ -363,7 +363,7 @@ func (l *Lab) LastWriteWins(ctx context.Context, session string, writes []ports.
 	}
 	// Each run writes rows of its own: a tombstone of an earlier run must not hide this one's.
 	run := fmt.Sprintf("%s/lww-%d", key, l.runs.Add(1))
-	rev := make([]ports.LabWrite, len(writes))
+	rev := make([]teaching.LabWrite, len(writes))
 	for i, w := range writes {
 		rev[len(writes)-1-i] = w
 	}
@@ -380,8 +380,8 @@ func (l *Lab) LastWriteWins(ctx context.Context, session string, writes []ports.
 
 // applyWrites applies the writes to the lab column of row, in order, then reads the column and
 // the row's stored cells.
-func applyWrites(ctx context.Context, n *engine.Node, row string, writes []ports.LabWrite) (ports.LabCell, error) {
-	cell := ports.LabCell{Key: row}
+func applyWrites(ctx context.Context, n *engine.Node, row string, writes []teaching.LabWrite) (teaching.LabCell, error) {
+	cell := teaching.LabCell{Key: row}
 	path := engine.ColumnPath{ColumnFamily: "Bytes", Column: []byte(labColumn)}
 	for _, w := range writes {
 		var err error

@@ -6,8 +6,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
-
-	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
 func labLong(t *testing.T, l *Lab, session string) []string {
@@ -73,7 +72,7 @@ func TestLabStartsOverUnderLoad(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if !slices.ContainsFunc(rows[3].Names, func(n ports.LabName) bool { return n.Name == name }) {
+				if !slices.ContainsFunc(rows[3].Names, func(n teaching.LabName) bool { return n.Name == name }) {
 					t.Errorf("%s's insert of %s reads back %v", s, name, rows[3].Names)
 				}
 				if _, _, err := l.LastWriteWins(ctx, s, nil); err == nil {

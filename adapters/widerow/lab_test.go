@@ -11,7 +11,7 @@ import (
 
 	"twissandra/adapters/widerow"
 	"twissandra/domain"
-	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
 func newLab(t *testing.T) *widerow.Lab {
@@ -24,7 +24,7 @@ func newLab(t *testing.T) *widerow.Lab {
 	return l
 }
 
-func labNames(ns []ports.LabName) []string {
+func labNames(ns []teaching.LabName) []string {
 	out := make([]string, len(ns))
 	for i, n := range ns {
 		out[i] = n.Name
@@ -32,7 +32,7 @@ func labNames(ns []ports.LabName) []string {
 	return out
 }
 
-func labRow(t *testing.T, rows []ports.LabRow, cmp string) ports.LabRow {
+func labRow(t *testing.T, rows []teaching.LabRow, cmp string) teaching.LabRow {
 	t.Helper()
 	for _, r := range rows {
 		if r.Comparator == cmp {
@@ -40,10 +40,10 @@ func labRow(t *testing.T, rows []ports.LabRow, cmp string) ports.LabRow {
 		}
 	}
 	t.Fatalf("no %s row in %+v", cmp, rows)
-	return ports.LabRow{}
+	return teaching.LabRow{}
 }
 
-var _ ports.ColumnLab = (*widerow.Lab)(nil)
+var _ teaching.ColumnLab = (*widerow.Lab)(nil)
 
 // The seeds' example: 3, 123, 976 and 832416 sort as numbers under LongType and as text under
 // the byte-wise comparators; the UUID comparators refuse them, each saying why.
@@ -213,21 +213,21 @@ func TestLabSlices(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		cmp  string
-		s    ports.Slice
+		s    teaching.Slice
 		want []string
 		call string
 	}{
-		{"LongType", ports.Slice{Start: "100", Finish: "1000", Count: 10}, []string{"123", "976"},
+		{"LongType", teaching.Slice{Start: "100", Finish: "1000", Count: 10}, []string{"123", "976"},
 			"ColumnParent(column_family='Longs'), predicate=SlicePredicate(slice_range=SliceRange(start=struct.pack('>q', 100), finish=struct.pack('>q', 1000), reversed=False, count=10))"},
-		{"LongType", ports.Slice{Start: "1000", Finish: "2000", Count: 10}, []string{}, ""},
-		{"LongType", ports.Slice{Start: "100", Count: 2}, []string{"123", "976"}, ""},
-		{"LongType", ports.Slice{Count: 0}, []string{}, "count=0"},
-		{"LongType", ports.Slice{Start: "1000", Reversed: true, Count: 3}, []string{"976", "123", "3"}, "reversed=True, count=3"},
-		{"LongType", ports.Slice{Start: "1000", Finish: "100", Reversed: true, Count: 10}, []string{"976", "123"}, ""},
-		{"UTF8Type", ports.Slice{Start: "4", Count: 10}, []string{`"832416"`, `"976"`}, "ColumnParent(column_family='UTF8s'), predicate=SlicePredicate(slice_range=SliceRange(start='4', finish=''"},
-		{"BytesType", ports.Slice{Reversed: true, Count: 1}, []string{`"976"`}, ""},
-		{"BytesType", ports.Slice{Start: "2", Finish: "9", Count: 10}, []string{`"3"`, `"832416"`}, ""},
-		{"TimeUUIDType", ports.Slice{Count: 10}, []string{}, "'TimeUUIDs'"},
+		{"LongType", teaching.Slice{Start: "1000", Finish: "2000", Count: 10}, []string{}, ""},
+		{"LongType", teaching.Slice{Start: "100", Count: 2}, []string{"123", "976"}, ""},
+		{"LongType", teaching.Slice{Count: 0}, []string{}, "count=0"},
+		{"LongType", teaching.Slice{Start: "1000", Reversed: true, Count: 3}, []string{"976", "123", "3"}, "reversed=True, count=3"},
+		{"LongType", teaching.Slice{Start: "1000", Finish: "100", Reversed: true, Count: 10}, []string{"976", "123"}, ""},
+		{"UTF8Type", teaching.Slice{Start: "4", Count: 10}, []string{`"832416"`, `"976"`}, "ColumnParent(column_family='UTF8s'), predicate=SlicePredicate(slice_range=SliceRange(start='4', finish=''"},
+		{"BytesType", teaching.Slice{Reversed: true, Count: 1}, []string{`"976"`}, ""},
+		{"BytesType", teaching.Slice{Start: "2", Finish: "9", Count: 10}, []string{`"3"`, `"832416"`}, ""},
+		{"TimeUUIDType", teaching.Slice{Count: 10}, []string{}, "'TimeUUIDs'"},
 	} {
 		got, err := l.Slice(ctx, "s", tc.cmp, tc.s)
 		if err != nil {
@@ -241,21 +241,21 @@ func TestLabSlices(t *testing.T) {
 		}
 	}
 	// Another session's slice sees none of it.
-	if got, err := l.Slice(ctx, "other", "LongType", ports.Slice{Count: 10}); err != nil || len(got.Names) != 0 {
+	if got, err := l.Slice(ctx, "other", "LongType", teaching.Slice{Count: 10}); err != nil || len(got.Names) != 0 {
 		t.Errorf("another session: %v, %v", labNames(got.Names), err)
 	}
 	for _, bad := range []struct {
 		cmp  string
-		s    ports.Slice
+		s    teaching.Slice
 		want string
 	}{
-		{"LongType", ports.Slice{Start: "abc", Count: 1}, `start: "abc" is not a LongType name`},
-		{"LongType", ports.Slice{Finish: "1.5", Count: 1}, `finish: "1.5" is not a LongType name`},
-		{"TimeUUIDType", ports.Slice{Start: "nope", Count: 1}, `"nope" is not a TimeUUIDType name`},
-		{"NoType", ports.Slice{Count: 1}, "is none of the six comparators"},
-		{"LongType", ports.Slice{Count: -1}, "count"},
-		{"LongType", ports.Slice{Start: "10", Finish: "5", Count: 3}, "range finish must come after start in the order of traversal"},
-		{"LongType", ports.Slice{Start: "5", Finish: "10", Reversed: true, Count: 3}, "range finish must come after start in the order of traversal"},
+		{"LongType", teaching.Slice{Start: "abc", Count: 1}, `start: "abc" is not a LongType name`},
+		{"LongType", teaching.Slice{Finish: "1.5", Count: 1}, `finish: "1.5" is not a LongType name`},
+		{"TimeUUIDType", teaching.Slice{Start: "nope", Count: 1}, `"nope" is not a TimeUUIDType name`},
+		{"NoType", teaching.Slice{Count: 1}, "is none of the six comparators"},
+		{"LongType", teaching.Slice{Count: -1}, "count"},
+		{"LongType", teaching.Slice{Start: "10", Finish: "5", Count: 3}, "range finish must come after start in the order of traversal"},
+		{"LongType", teaching.Slice{Start: "5", Finish: "10", Reversed: true, Count: 3}, "range finish must come after start in the order of traversal"},
 	} {
 		_, err := l.Slice(ctx, "s", bad.cmp, bad.s)
 		if !errors.Is(err, domain.ErrInvalid) || !strings.Contains(err.Error(), bad.want) {
@@ -273,24 +273,24 @@ func TestLabLastWriteWins(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name     string
-		writes   []ports.LabWrite
+		writes   []teaching.LabWrite
 		found    bool
 		value    string
 		storedTS int64
 	}{
-		{"newer second", []ports.LabWrite{{Value: "old", Timestamp: 10}, {Value: "new", Timestamp: 20}}, true, "new", 20},
-		{"newer first", []ports.LabWrite{{Value: "new", Timestamp: 20}, {Value: "old", Timestamp: 10}}, true, "new", 20},
-		{"tie: larger value", []ports.LabWrite{{Value: "a", Timestamp: 5}, {Value: "b", Timestamp: 5}}, true, "b", 5},
-		{"tie: tombstone", []ports.LabWrite{{Value: "z", Timestamp: 5}, {Delete: true, Timestamp: 5}}, false, "", 5},
-		{"delete wins", []ports.LabWrite{{Value: "x", Timestamp: 10}, {Value: "y", Timestamp: 12}, {Delete: true, Timestamp: 15}}, false, "", 15},
-		{"older write stays hidden", []ports.LabWrite{{Delete: true, Timestamp: 15}, {Value: "late", Timestamp: 12}}, false, "", 15},
-		{"newer write revives", []ports.LabWrite{{Delete: true, Timestamp: 15}, {Value: "back", Timestamp: 16}}, true, "back", 16},
+		{"newer second", []teaching.LabWrite{{Value: "old", Timestamp: 10}, {Value: "new", Timestamp: 20}}, true, "new", 20},
+		{"newer first", []teaching.LabWrite{{Value: "new", Timestamp: 20}, {Value: "old", Timestamp: 10}}, true, "new", 20},
+		{"tie: larger value", []teaching.LabWrite{{Value: "a", Timestamp: 5}, {Value: "b", Timestamp: 5}}, true, "b", 5},
+		{"tie: tombstone", []teaching.LabWrite{{Value: "z", Timestamp: 5}, {Delete: true, Timestamp: 5}}, false, "", 5},
+		{"delete wins", []teaching.LabWrite{{Value: "x", Timestamp: 10}, {Value: "y", Timestamp: 12}, {Delete: true, Timestamp: 15}}, false, "", 15},
+		{"older write stays hidden", []teaching.LabWrite{{Delete: true, Timestamp: 15}, {Value: "late", Timestamp: 12}}, false, "", 15},
+		{"newer write revives", []teaching.LabWrite{{Delete: true, Timestamp: 15}, {Value: "back", Timestamp: 16}}, true, "back", 16},
 	} {
 		fwd, rev, err := l.LastWriteWins(ctx, "s", tc.writes)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		for _, c := range []ports.LabCell{fwd, rev} {
+		for _, c := range []teaching.LabCell{fwd, rev} {
 			if c.Found != tc.found || c.Value != tc.value {
 				t.Errorf("%s: found %v %q, want %v %q", tc.name, c.Found, c.Value, tc.found, tc.value)
 			}
@@ -306,7 +306,7 @@ func TestLabLastWriteWins(t *testing.T) {
 			t.Errorf("%s: forward %q, reverse %q", tc.name, fwd.Calls, rev.Calls)
 		}
 	}
-	for _, bad := range [][]ports.LabWrite{nil, make([]ports.LabWrite, widerow.LabMaxWrites+1), {{Value: "x", Timestamp: -1}}} {
+	for _, bad := range [][]teaching.LabWrite{nil, make([]teaching.LabWrite, widerow.LabMaxWrites+1), {{Value: "x", Timestamp: -1}}} {
 		if _, _, err := l.LastWriteWins(ctx, "s", bad); !errors.Is(err, domain.ErrInvalid) {
 			t.Errorf("%+v: %v, want ErrInvalid", bad, err)
 		}
@@ -376,7 +376,7 @@ func FuzzLab(f *testing.F) {
 			t.Errorf("BytesType took %v and refused %q of %q and \"3\"", labNames(bytesRow.Names), bytesRow.Rejected, name)
 		}
 		c := cmps[int(cmp)%len(cmps)]
-		got, err := l.Slice(ctx, session, c, ports.Slice{Start: start, Finish: finish, Reversed: reversed, Count: count})
+		got, err := l.Slice(ctx, session, c, teaching.Slice{Start: start, Finish: finish, Reversed: reversed, Count: count})
 		if err != nil {
 			if !errors.Is(err, domain.ErrInvalid) {
 				t.Fatalf("slice %s %q %q: %v", c, start, finish, err)

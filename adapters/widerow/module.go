@@ -12,6 +12,7 @@ import (
 
 	"twissandra/adapters/widerow/engine"
 	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
 // Config says where and how the engine keeps its data.
@@ -89,8 +90,8 @@ var Module = fx.Module("widerow",
 		newNode,
 		fx.Annotate(NewStore,
 			fx.As(new(ports.UserStore)), fx.As(new(ports.TweetStore)), fx.As(new(ports.LineStore))),
-		fx.Annotate(NewInspector, fx.As(new(ports.Locator)), fx.As(new(ports.WideRowInspector)), fx.As(new(ports.RowSizer))),
-		fx.Annotate(NewNameClaims, fx.As(new(ports.NameClaims))),
+		fx.Annotate(NewInspector, fx.As(new(teaching.Locator)), fx.As(new(teaching.WideRowInspector)), fx.As(new(teaching.RowSizer))),
+		fx.Annotate(NewNameClaims, fx.As(new(teaching.NameClaims))),
 		// One BlogStore per Node: it serialises its read-modify-write paths with in-process locks.
 		fx.Annotate(NewBlogStore,
 			fx.As(new(ports.AuthorStore)), fx.As(new(ports.EntryStore)), fx.As(new(ports.TagIndex)), fx.As(new(ports.CommentStore))),

@@ -10,7 +10,7 @@ import (
 	"twissandra/domain/blog/model"
 )
 
-// The scanners (ports.UserScanner, TweetScanner, AuthorScanner, EntryScanner) page through a
+// The scanners (scan.Users, scan.Tweets, scan.Authors, scan.Entries) page through a
 // column family with get_range_slices, so they walk the rows in RandomPartitioner token order
 // (the MD5 of the key), not key order. A position is the last row key returned; the next page
 // starts AT that key (KeyRange.StartKey is inclusive and orders by token, then key) and drops

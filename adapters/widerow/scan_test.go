@@ -4,15 +4,15 @@ import (
 	"testing"
 
 	"twissandra/adapters/widerow"
-	"twissandra/ports"
-	"twissandra/tools/scantest"
+	"twissandra/ports/scan"
+	"twissandra/ports/scantest"
 )
 
 var (
-	_ ports.UserScanner   = (*widerow.Store)(nil)
-	_ ports.TweetScanner  = (*widerow.Store)(nil)
-	_ ports.AuthorScanner = (*widerow.BlogStore)(nil)
-	_ ports.EntryScanner  = (*widerow.BlogStore)(nil)
+	_ scan.Users   = (*widerow.Store)(nil)
+	_ scan.Tweets  = (*widerow.Store)(nil)
+	_ scan.Authors = (*widerow.BlogStore)(nil)
+	_ scan.Entries = (*widerow.BlogStore)(nil)
 )
 
 func TestScanners(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
-	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
 // sizedCFs are the column families whose rows the partition lessons measure.
@@ -22,31 +22,31 @@ var sizedCFs = []struct{ keyspace, cf string }{
 	{KeyspaceBloggyAppy, cfTaggedPosts}, {KeyspaceBloggyAppy, cfComments},
 }
 
-// WidestRows implements ports.RowSizer: one pass over the stored cells of each column family
+// WidestRows implements teaching.RowSizer: one pass over the stored cells of each column family
 // (tombstones included, as they take room until compaction drops them), at most
-// ports.DefaultSizeScan cells of each.
-func (in *Inspector) WidestRows(ctx context.Context, limit int) (ports.RowSizes, error) {
-	return in.widestRows(ctx, limit, ports.DefaultSizeScan)
+// teaching.DefaultSizeScan cells of each.
+func (in *Inspector) WidestRows(ctx context.Context, limit int) (teaching.RowSizes, error) {
+	return in.widestRows(ctx, limit, teaching.DefaultSizeScan)
 }
 
 // ScanCapped is in with WidestRows reading at most maxCells cells per column family, for
 // tests of the cap.
-func (in *Inspector) ScanCapped(maxCells int) ports.RowSizer { return cappedInspector{in, maxCells} }
+func (in *Inspector) ScanCapped(maxCells int) teaching.RowSizer { return cappedInspector{in, maxCells} }
 
 type cappedInspector struct {
 	*Inspector
 	maxCells int
 }
 
-func (c cappedInspector) WidestRows(ctx context.Context, limit int) (ports.RowSizes, error) {
+func (c cappedInspector) WidestRows(ctx context.Context, limit int) (teaching.RowSizes, error) {
 	return c.widestRows(ctx, limit, c.maxCells)
 }
 
-func (in *Inspector) widestRows(ctx context.Context, limit, maxCells int) (ports.RowSizes, error) {
+func (in *Inspector) widestRows(ctx context.Context, limit, maxCells int) (teaching.RowSizes, error) {
 	if limit < 1 {
-		return ports.RowSizes{}, fmt.Errorf("%w: a limit of %d rows", domain.ErrInvalid, limit)
+		return teaching.RowSizes{}, fmt.Errorf("%w: a limit of %d rows", domain.ErrInvalid, limit)
 	}
-	out := ports.RowSizes{Unit: "columns", PerContainer: maxCells}
+	out := teaching.RowSizes{Unit: "columns", PerContainer: maxCells}
 	for _, c := range sizedCFs {
 		path := c.keyspace + "." + c.cf
 		stats, capped, err := in.node.RowStats(ctx, c.keyspace, c.cf, maxCells)
@@ -55,14 +55,14 @@ func (in *Inspector) widestRows(ctx context.Context, limit, maxCells int) (ports
 		}
 		for _, s := range stats {
 			out.Scanned += s.Cells
-			out.Rows = append(out.Rows, ports.RowSize{Container: path, Key: s.Key, Cells: s.Cells, Tombstones: s.Tombstones, Bytes: s.Bytes,
+			out.Rows = append(out.Rows, teaching.RowSize{Container: path, Key: s.Key, Cells: s.Cells, Tombstones: s.Tombstones, Bytes: s.Bytes,
 				Inspect: url.Values{"cf_path": {path}, "key": {s.Key}}.Encode()})
 		}
 		if capped {
 			out.CappedIn = append(out.CappedIn, path)
 		}
 	}
-	slices.SortStableFunc(out.Rows, func(a, b ports.RowSize) int { return cmp.Compare(b.Cells, a.Cells) })
+	slices.SortStableFunc(out.Rows, func(a, b teaching.RowSize) int { return cmp.Compare(b.Cells, a.Cells) })
 	out.Rows = out.Rows[:min(limit, len(out.Rows))]
 	in.label(ctx, out.Rows)
 	return out, nil
@@ -70,7 +70,7 @@ func (in *Inspector) widestRows(ctx context.Context, limit, maxCells int) (ports
 
 // label names who the rows' keys stand for: the user of a UUID key ("@bob"), read from the
 // User rows in one multiget, and the public line. A Tweet row's key is a tweet's, not a user's.
-func (in *Inspector) label(ctx context.Context, rows []ports.RowSize) {
+func (in *Inspector) label(ctx context.Context, rows []teaching.RowSize) {
 	var users []string
 	for i, r := range rows {
 		switch _, err := uuid.Parse(r.Key); {
@@ -95,13 +95,13 @@ func (in *Inspector) label(ctx context.Context, rows []ports.RowSize) {
 	}
 }
 
-// PublicLine implements ports.RowSizer: one row, Userline['!PUBLIC!'], that every post widens.
-func (in *Inspector) PublicLine(ctx context.Context) (ports.PublicLayout, error) {
+// PublicLine implements teaching.RowSizer: one row, Userline['!PUBLIC!'], that every post widens.
+func (in *Inspector) PublicLine(ctx context.Context) (teaching.PublicLayout, error) {
 	n, err := in.node.GetCount(ctx, KeyspaceTwissandra, PublicKey, engine.ColumnParent{ColumnFamily: cfUserline}, inspectCL)
 	if err != nil {
-		return ports.PublicLayout{}, wrap("public line", err)
+		return teaching.PublicLayout{}, wrap("public line", err)
 	}
-	row := ports.RowSize{Container: KeyspaceTwissandra + "." + cfUserline, Key: PublicKey, Label: "the public line", Cells: n,
+	row := teaching.RowSize{Container: KeyspaceTwissandra + "." + cfUserline, Key: PublicKey, Label: "the public line", Cells: n,
 		Inspect: url.Values{"cf_path": {KeyspaceTwissandra + "." + cfUserline}, "key": {PublicKey}}.Encode()}
-	return ports.PublicLayout{Rows: []ports.RowSize{row}, Total: n}, nil
+	return teaching.PublicLayout{Rows: []teaching.RowSize{row}, Total: n}, nil
 }

@@ -9,11 +9,11 @@ import (
 
 	"twissandra/adapters/widerow"
 	"twissandra/domain"
-	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
 // BenchmarkWidestRows measures the partition lessons' scan on a public line of 5,000 and of
-// 50,000 columns: past ports.DefaultSizeScan columns a column family costs no more to measure,
+// 50,000 columns: past teaching.DefaultSizeScan columns a column family costs no more to measure,
 // so the second takes about twice the first (the cap's 10,000 columns read against 5,000; 2.2
 // to 3 times in one run of -count 3 here), not the ten times an unbounded scan would.
 func BenchmarkWidestRows(b *testing.B) {
@@ -35,7 +35,7 @@ func BenchmarkWidestRows(b *testing.B) {
 			b.ResetTimer()
 			for b.Loop() {
 				w, err := in.WidestRows(ctx, 20)
-				if err != nil || w.Rows[0].Cells != min(n, ports.DefaultSizeScan) {
+				if err != nil || w.Rows[0].Cells != min(n, teaching.DefaultSizeScan) {
 					b.Fatalf("WidestRows: %+v, %v", w.Rows[:min(1, len(w.Rows))], err)
 				}
 			}

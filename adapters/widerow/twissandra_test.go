@@ -13,6 +13,7 @@ import (
 	"twissandra/adapters/widerow"
 	"twissandra/adapters/widerow/engine"
 	"twissandra/ports/porttest"
+	"twissandra/ports/teachingtest"
 )
 
 func openNode(t testing.TB, dir string) *engine.Node {
@@ -61,10 +62,10 @@ func TestCreatingTheSameUserAgainKeepsIt(t *testing.T) {
 }
 
 func TestLocateContract(t *testing.T) {
-	porttest.RunLocate(t, func(t *testing.T) porttest.InspectStores {
+	teachingtest.RunLocate(t, func(t *testing.T) teachingtest.InspectStores {
 		n := openNode(t, "")
 		s, b := widerow.NewStore(n), widerow.NewBlogStore(n)
-		return porttest.InspectStores{
+		return teachingtest.InspectStores{
 			Stores:  porttest.Stores{Users: s, Tweets: s, Lines: s},
 			Blog:    porttest.BlogStores{Authors: b, Entries: b, Tags: b, Comments: b},
 			Locator: widerow.NewInspector(n),
@@ -73,13 +74,13 @@ func TestLocateContract(t *testing.T) {
 }
 
 func TestSizesContract(t *testing.T) {
-	porttest.RunSizes(t, func(t *testing.T) porttest.SizeStores {
+	teachingtest.RunSizes(t, func(t *testing.T) teachingtest.SizeStores {
 		n := openNode(t, t.TempDir())
 		s, in := widerow.NewStore(n), widerow.NewInspector(n)
-		return porttest.SizeStores{Stores: porttest.Stores{Users: s, Tweets: s, Lines: s}, Sizer: in, Capped: in.ScanCapped}
+		return teachingtest.SizeStores{Stores: porttest.Stores{Users: s, Tweets: s, Lines: s}, Sizer: in, Capped: in.ScanCapped}
 	})
 }
 
 func TestClaimsContract(t *testing.T) {
-	porttest.RunClaims(t, widerow.NewNameClaims(openNode(t, "")), porttest.Yields)
+	teachingtest.RunClaims(t, widerow.NewNameClaims(openNode(t, "")), teachingtest.Yields)
 }

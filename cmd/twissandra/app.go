@@ -33,7 +33,7 @@ import (
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
 	"twissandra/ports"
-	"twissandra/tools/stores"
+	"twissandra/ports/teaching"
 	"twissandra/web"
 	"twissandra/web/metrics"
 	"twissandra/web/opstrace"
@@ -132,31 +132,31 @@ func serverOptions(cfg *Config) []fx.Option {
 		fx.Decorate(
 			func(s ports.UserStore, c *Config, sec *secondary) ports.UserStore {
 				s = traceIf(c, instrument.Users(s, c.Backend, metrics.Default()), opstrace.Users)
-				return compareIf(sec, s, func(st stores.Set) ports.UserStore { return st.Users }, compare.Users)
+				return compareIf(sec, s, func(st ports.Stores) ports.UserStore { return st.Users }, compare.Users)
 			},
 			func(s ports.TweetStore, c *Config, sec *secondary) ports.TweetStore {
 				s = traceIf(c, instrument.Tweets(s, c.Backend, metrics.Default()), opstrace.Tweets)
-				return compareIf(sec, s, func(st stores.Set) ports.TweetStore { return st.Tweets }, compare.Tweets)
+				return compareIf(sec, s, func(st ports.Stores) ports.TweetStore { return st.Tweets }, compare.Tweets)
 			},
 			func(s ports.LineStore, c *Config, sec *secondary) ports.LineStore {
 				s = traceIf(c, instrument.Lines(s, c.Backend, metrics.Default()), opstrace.Lines)
-				return compareIf(sec, s, func(st stores.Set) ports.LineStore { return st.Lines }, compare.Lines)
+				return compareIf(sec, s, func(st ports.Stores) ports.LineStore { return st.Lines }, compare.Lines)
 			},
 			func(s ports.AuthorStore, c *Config, sec *secondary) ports.AuthorStore {
 				s = traceIf(c, instrument.Authors(s, c.Backend, metrics.Default()), opstrace.Authors)
-				return compareIf(sec, s, func(st stores.Set) ports.AuthorStore { return st.Authors }, compare.Authors)
+				return compareIf(sec, s, func(st ports.Stores) ports.AuthorStore { return st.Authors }, compare.Authors)
 			},
 			func(s ports.EntryStore, c *Config, sec *secondary) ports.EntryStore {
 				s = traceIf(c, instrument.Entries(s, c.Backend, metrics.Default()), opstrace.Entries)
-				return compareIf(sec, s, func(st stores.Set) ports.EntryStore { return st.Entries }, compare.Entries)
+				return compareIf(sec, s, func(st ports.Stores) ports.EntryStore { return st.Entries }, compare.Entries)
 			},
 			func(s ports.TagIndex, c *Config, sec *secondary) ports.TagIndex {
 				s = traceIf(c, instrument.Tags(s, c.Backend, metrics.Default()), opstrace.Tags)
-				return compareIf(sec, s, func(st stores.Set) ports.TagIndex { return st.Tags }, compare.Tags)
+				return compareIf(sec, s, func(st ports.Stores) ports.TagIndex { return st.Tags }, compare.Tags)
 			},
 			func(s ports.CommentStore, c *Config, sec *secondary) ports.CommentStore {
 				s = traceIf(c, instrument.Comments(s, c.Backend, metrics.Default()), opstrace.Comments)
-				return compareIf(sec, s, func(st stores.Set) ports.CommentStore { return st.Comments }, compare.Comments)
+				return compareIf(sec, s, func(st ports.Stores) ports.CommentStore { return st.Comments }, compare.Comments)
 			},
 		),
 		fx.Provide(openSecondary),
@@ -179,9 +179,9 @@ func newLab(lc fx.Lifecycle) (*widerow.Lab, error) {
 // secondary is compare mode's second backend (nil when compare mode is off).
 type secondary struct {
 	pair    *compare.Pair
-	stores  stores.Set
-	locator ports.Locator
-	sizes   ports.RowSizer
+	stores  ports.Stores
+	locator teaching.Locator
+	sizes   teaching.RowSizer
 }
 
 // openSecondary opens the --compare backend beside the primary, with the same configuration
@@ -202,7 +202,7 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 	lc.Append(fx.Hook{OnStop: func(context.Context) error { return b.close() }})
 	st := b.stores
 	if sc.Backend == "memory" {
-		st = stores.Set{Users: opstrace.Users(st.Users), Tweets: opstrace.Tweets(st.Tweets), Lines: opstrace.Lines(st.Lines),
+		st = ports.Stores{Users: opstrace.Users(st.Users), Tweets: opstrace.Tweets(st.Tweets), Lines: opstrace.Lines(st.Lines),
 			Authors: opstrace.Authors(st.Authors), Entries: opstrace.Entries(st.Entries), Tags: opstrace.Tags(st.Tags), Comments: opstrace.Comments(st.Comments)}
 	}
 	logger.Info("compare mode", "primary", cfg.Backend, "secondary", cfg.Compare)
@@ -215,7 +215,7 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 }
 
 // compareIf runs store on two models in compare mode, and returns it as it is otherwise.
-func compareIf[T any](sec *secondary, store T, of func(stores.Set) T, wrap func(*compare.Pair, T, T) T) T {
+func compareIf[T any](sec *secondary, store T, of func(ports.Stores) T, wrap func(*compare.Pair, T, T) T) T {
 	if sec == nil {
 		return store
 	}
@@ -238,13 +238,13 @@ type engineDeps struct {
 	Social  *social.Service
 	Blog    *blog.Service
 	Clock   domain.Clock
-	Pingers []ports.Pinger         `group:"pingers"`
-	Wide    ports.WideRowInspector `optional:"true"`
-	CQL     ports.CQLInspector     `optional:"true"`
-	Locator ports.Locator
+	Pingers []ports.Pinger            `group:"pingers"`
+	Wide    teaching.WideRowInspector `optional:"true"`
+	CQL     teaching.CQLInspector     `optional:"true"`
+	Locator teaching.Locator
 	Lab     *widerow.Lab
-	Claims  ports.NameClaims
-	Sizes   ports.RowSizer
+	Claims  teaching.NameClaims
+	Sizes   teaching.RowSizer
 	Second  *secondary
 	Schema  cqlSchema `optional:"true"`
 }

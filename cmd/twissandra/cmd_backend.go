@@ -13,7 +13,7 @@ import (
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
 	"twissandra/ports"
-	"twissandra/tools/stores"
+	"twissandra/ports/teaching"
 )
 
 // openedBackend is a backend started without the HTTP server, for the tools.
@@ -21,18 +21,18 @@ type openedBackend struct {
 	app    *fx.App
 	node   *engine.Node // widerow only
 	cql    *cql3.Store  // cql3 only
-	stores stores.Set
+	stores ports.Stores
 	social *social.Service
 	blog   *blog.Service
 	// locator says where records live (the teaching views)
-	locator ports.Locator
+	locator teaching.Locator
 	// sizes measures its rows (the partition lessons)
-	sizes ports.RowSizer
+	sizes teaching.RowSizer
 }
 
 // openBackend starts cfg's backend through the same fx wiring as serve (coreOptions) and hands
 // out its stores and use cases. coreOptions does not decorate the stores (only serverOptions
-// does), so these are the adapters' own, with their optional scanners (ports/scan.go).
+// does), so these are the adapters' own, with their optional scanners (ports/scan).
 func openBackend(ctx context.Context, cfg *Config, stderr io.Writer) (*openedBackend, error) {
 	logger := newLogger(cfg, stderr)
 	opts, err := coreOptions(cfg, logger)

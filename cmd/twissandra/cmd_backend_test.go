@@ -4,8 +4,7 @@ import (
 	"context"
 	"io"
 	"testing"
-
-	"twissandra/ports"
+	"twissandra/ports/scan"
 )
 
 // The tools reach the stores' optional scanners: openBackend hands out the bare stores.
@@ -30,10 +29,10 @@ func TestOpenBackendKeepsScanners(t *testing.T) {
 func assertScanners(t *testing.T, b *openedBackend) {
 	t.Helper()
 	for name, ok := range map[string]bool{
-		"users":   is[ports.UserScanner](b.stores.Users),
-		"tweets":  is[ports.TweetScanner](b.stores.Tweets),
-		"authors": is[ports.AuthorScanner](b.stores.Authors),
-		"entries": is[ports.EntryScanner](b.stores.Entries),
+		"users":   is[scan.Users](b.stores.Users),
+		"tweets":  is[scan.Tweets](b.stores.Tweets),
+		"authors": is[scan.Authors](b.stores.Authors),
+		"entries": is[scan.Entries](b.stores.Entries),
 	} {
 		if !ok {
 			t.Errorf("the %s store hides its scanner", name)

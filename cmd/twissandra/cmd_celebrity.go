@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"twissandra/internal/progress"
 	"twissandra/tools/bench"
-	"twissandra/tools/progress"
 )
 
 // celebrityCmd measures the celebrity problem on one or more backends (tools/bench's

@@ -12,12 +12,12 @@ import (
 	"strings"
 	"testing"
 
-	"twissandra/tools/cqltest"
+	"twissandra/internal/testkit/cqltest"
 	"twissandra/tools/dump"
 	"twissandra/tools/migrate"
 )
 
-// cqlKeyspace names a keyspace of this test only on the cql3 test node (tools/cqltest: skips
+// cqlKeyspace names a keyspace of this test only on the cql3 test node (internal/testkit/cqltest: skips
 // without a node, fails under CI), dropped when the test ends; hosts and port as flags take them.
 func cqlKeyspace(t *testing.T) (hosts, port, ks string) {
 	t.Helper()

@@ -8,7 +8,7 @@ import (
 	"io"
 	"time"
 
-	"twissandra/tools/progress"
+	"twissandra/internal/progress"
 )
 
 // fillLinesCmd fills the query-first line rows of a cql3 keyspace upgraded in place (migration

@@ -8,8 +8,8 @@ import (
 	"io"
 	"time"
 
+	"twissandra/internal/progress"
 	"twissandra/tools/migrate"
-	"twissandra/tools/progress"
 )
 
 // bindPrefixedFlags declares the backend flags of one side of a migration: --from (the backend)

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"twissandra/domain"
-	"twissandra/tools/progress"
+	"twissandra/internal/progress"
 	"twissandra/tools/seed"
 )
 

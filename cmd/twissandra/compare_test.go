@@ -13,8 +13,8 @@ import (
 
 	"github.com/gocql/gocql"
 
+	"twissandra/internal/testkit/cqltest"
 	"twissandra/ports/oplog"
-	"twissandra/tools/cqltest"
 )
 
 // compareServer serves widerow with cql3 (a real node) in compare mode.

@@ -17,8 +17,8 @@ import (
 
 	"twissandra/domain"
 	"twissandra/domain/social"
+	"twissandra/internal/testkit/cqltest"
 	"twissandra/tools/bench"
-	"twissandra/tools/cqltest"
 	"twissandra/web"
 )
 

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"twissandra/adapters/widerow/engine"
-	"twissandra/tools/notation"
+	"twissandra/internal/notation"
 )
 
 // consistency is the level of every request; one emulated node treats them alike.

@@ -17,7 +17,7 @@ import (
 
 	"twissandra/adapters/cql3"
 	"twissandra/domain"
-	"twissandra/tools/notation"
+	"twissandra/internal/notation"
 )
 
 // TableSource is what CQLTable reads: the cql3 Store.

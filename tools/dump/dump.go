@@ -20,9 +20,9 @@ import (
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
 	"twissandra/domain/blog/model"
+	"twissandra/internal/notation"
 	"twissandra/ports"
-	"twissandra/tools/notation"
-	"twissandra/tools/stores"
+	"twissandra/ports/scan"
 )
 
 // Formats of a dump.
@@ -199,22 +199,22 @@ const (
 
 // AllUsers scans every user, sorted by username.
 func AllUsers(ctx context.Context, s ports.UserStore) ([]domain.User, error) {
-	sc, ok := s.(ports.UserScanner)
+	sc, ok := s.(scan.Users)
 	if !ok {
-		return nil, fmt.Errorf("the user store %T cannot enumerate its users (no ports.UserScanner)", s)
+		return nil, fmt.Errorf("the user store %T cannot enumerate its users (no scan.Users)", s)
 	}
-	out, err := scan(ctx, sc.ScanUsers)
+	out, err := scanAll(ctx, sc.ScanUsers)
 	slices.SortFunc(out, func(a, b domain.User) int { return cmp.Compare(a.Username, b.Username) })
 	return out, err
 }
 
 // AllTweets scans every tweet, sorted by time, then ID.
 func AllTweets(ctx context.Context, s ports.TweetStore) ([]domain.Tweet, error) {
-	sc, ok := s.(ports.TweetScanner)
+	sc, ok := s.(scan.Tweets)
 	if !ok {
-		return nil, fmt.Errorf("the tweet store %T cannot enumerate its tweets (no ports.TweetScanner)", s)
+		return nil, fmt.Errorf("the tweet store %T cannot enumerate its tweets (no scan.Tweets)", s)
 	}
-	out, err := scan(ctx, sc.ScanTweets)
+	out, err := scanAll(ctx, sc.ScanTweets)
 	slices.SortFunc(out, func(a, b domain.Tweet) int {
 		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(a.ID.String(), b.ID.String()))
 	})
@@ -223,27 +223,27 @@ func AllTweets(ctx context.Context, s ports.TweetStore) ([]domain.Tweet, error) 
 
 // AllAuthors scans every author, sorted by name.
 func AllAuthors(ctx context.Context, s ports.AuthorStore) ([]model.Author, error) {
-	sc, ok := s.(ports.AuthorScanner)
+	sc, ok := s.(scan.Authors)
 	if !ok {
-		return nil, fmt.Errorf("the author store %T cannot enumerate its authors (no ports.AuthorScanner)", s)
+		return nil, fmt.Errorf("the author store %T cannot enumerate its authors (no scan.Authors)", s)
 	}
-	out, err := scan(ctx, sc.ScanAuthors)
+	out, err := scanAll(ctx, sc.ScanAuthors)
 	slices.SortFunc(out, func(a, b model.Author) int { return cmp.Compare(a.Name, b.Name) })
 	return out, err
 }
 
 // AllEntries scans every entry, sorted by slug.
 func AllEntries(ctx context.Context, s ports.EntryStore) ([]model.Entry, error) {
-	sc, ok := s.(ports.EntryScanner)
+	sc, ok := s.(scan.Entries)
 	if !ok {
-		return nil, fmt.Errorf("the entry store %T cannot enumerate its entries (no ports.EntryScanner)", s)
+		return nil, fmt.Errorf("the entry store %T cannot enumerate its entries (no scan.Entries)", s)
 	}
-	out, err := scan(ctx, sc.ScanEntries)
+	out, err := scanAll(ctx, sc.ScanEntries)
 	slices.SortFunc(out, func(a, b model.Entry) int { return cmp.Compare(a.Slug, b.Slug) })
 	return out, err
 }
 
-func scan[T any](ctx context.Context, page func(ctx context.Context, after string, limit int) ([]T, string, error)) ([]T, error) {
+func scanAll[T any](ctx context.Context, page func(ctx context.Context, after string, limit int) ([]T, string, error)) ([]T, error) {
 	var out []T
 	after := ""
 	for {
@@ -357,7 +357,7 @@ type PortsOptions struct {
 // line (each user's userline and timeline, then the public line), authors, entries, the tag
 // rows and the comments; every list sorted, so equal data prints equal bytes whatever the
 // backend. Times are UTC.
-func Ports(ctx context.Context, w io.Writer, s stores.Set, o PortsOptions) error {
+func Ports(ctx context.Context, w io.Writer, s ports.Stores, o PortsOptions) error {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
@@ -429,7 +429,7 @@ func Ports(ctx context.Context, w io.Writer, s stores.Set, o PortsOptions) error
 	return bw.Flush()
 }
 
-func blogRecords(ctx context.Context, s stores.Set, emit func(Record) error) error {
+func blogRecords(ctx context.Context, s ports.Stores, emit func(Record) error) error {
 	if s.Authors == nil {
 		return nil
 	}

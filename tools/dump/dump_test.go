@@ -16,16 +16,16 @@ import (
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
 	"twissandra/domain/social"
+	"twissandra/ports"
 	"twissandra/tools/dump"
 	"twissandra/tools/seed"
-	"twissandra/tools/stores"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 var small = seed.Options{Users: 4, Tweets: 6, Span: 24 * time.Hour, Until: time.Date(2010, 5, 12, 0, 0, 0, 0, time.UTC), Seed: 42, Concurrency: 2}
 
-func seededNode(t *testing.T, o seed.Options) (*engine.Node, stores.Set) {
+func seededNode(t *testing.T, o seed.Options) (*engine.Node, ports.Stores) {
 	t.Helper()
 	node, err := engine.Open(engine.Options{})
 	if err != nil {
@@ -36,7 +36,7 @@ func seededNode(t *testing.T, o seed.Options) (*engine.Node, stores.Set) {
 	if _, err := seed.Generate(context.Background(), o, st, social.New(st, st, st, nil, domain.NewPasswordHasher(4))); err != nil {
 		t.Fatal(err)
 	}
-	return node, stores.Set{Users: st, Tweets: st, Lines: st, Authors: bs, Entries: bs, Tags: bs, Comments: bs}
+	return node, ports.Stores{Users: st, Tweets: st, Lines: st, Authors: bs, Entries: bs, Tags: bs, Comments: bs}
 }
 
 func widerowDump(t *testing.T, node *engine.Node, o dump.WiderowOptions) string {
@@ -129,7 +129,7 @@ func TestPortsDumpAcrossBackends(t *testing.T) {
 	if err := dump.Ports(ctx, &a, wr, dump.PortsOptions{ShowSecrets: true}); err != nil {
 		t.Fatal(err)
 	}
-	if err := dump.Ports(ctx, &b, stores.Set{Users: mem, Tweets: mem, Lines: mem, Authors: mb, Entries: mb, Tags: mb, Comments: mb}, dump.PortsOptions{ShowSecrets: true}); err != nil {
+	if err := dump.Ports(ctx, &b, ports.Stores{Users: mem, Tweets: mem, Lines: mem, Authors: mb, Entries: mb, Tags: mb, Comments: mb}, dump.PortsOptions{ShowSecrets: true}); err != nil {
 		t.Fatal(err)
 	}
 	if a.String() != b.String() {

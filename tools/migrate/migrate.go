@@ -19,8 +19,8 @@ import (
 	"twissandra/domain"
 	"twissandra/domain/blog/model"
 	"twissandra/ports"
+	"twissandra/ports/scan"
 	"twissandra/tools/dump"
-	"twissandra/tools/stores"
 )
 
 // Phases, in the order they run: users first (everything else names them), the public line last.
@@ -69,14 +69,14 @@ type Checkpoint struct {
 var errStopped = errors.New("migrate: stopped (test)")
 
 type copier struct {
-	from, to stores.Set
+	from, to ports.Stores
 	o        Options
 	cp       Checkpoint
 	pages    int
 }
 
-// Copy copies from into to. It needs the source's scanners (ports/scan.go).
-func Copy(ctx context.Context, from, to stores.Set, o Options) error {
+// Copy copies from into to. It needs the source's scanners (ports/scan).
+func Copy(ctx context.Context, from, to ports.Stores, o Options) error {
 	if o.Concurrency <= 0 {
 		o.Concurrency = 8
 	}
@@ -90,10 +90,10 @@ func Copy(ctx context.Context, from, to stores.Set, o Options) error {
 		ok   bool
 		what string
 	}{
-		{is[ports.UserScanner](from.Users), "users (ports.UserScanner)"},
-		{is[ports.TweetScanner](from.Tweets), "tweets (ports.TweetScanner)"},
-		{from.Authors == nil || is[ports.AuthorScanner](from.Authors), "authors (ports.AuthorScanner)"},
-		{from.Entries == nil || is[ports.EntryScanner](from.Entries), "entries (ports.EntryScanner)"},
+		{is[scan.Users](from.Users), "users (scan.Users)"},
+		{is[scan.Tweets](from.Tweets), "tweets (scan.Tweets)"},
+		{from.Authors == nil || is[scan.Authors](from.Authors), "authors (scan.Authors)"},
+		{from.Entries == nil || is[scan.Entries](from.Entries), "entries (scan.Entries)"},
 	} {
 		if !need.ok {
 			return fmt.Errorf("the source cannot enumerate its %s", need.what)
@@ -224,10 +224,10 @@ func each[T any](ctx context.Context, n int, items []T, fn func(context.Context,
 
 // scanPages walks a source scanner from the checkpoint's position, handing each page to fn
 // and recording the position once fn is done with it.
-func scanPages[T any](ctx context.Context, c *copier, scan func(ctx context.Context, after string, limit int) ([]T, string, error), fn func([]T) error) error {
+func scanPages[T any](ctx context.Context, c *copier, source func(ctx context.Context, after string, limit int) ([]T, string, error), fn func([]T) error) error {
 	after := c.cp.After
 	for {
-		page, next, err := scan(ctx, after, c.o.PageSize)
+		page, next, err := source(ctx, after, c.o.PageSize)
 		if err != nil {
 			return err
 		}
@@ -246,7 +246,7 @@ func scanPages[T any](ctx context.Context, c *copier, scan func(ctx context.Cont
 }
 
 func (c *copier) users(ctx context.Context) error {
-	return scanPages(ctx, c, c.from.Users.(ports.UserScanner).ScanUsers, func(page []domain.User) error {
+	return scanPages(ctx, c, c.from.Users.(scan.Users).ScanUsers, func(page []domain.User) error {
 		return each(ctx, c.o.Concurrency, page, func(ctx context.Context, u domain.User) error {
 			// Look first: on widerow a CreateUser that loses its name removes the User row
 			// of its ID, which on a re-run is the very user already copied.
@@ -270,7 +270,7 @@ func (c *copier) users(ctx context.Context) error {
 }
 
 func (c *copier) perUser(ctx context.Context, fn func(context.Context, domain.User) error) error {
-	return scanPages(ctx, c, c.from.Users.(ports.UserScanner).ScanUsers, func(page []domain.User) error {
+	return scanPages(ctx, c, c.from.Users.(scan.Users).ScanUsers, func(page []domain.User) error {
 		return each(ctx, c.o.Concurrency, page, fn)
 	})
 }
@@ -299,7 +299,7 @@ func (c *copier) pulled(ctx context.Context) error {
 }
 
 func (c *copier) tweets(ctx context.Context) error {
-	return scanPages(ctx, c, c.from.Tweets.(ports.TweetScanner).ScanTweets, func(page []domain.Tweet) error {
+	return scanPages(ctx, c, c.from.Tweets.(scan.Tweets).ScanTweets, func(page []domain.Tweet) error {
 		return each(ctx, c.o.Concurrency, page, c.to.Tweets.SaveTweet)
 	})
 }
@@ -324,7 +324,7 @@ func (c *copier) authors(ctx context.Context) error {
 	if c.from.Authors == nil {
 		return nil
 	}
-	return scanPages(ctx, c, c.from.Authors.(ports.AuthorScanner).ScanAuthors, func(page []model.Author) error {
+	return scanPages(ctx, c, c.from.Authors.(scan.Authors).ScanAuthors, func(page []model.Author) error {
 		return each(ctx, c.o.Concurrency, page, func(ctx context.Context, a model.Author) error {
 			if err := c.to.Authors.PutAuthor(ctx, a); err != nil {
 				return fmt.Errorf("author %q: %w", a.Name, err)
@@ -345,7 +345,7 @@ func (c *copier) entries(ctx context.Context) error {
 	if c.from.Entries == nil {
 		return nil
 	}
-	return scanPages(ctx, c, c.from.Entries.(ports.EntryScanner).ScanEntries, func(page []model.Entry) error {
+	return scanPages(ctx, c, c.from.Entries.(scan.Entries).ScanEntries, func(page []model.Entry) error {
 		return each(ctx, c.o.Concurrency, page, func(ctx context.Context, e model.Entry) error {
 			err := c.to.Entries.CreateEntry(ctx, e)
 			if errors.Is(err, domain.ErrAlreadyExists) {

@@ -15,12 +15,12 @@ import (
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
+	"twissandra/ports"
 	"twissandra/tools/dump"
 	"twissandra/tools/seed"
-	"twissandra/tools/stores"
 )
 
-func widerowSet(t *testing.T) (*engine.Node, stores.Set) {
+func widerowSet(t *testing.T) (*engine.Node, ports.Stores) {
 	t.Helper()
 	node, err := engine.Open(engine.Options{})
 	if err != nil {
@@ -28,16 +28,16 @@ func widerowSet(t *testing.T) (*engine.Node, stores.Set) {
 	}
 	t.Cleanup(func() { _ = node.Close() })
 	st, bs := widerow.NewStore(node), widerow.NewBlogStore(node)
-	return node, stores.Set{Users: st, Tweets: st, Lines: st, Authors: bs, Entries: bs, Tags: bs, Comments: bs}
+	return node, ports.Stores{Users: st, Tweets: st, Lines: st, Authors: bs, Entries: bs, Tags: bs, Comments: bs}
 }
 
-func memorySet() stores.Set {
+func memorySet() ports.Stores {
 	st, bs := memory.New(), memory.NewBlog()
-	return stores.Set{Users: st, Tweets: st, Lines: st, Authors: bs, Entries: bs, Tags: bs, Comments: bs}
+	return ports.Stores{Users: st, Tweets: st, Lines: st, Authors: bs, Entries: bs, Tags: bs, Comments: bs}
 }
 
 // fill loads the articles' data and a generated data set.
-func fill(t *testing.T, s stores.Set) {
+func fill(t *testing.T, s ports.Stores) {
 	t.Helper()
 	ctx := context.Background()
 	svc := social.New(s.Users, s.Tweets, s.Lines, nil, domain.NewPasswordHasher(4))
@@ -67,7 +67,7 @@ func jsonl(t *testing.T, node *engine.Node) string {
 	return b.String()
 }
 
-func portsDump(t *testing.T, s stores.Set) string {
+func portsDump(t *testing.T, s ports.Stores) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := dump.Ports(context.Background(), &b, s, dump.PortsOptions{ShowSecrets: true}); err != nil {
@@ -76,7 +76,7 @@ func portsDump(t *testing.T, s stores.Set) string {
 	return b.String()
 }
 
-func copyAndVerify(t *testing.T, from, to stores.Set, o Options) {
+func copyAndVerify(t *testing.T, from, to ports.Stores, o Options) {
 	t.Helper()
 	if err := Copy(context.Background(), from, to, o); err != nil {
 		t.Fatal(err)
@@ -172,10 +172,10 @@ func TestVerifyCatchesCorruption(t *testing.T) {
 	fill(t, src)
 	cases := []struct {
 		name    string
-		corrupt func(t *testing.T, dst stores.Set)
+		corrupt func(t *testing.T, dst ports.Stores)
 		want    string
 	}{
-		{"tweet body", func(t *testing.T, dst stores.Set) {
+		{"tweet body", func(t *testing.T, dst ports.Stores) {
 			all, _ := dump.AllTweets(ctx, dst.Tweets)
 			tw := all[len(all)/2]
 			tw.Body = "tampered"
@@ -183,19 +183,19 @@ func TestVerifyCatchesCorruption(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, `body`},
-		{"timeline entry", func(t *testing.T, dst stores.Set) {
+		{"timeline entry", func(t *testing.T, dst ports.Stores) {
 			l := domain.TimelineOf(seed.ArticleUser)
 			page, _ := dst.Lines.Slice(ctx, l, 0, 1)
 			if err := dst.Lines.Remove(ctx, l, page[0].Time); err != nil {
 				t.Fatal(err)
 			}
 		}, "timeline:" + seed.ArticleUser},
-		{"extra user", func(t *testing.T, dst stores.Set) {
+		{"extra user", func(t *testing.T, dst ports.Stores) {
 			if err := dst.Users.CreateUser(ctx, domain.User{Username: "intruder", PasswordHash: []byte("x")}); err != nil {
 				t.Fatal(err)
 			}
 		}, "user intruder: only in the target"},
-		{"comment", func(t *testing.T, dst stores.Set) {
+		{"comment", func(t *testing.T, dst ports.Stores) {
 			if err := dst.Comments.DeleteComments(ctx, "scream-is-the-best-movie-ever"); err != nil {
 				t.Fatal(err)
 			}

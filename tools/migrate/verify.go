@@ -11,8 +11,8 @@ import (
 
 	"twissandra/domain"
 	"twissandra/domain/blog/model"
+	"twissandra/ports"
 	"twissandra/tools/dump"
-	"twissandra/tools/stores"
 )
 
 // MaxDifferences is how many differences Verify reports at most.
@@ -52,7 +52,7 @@ func (d diffs) addf(format string, args ...any) {
 // by field (both lists are read whole to be counted anyway), every line by a fingerprint of its
 // entries, and a random sample of users' timelines and of entries with their comments field by
 // field.
-func Verify(ctx context.Context, from, to stores.Set, o VerifyOptions) (VerifyReport, error) {
+func Verify(ctx context.Context, from, to ports.Stores, o VerifyOptions) (VerifyReport, error) {
 	if o.Sample <= 0 {
 		o.Sample = 100
 	}
@@ -193,7 +193,7 @@ func Verify(ctx context.Context, from, to stores.Set, o VerifyOptions) (VerifyRe
 	return r, nil
 }
 
-func verifyBlog(ctx context.Context, from, to stores.Set, d diffs, r *VerifyReport, rng *rand.Rand, n int) error {
+func verifyBlog(ctx context.Context, from, to ports.Stores, d diffs, r *VerifyReport, rng *rand.Rand, n int) error {
 	fa, err := dump.AllAuthors(ctx, from.Authors)
 	if err != nil {
 		return err
@@ -318,7 +318,7 @@ func compareByKey[T any](d diffs, kind string, from, to []T, key func(T) string,
 	}
 }
 
-func fingerprint(ctx context.Context, s stores.Set, l domain.LineKey) (int, uint64, error) {
+func fingerprint(ctx context.Context, s ports.Stores, l domain.LineKey) (int, uint64, error) {
 	h := fnv.New64a()
 	n := 0
 	err := dump.EachLinePage(ctx, s.Lines, l, func(page []domain.LineEntry) error {

@@ -1,6 +1,6 @@
 // Package openapi holds the OpenAPI 3 description of /api/v1 (openapi.json, written by hand)
 // and a small checker of responses against it, for the tests that keep the two true to each
-// other: web's route test, and the response checks of web and tools/reliability.
+// other: web's route test, and the response checks of web and tests/reliability.
 //
 // The checker knows the part of JSON Schema the document uses: type, nullable, required,
 // properties, additionalProperties, items, enum, minimum, maximum, minLength, maxLength,

@@ -21,6 +21,7 @@ import (
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
 	"twissandra/ports"
+	"twissandra/ports/teaching"
 	"twissandra/web"
 	"twissandra/web/opstrace"
 )
@@ -41,13 +42,13 @@ type stores struct {
 	tags     ports.TagIndex
 	comments ports.CommentStore
 	node     *engine.Node // nil off widerow
-	wide     ports.WideRowInspector
-	cql      ports.CQLInspector
-	locator  ports.Locator
-	claims   ports.NameClaims
-	sizes    ports.RowSizer
+	wide     teaching.WideRowInspector
+	cql      teaching.CQLInspector
+	locator  teaching.Locator
+	claims   teaching.NameClaims
+	sizes    teaching.RowSizer
 	// compareSizes measures compare mode's second backend, compareBackend.
-	compareSizes   ports.RowSizer
+	compareSizes   teaching.RowSizer
 	compareBackend string
 	noLab          bool // serve without the comparator lab
 	backend        string
@@ -83,7 +84,7 @@ func newApp(t testing.TB, st stores) *testApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lab ports.ColumnLab
+	var lab teaching.ColumnLab
 	if !st.noLab {
 		lab = testLab(t)
 	}

@@ -12,12 +12,12 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"twissandra/domain"
-	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
 // The comparator and slice lab: a learner's names stored under each of the six comparators,
 // side by side, then sliced; and one column written with chosen timestamps, to see which write
-// wins. It runs on a scratch keyspace of its own (ports.ColumnLab), whatever the backend. Each
+// wins. It runs on a scratch keyspace of its own (teaching.ColumnLab), whatever the backend. Each
 // browser has a lab of its own, named by a random id kept in its session cookie.
 
 const keyLab = "lab" // the session's lab id
@@ -37,7 +37,7 @@ type labData struct {
 	Value       string // and value
 	Inserted    []string
 	InsertError string
-	Rows        []ports.LabRow
+	Rows        []teaching.LabRow
 	Depth       []int // row positions of the order table
 	Held        int   // the most names one comparator's row holds
 
@@ -46,7 +46,7 @@ type labData struct {
 	Finish     string
 	Reversed   bool
 	Count      string
-	Slice      *ports.LabSlice
+	Slice      *teaching.LabSlice
 	SliceError string
 
 	LWW      lwwForm
@@ -63,7 +63,7 @@ type lwwForm struct {
 
 type lwwResult struct {
 	Order  string
-	Cell   ports.LabCell
+	Cell   teaching.LabCell
 	Stored []notationLine
 }
 
@@ -186,7 +186,7 @@ func (h *handler) labSlice(c *gin.Context) {
 		h.labPage(c, http.StatusBadRequest, d)
 		return
 	}
-	sl, err := h.deps.Lab.Slice(c.Request.Context(), labSession(c, true), d.Cmp, ports.Slice{Start: d.Start, Finish: d.Finish, Reversed: d.Reversed, Count: n})
+	sl, err := h.deps.Lab.Slice(c.Request.Context(), labSession(c, true), d.Cmp, teaching.Slice{Start: d.Start, Finish: d.Finish, Reversed: d.Reversed, Count: n})
 	if err != nil {
 		msg, status := h.labError(err)
 		d.SliceError = msg
@@ -217,7 +217,7 @@ func (h *handler) labLWW(c *gin.Context) {
 }
 
 // lwwWrites reads the form: two writes, and the delete when asked.
-func lwwWrites(f lwwForm) ([]ports.LabWrite, error) {
+func lwwWrites(f lwwForm) ([]teaching.LabWrite, error) {
 	ts := func(what, s string) (int64, error) {
 		n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
 		if err != nil || n < 0 {
@@ -233,23 +233,23 @@ func lwwWrites(f lwwForm) ([]ports.LabWrite, error) {
 	if err != nil {
 		return nil, err
 	}
-	writes := []ports.LabWrite{{Value: f.V1, Timestamp: t1}, {Value: f.V2, Timestamp: t2}}
+	writes := []teaching.LabWrite{{Value: f.V1, Timestamp: t1}, {Value: f.V2, Timestamp: t2}}
 	if f.Delete {
 		td, err := ts("the delete", f.TDel)
 		if err != nil {
 			return nil, err
 		}
-		writes = append(writes, ports.LabWrite{Delete: true, Timestamp: td})
+		writes = append(writes, teaching.LabWrite{Delete: true, Timestamp: td})
 	}
 	return writes, nil
 }
 
-func (h *handler) runLWW(c *gin.Context, d *labData, writes []ports.LabWrite) error {
+func (h *handler) runLWW(c *gin.Context, d *labData, writes []teaching.LabWrite) error {
 	fwd, rev, err := h.deps.Lab.LastWriteWins(c.Request.Context(), labSession(c, true), writes)
 	if err != nil {
 		return err
 	}
-	show := func(order string, cell ports.LabCell) *lwwResult {
+	show := func(order string, cell teaching.LabCell) *lwwResult {
 		return &lwwResult{Order: order, Cell: cell, Stored: notation("Bytes", cell.Key, cell.Stored)}
 	}
 	d.Results = []*lwwResult{show("in the order given", fwd), show("in the reverse order", rev)}
@@ -258,9 +258,9 @@ func (h *handler) runLWW(c *gin.Context, d *labData, writes []ports.LabWrite) er
 }
 
 // lwwVerdict is the one sentence that says why the read returns what it does.
-func lwwVerdict(writes []ports.LabWrite, got ports.LabCell) string {
+func lwwVerdict(writes []teaching.LabWrite, got teaching.LabCell) string {
 	var newest int64 = -1
-	var del *ports.LabWrite
+	var del *teaching.LabWrite
 	ties := 0
 	for i, w := range writes {
 		if w.Delete {
@@ -288,7 +288,7 @@ func lwwVerdict(writes []ports.LabWrite, got ports.LabCell) string {
 }
 
 // nameAt is the i-th name of a lab row, nil past its end (the order table's empty cells).
-func nameAt(ns []ports.LabName, i int) *ports.LabName {
+func nameAt(ns []teaching.LabName, i int) *teaching.LabName {
 	if i < len(ns) {
 		return &ns[i]
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"twissandra/domain"
-	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
 //go:embed schema/equivalent.cql
@@ -154,7 +154,7 @@ type inspectData struct {
 	Tombstones  int
 }
 
-func countDeleted(c ports.WideColumn) int {
+func countDeleted(c teaching.WideColumn) int {
 	n := 0
 	if c.Deleted {
 		n++
@@ -183,7 +183,7 @@ func (h *handler) inspect(c *gin.Context) {
 	if v := c.Query("cf_path"); v != "" { // the combined select "Keyspace.CF"
 		d.Keyspace, d.CF, _ = strings.Cut(v, ".")
 	}
-	var cf *ports.WideCF
+	var cf *teaching.WideCF
 	for _, ks := range h.deps.Wide.Keyspaces() {
 		for i := range ks.ColumnFamilies {
 			def := &ks.ColumnFamilies[i]
@@ -228,7 +228,7 @@ func (h *handler) inspect(c *gin.Context) {
 		h.render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
 		return
 	}
-	cols, err := h.deps.Wide.ReadRow(ctx, d.Keyspace, d.CF, d.Key, ports.Slice{Start: d.Start, Finish: d.Finish, Reversed: d.Reversed, Count: d.Count})
+	cols, err := h.deps.Wide.ReadRow(ctx, d.Keyspace, d.CF, d.Key, teaching.Slice{Start: d.Start, Finish: d.Finish, Reversed: d.Reversed, Count: d.Count})
 	if err != nil {
 		d.Error = sentence(inspectError(err))
 		h.render(c, statusOf(err), "inspect", "Storage inspector", "models", d)
@@ -297,7 +297,7 @@ func inspectError(err error) string {
 //	        1273656000123456 /* 2010-05-12 09:20:00.123456 UTC */: "<tweet uuid>",
 //	    },
 //	}
-func notation(cf, key string, cols []ports.WideColumn) []notationLine {
+func notation(cf, key string, cols []teaching.WideColumn) []notationLine {
 	const ind = "    "
 	lines := []notationLine{{Name: cf + " =", Open: true}}
 	lines = append(lines, notationLine{Indent: ind, Name: strconv.Quote(key), Note: "row key", Open: true})
@@ -317,7 +317,7 @@ func notation(cf, key string, cols []ports.WideColumn) []notationLine {
 	return lines
 }
 
-func columnLine(cf, indent string, c ports.WideColumn) notationLine {
+func columnLine(cf, indent string, c teaching.WideColumn) notationLine {
 	l := notationLine{Indent: indent, Name: c.Name, Note: c.Note, Value: c.Value, TS: timestampNote(c.Timestamp)}
 	l.NameHref, l.ValueHref = uuidLinks(cf, c.Name, c.Value)
 	if l.Name == "" {

@@ -14,7 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"twissandra/domain"
-	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
 // The storage inspector on the cql3 backend: one partition of a CQL3 table, as CQL rows and as
@@ -22,10 +22,10 @@ import (
 
 // The cql3 inspector's types are the ports'.
 type (
-	CQLColumn = ports.CQLColumn
-	CQLTable  = ports.CQLTable
-	CQLSlice  = ports.Slice
-	CQLCell   = ports.CQLCell
+	CQLColumn = teaching.CQLColumn
+	CQLTable  = teaching.CQLTable
+	CQLSlice  = teaching.Slice
+	CQLCell   = teaching.CQLCell
 )
 
 type tableChoice struct {

@@ -12,7 +12,7 @@ import (
 
 	"twissandra/adapters/cql3"
 	"twissandra/domain"
-	"twissandra/tools/cqltest"
+	"twissandra/internal/testkit/cqltest"
 )
 
 // fakeCQL serves one timeline partition and the users table, and records what it was asked.
@@ -129,7 +129,7 @@ func TestInspectorOnMemorySaysWhy(t *testing.T) {
 }
 
 // cql3Stores opens a cql3 Store on a keyspace of this test only (dropped at the end), on the
-// node of tools/cqltest: without it the test skips, loudly; under CI=true it fails.
+// node of internal/testkit/cqltest: without it the test skips, loudly; under CI=true it fails.
 func cql3Stores(t *testing.T) (stores, *cql3.Store) {
 	t.Helper()
 	s := cqltest.Store(t, "twissandra_test_pages_")

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 	"twissandra/adapters/widerow"
-	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
 func TestModelsAndInspector(t *testing.T) {
@@ -72,8 +72,8 @@ func TestInspectorElsewhere(t *testing.T) {
 
 func TestNotationSuperColumns(t *testing.T) {
 	t.Parallel()
-	lines := notation("AddressBook", "phatduckk", []ports.WideColumn{{Name: `"John"`,
-		Columns: []ports.WideColumn{{Name: `"street"`, Value: `"Howard street"`}, {Name: `"zip"`, Value: `"94404"`}},
+	lines := notation("AddressBook", "phatduckk", []teaching.WideColumn{{Name: `"John"`,
+		Columns: []teaching.WideColumn{{Name: `"street"`, Value: `"Howard street"`}, {Name: `"zip"`, Value: `"94404"`}},
 	}})
 	var b strings.Builder
 	for _, l := range lines {

@@ -24,7 +24,7 @@ import (
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
-	"twissandra/ports"
+	"twissandra/ports/teaching"
 	"twissandra/web"
 )
 
@@ -53,26 +53,26 @@ type Deps struct {
 	Backend string
 	// Wide reads the widerow engine's rows, for the storage inspector and the live schema; nil
 	// on the other backends.
-	Wide ports.WideRowInspector
+	Wide teaching.WideRowInspector
 	// StorageConf is the widerow engine's storage-conf.xml, shown on the models page when the
 	// running backend is another (Wide nil).
 	StorageConf string
 	// CQL reads the cql3 backend's tables for the storage inspector; nil elsewhere.
-	CQL ports.CQLInspector
+	CQL teaching.CQLInspector
 	// Lab is the comparator and slice lab's scratch keyspace; nil leaves the lab out.
-	Lab ports.ColumnLab
+	Lab teaching.ColumnLab
 	// Claims is the uniqueness race's sandbox in the running backend's model; nil leaves the
 	// race out.
-	Claims ports.NameClaims
+	Claims teaching.NameClaims
 	// Sizes measures the running store's rows for the partition lessons; nil leaves them out.
-	Sizes ports.RowSizer
+	Sizes teaching.RowSizer
 	// CompareSizes measures compare mode's second backend, named CompareBackend, beside the
 	// running one; nil outside compare mode.
-	CompareSizes   ports.RowSizer
+	CompareSizes   teaching.RowSizer
 	CompareBackend string
 	// Locator says where each record lives, for the "where does it live" pages; nil leaves
 	// them out.
-	Locator ports.Locator
+	Locator teaching.Locator
 	// CQLSchema is the CQL DDL of the cql3 adapter (its migrations); empty means the pages'
 	// own rendition of the equivalent tables.
 	CQLSchema string

@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"twissandra/ports/teaching"
 
 	"github.com/gin-gonic/gin"
-
-	"twissandra/ports"
 )
 
 // The partition lessons: the widest rows or partitions of the running store, and the public
@@ -37,8 +36,8 @@ type partitionsModel struct {
 	Suffix    string
 	Many      bool
 	Limit     int
-	Widest    ports.RowSizes
-	Public    ports.PublicLayout
+	Widest    teaching.RowSizes
+	Public    teaching.PublicLayout
 	MaxPublic int
 }
 
@@ -87,7 +86,7 @@ func (h *handler) partitions(c *gin.Context) {
 	h.render(c, http.StatusOK, "partitions", "Partitions", "models", d)
 }
 
-func measure(ctx context.Context, s ports.RowSizer, backend string, limit int) (partitionsModel, error) {
+func measure(ctx context.Context, s teaching.RowSizer, backend string, limit int) (partitionsModel, error) {
 	m := partitionsModel{Backend: backend}
 	var err error
 	if m.Widest, err = s.WidestRows(ctx, limit); err != nil {

@@ -9,7 +9,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"twissandra/domain"
-	"twissandra/domain/race"
+	"twissandra/ports/teaching"
 )
 
 // The uniqueness race: N concurrent sign-ups of one name in the running backend's sandbox, by
@@ -27,17 +27,17 @@ type raceData struct {
 	Hash      bool // hash each racer's password between its read and its write
 	Max       int
 	Error     string
-	Result    *race.Result
+	Result    *teaching.RaceResult
 	Lost      int
 }
 
 func (h *handler) racePage(c *gin.Context) {
-	h.render(c, http.StatusOK, "race", "Uniqueness race", "models", raceData{Available: h.deps.Claims != nil, Backend: h.deps.Backend, Name: "rita", Racers: 32, Hash: true, Max: race.MaxRacers})
+	h.render(c, http.StatusOK, "race", "Uniqueness race", "models", raceData{Available: h.deps.Claims != nil, Backend: h.deps.Backend, Name: "rita", Racers: 32, Hash: true, Max: teaching.MaxRacers})
 }
 
 func (h *handler) runRace(c *gin.Context) {
 	d := raceData{Available: h.deps.Claims != nil, Backend: h.deps.Backend, Name: strings.TrimSpace(c.PostForm("name")),
-		Hash: c.PostForm("hash") != "", Max: race.MaxRacers}
+		Hash: c.PostForm("hash") != "", Max: teaching.MaxRacers}
 	if !d.Available {
 		h.render(c, http.StatusOK, "race", "Uniqueness race", "models", d)
 		return
@@ -53,7 +53,7 @@ func (h *handler) runRace(c *gin.Context) {
 	if d.Hash {
 		hasher = raceHasher
 	}
-	res, err := race.Run(c.Request.Context(), h.deps.Claims, hasher, d.Name, n)
+	res, err := teaching.Race(c.Request.Context(), h.deps.Claims, hasher, d.Name, n)
 	if err != nil {
 		d.Error = sentence(inspectError(err))
 		status := statusOf(err)

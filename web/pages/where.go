@@ -13,11 +13,11 @@ import (
 	"github.com/google/uuid"
 
 	"twissandra/domain"
-	"twissandra/ports"
+	"twissandra/ports/teaching"
 )
 
 // "Where does it live": every row, column, partition or map entry one record occupies in the
-// running model(s), read from the stores now (ports.Locator), from any tweet, user, follow,
+// running model(s), read from the stores now (teaching.Locator), from any tweet, user, follow,
 // blog entry or comment.
 
 // whereFollowers is how many followers' timelines one page of a tweet's places lists.
@@ -86,7 +86,7 @@ func (h *handler) where(c *gin.Context) {
 }
 
 // whereLoci reads the query: what to locate. nil, nil when it names nothing.
-func (h *handler) whereLoci(ctx context.Context, c *gin.Context, d *whereData) ([]ports.Locus, error) {
+func (h *handler) whereLoci(ctx context.Context, c *gin.Context, d *whereData) ([]teaching.Locus, error) {
 	bad := func(field, format string, args ...any) error { return domain.Invalid(field, format, args...) }
 	switch {
 	case c.Query("tweet") != "":
@@ -142,7 +142,7 @@ func (h *handler) whereLoci(ctx context.Context, c *gin.Context, d *whereData) (
 	return nil, nil
 }
 
-func (h *handler) groupPlaces(places []ports.Placement) []whereModel {
+func (h *handler) groupPlaces(places []teaching.Placement) []whereModel {
 	var models []whereModel
 	for _, p := range places {
 		i := len(models) - 1
@@ -170,7 +170,7 @@ func (h *handler) groupPlaces(places []ports.Placement) []whereModel {
 // placeLines writes a place in its model's notation: a 0.6 row with its columns (name, value,
 // timestamp), a CQL row with its key columns, or a Go map entry; a CQL row also as the composite
 // cells it was in Cassandra 1.2 to 2.2.
-func placeLines(p ports.Placement) (lines, disk []notationLine) {
+func placeLines(p teaching.Placement) (lines, disk []notationLine) {
 	switch {
 	case p.Table != nil:
 		row := make([]CQLCell, len(p.Cells))
@@ -180,9 +180,9 @@ func placeLines(p ports.Placement) (lines, disk []notationLine) {
 		rows := [][]CQLCell{row}
 		return cqlNotation(p.Table, []string{p.Key}, rows), wideRowNotation(p.Table, []string{p.Key}, rows)
 	case p.Model == "widerow":
-		cols := make([]ports.WideColumn, len(p.Cells))
+		cols := make([]teaching.WideColumn, len(p.Cells))
 		for i, c := range p.Cells {
-			cols[i] = ports.WideColumn{Name: c.Name, Value: c.Value, Timestamp: c.Timestamp}
+			cols[i] = teaching.WideColumn{Name: c.Name, Value: c.Value, Timestamp: c.Timestamp}
 		}
 		_, cf, _ := strings.Cut(p.Container, ".")
 		return notation(cf, p.Key, cols), nil

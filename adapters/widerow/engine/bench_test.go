@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"twissandra/tools/cputime"
+	"twissandra/internal/testkit/cputime"
 )
 
 // buildWideRow writes width LongType columns into one Timeline row, in

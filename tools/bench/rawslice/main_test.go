@@ -13,7 +13,7 @@ import (
 
 	"twissandra/domain"
 	"twissandra/domain/social"
-	"twissandra/tools/cqltest"
+	"twissandra/internal/testkit/cqltest"
 )
 
 func TestRefusesBadArguments(t *testing.T) {

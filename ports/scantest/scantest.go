@@ -1,4 +1,4 @@
-// Package scantest is the contract of the optional scanners of ports/scan.go: every adapter that
+// Package scantest is the contract of the optional scanners of ports/scan: every adapter that
 // implements them runs Run against its stores.
 package scantest
 
@@ -13,6 +13,7 @@ import (
 	"twissandra/domain"
 	"twissandra/domain/blog/model"
 	"twissandra/ports"
+	"twissandra/ports/scan"
 )
 
 // Stores are the stores under test; each must implement its scanner.
@@ -29,11 +30,11 @@ func Run(t *testing.T, newStores func(t *testing.T) Stores) {
 	ctx := context.Background()
 	t.Run("empty", func(t *testing.T) {
 		s := newStores(t)
-		us, next, err := s.Users.(ports.UserScanner).ScanUsers(ctx, "", 10)
+		us, next, err := s.Users.(scan.Users).ScanUsers(ctx, "", 10)
 		if err != nil || len(us) != 0 || next != "" {
 			t.Fatalf("empty store: %v %q %v", us, next, err)
 		}
-		ts, next, err := s.Tweets.(ports.TweetScanner).ScanTweets(ctx, "", 10)
+		ts, next, err := s.Tweets.(scan.Tweets).ScanTweets(ctx, "", 10)
 		if err != nil || len(ts) != 0 || next != "" {
 			t.Fatalf("empty store: %v %q %v", ts, next, err)
 		}
@@ -79,7 +80,7 @@ func Run(t *testing.T, newStores func(t *testing.T) Stores) {
 		}
 		for _, limit := range []int{1, 2, 5, 22, 23, 24, 100} {
 			got := scanAll(t, limit, func(after string, limit int) ([]domain.User, string, error) {
-				return s.Users.(ports.UserScanner).ScanUsers(ctx, after, limit)
+				return s.Users.(scan.Users).ScanUsers(ctx, after, limit)
 			}, func(u domain.User) string { return u.Username })
 			if len(got) != len(users) {
 				t.Fatalf("limit %d: %d users, want %d", limit, len(got), len(users))
@@ -91,7 +92,7 @@ func Run(t *testing.T, newStores func(t *testing.T) Stores) {
 				}
 			}
 			gotT := scanAll(t, limit, func(after string, limit int) ([]domain.Tweet, string, error) {
-				return s.Tweets.(ports.TweetScanner).ScanTweets(ctx, after, limit)
+				return s.Tweets.(scan.Tweets).ScanTweets(ctx, after, limit)
 			}, func(tw domain.Tweet) uuid.UUID { return tw.ID })
 			if len(gotT) != len(tweets) {
 				t.Fatalf("limit %d: %d tweets, want %d", limit, len(gotT), len(tweets))
@@ -103,7 +104,7 @@ func Run(t *testing.T, newStores func(t *testing.T) Stores) {
 				}
 			}
 			gotA := scanAll(t, limit, func(after string, limit int) ([]model.Author, string, error) {
-				return s.Authors.(ports.AuthorScanner).ScanAuthors(ctx, after, limit)
+				return s.Authors.(scan.Authors).ScanAuthors(ctx, after, limit)
 			}, func(a model.Author) string { return a.Name })
 			if len(gotA) != len(authors) {
 				t.Fatalf("limit %d: %d authors, want %d", limit, len(gotA), len(authors))
@@ -114,7 +115,7 @@ func Run(t *testing.T, newStores func(t *testing.T) Stores) {
 				}
 			}
 			gotE := scanAll(t, limit, func(after string, limit int) ([]model.Entry, string, error) {
-				return s.Entries.(ports.EntryScanner).ScanEntries(ctx, after, limit)
+				return s.Entries.(scan.Entries).ScanEntries(ctx, after, limit)
 			}, func(e model.Entry) string { return e.Slug })
 			if len(gotE) != len(entries) {
 				t.Fatalf("limit %d: %d entries, want %d", limit, len(gotE), len(entries))
@@ -128,7 +129,7 @@ func Run(t *testing.T, newStores func(t *testing.T) Stores) {
 	})
 }
 
-func scanAll[T any, K comparable](t *testing.T, limit int, scan func(after string, limit int) ([]T, string, error), key func(T) K) map[K]T {
+func scanAll[T any, K comparable](t *testing.T, limit int, pageOf func(after string, limit int) ([]T, string, error), key func(T) K) map[K]T {
 	t.Helper()
 	out := map[K]T{}
 	after := ""
@@ -136,7 +137,7 @@ func scanAll[T any, K comparable](t *testing.T, limit int, scan func(after strin
 		if pages > 10000 {
 			t.Fatal("the scan does not end")
 		}
-		got, next, err := scan(after, limit)
+		got, next, err := pageOf(after, limit)
 		if err != nil {
 			t.Fatal(err)
 		}

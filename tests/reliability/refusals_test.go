@@ -10,8 +10,8 @@ import (
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
 	"twissandra/domain/blog"
+	"twissandra/ports"
 	"twissandra/tools/dump"
-	"twissandra/tools/stores"
 )
 
 // A refused action writes nothing, on every backend: every use case checks its input and the
@@ -32,7 +32,7 @@ func TestCQL3RefusedActionsWriteNothing(t *testing.T) {
 	refusalsWriteNothing(t, cqlStores(t))
 }
 
-func refusalsWriteNothing(t *testing.T, st stores.Set) {
+func refusalsWriteNothing(t *testing.T, st ports.Stores) {
 	ctx := context.Background()
 	svc, bs := services(st)
 	const pw = "correct horse"
@@ -118,7 +118,7 @@ func refusalsWriteNothing(t *testing.T, st stores.Set) {
 }
 
 // snapshot prints every record of st, and on widerow every column with its timestamp.
-func snapshot(t *testing.T, st stores.Set) string {
+func snapshot(t *testing.T, st ports.Stores) string {
 	t.Helper()
 	ctx := context.Background()
 	var b bytes.Buffer

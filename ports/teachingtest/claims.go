@@ -1,4 +1,4 @@
-package porttest
+package teachingtest
 
 import (
 	"slices"
@@ -8,8 +8,8 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"twissandra/domain"
-	"twissandra/domain/race"
-	"twissandra/ports"
+	"twissandra/ports/porttest"
+	"twissandra/ports/teaching"
 )
 
 // Window is what lies between a racer's read and its write when the racer does nothing there:
@@ -27,14 +27,14 @@ const (
 	Yields
 )
 
-// RunClaims checks a ports.NameClaims, the uniqueness race's sandbox: its four calls, then the
+// RunClaims checks a teaching.NameClaims, the uniqueness race's sandbox: its four calls, then the
 // race itself. With the lightweight transaction exactly one of n concurrent sign-ups wins and
 // the store names it; by read-then-write more than one is told it won (the race is real: it is
 // run until it is observed, and the test fails if it never is), and the store names one of
 // them. Each race leaves nothing behind in the sandbox.
-func RunClaims(t *testing.T, claims ports.NameClaims, window Window) {
+func RunClaims(t *testing.T, claims teaching.NameClaims, window Window) {
 	t.Run("Calls", func(t *testing.T) {
-		c := ctx(t)
+		c := porttest.Context(t)
 		name := "claim-" + uuid.NewString()[:8]
 		if _, found, err := claims.Lookup(c, name); err != nil || found {
 			t.Fatalf("fresh name: found %v, %v", found, err)
@@ -83,12 +83,12 @@ func RunClaims(t *testing.T, claims ports.NameClaims, window Window) {
 		raceUntilObserved(t, claims, nil, 40, window == Yields)
 	})
 	t.Run("BadInput", func(t *testing.T) {
-		for _, n := range []int{0, 1, race.MaxRacers + 1} {
-			if _, err := race.Run(ctx(t), claims, nil, "rita", n); err == nil {
+		for _, n := range []int{0, 1, teaching.MaxRacers + 1} {
+			if _, err := teaching.Race(porttest.Context(t), claims, nil, "rita", n); err == nil {
 				t.Errorf("%d racers: no error", n)
 			}
 		}
-		if _, err := race.Run(ctx(t), claims, nil, "no spaces allowed", 4); err == nil {
+		if _, err := teaching.Race(porttest.Context(t), claims, nil, "no spaces allowed", 4); err == nil {
 			t.Error("an invalid username: no error")
 		}
 	})
@@ -96,13 +96,13 @@ func RunClaims(t *testing.T, claims ports.NameClaims, window Window) {
 
 // raceUntilObserved runs rounds of 64 racers until read-then-write tells more than one racer
 // it won, checking every round's invariants; it fails if that is never seen and required.
-func raceUntilObserved(t *testing.T, claims ports.NameClaims, hasher *domain.PasswordHasher, rounds int, required bool) {
+func raceUntilObserved(t *testing.T, claims teaching.NameClaims, hasher *domain.PasswordHasher, rounds int, required bool) {
 	t.Helper()
 	const n = 64
-	c := ctx(t)
+	c := porttest.Context(t)
 	var seen []int
 	for round := 1; round <= rounds; round++ {
-		res, err := race.Run(c, claims, hasher, "rita", n)
+		res, err := teaching.Race(c, claims, hasher, "rita", n)
 		if err != nil {
 			t.Fatal(err)
 		}

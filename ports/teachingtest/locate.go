@@ -1,4 +1,4 @@
-package porttest
+package teachingtest
 
 import (
 	"errors"
@@ -11,21 +11,22 @@ import (
 
 	"twissandra/domain"
 	"twissandra/domain/blog"
-	"twissandra/ports"
+	"twissandra/ports/porttest"
+	"twissandra/ports/teaching"
 )
 
 // InspectStores is what an adapter hands the inspection contract: its stores, and the Locator
 // that says where their records live.
 type InspectStores struct {
-	Stores
-	Blog    BlogStores
-	Locator ports.Locator
+	porttest.Stores
+	Blog    porttest.BlogStores
+	Locator teaching.Locator
 }
 
-// InspectFactory returns stores for one subtest, as Factory and BlogFactory do.
+// InspectFactory returns stores for one subtest, as porttest.Factory and porttest.BlogFactory do.
 type InspectFactory func(t *testing.T) InspectStores
 
-// RunLocate checks a ports.Locator: every place a use case writes is located and present, the
+// RunLocate checks a teaching.Locator: every place a use case writes is located and present, the
 // places of a deleted record are absent, secrets are never shown, and a tweet's followers page.
 func RunLocate(t *testing.T, newStores InspectFactory) {
 	tests := []struct {
@@ -42,9 +43,9 @@ func RunLocate(t *testing.T, newStores InspectFactory) {
 	}
 }
 
-func mustLocate(t *testing.T, s InspectStores, loci []ports.Locus) []ports.Placement {
+func mustLocate(t *testing.T, s InspectStores, loci []teaching.Locus) []teaching.Placement {
 	t.Helper()
-	ps, err := s.Locator.Locate(ctx(t), loci)
+	ps, err := s.Locator.Locate(porttest.Context(t), loci)
 	if err != nil {
 		t.Fatalf("Locate: %v", err)
 	}
@@ -52,19 +53,19 @@ func mustLocate(t *testing.T, s InspectStores, loci []ports.Locus) []ports.Place
 		if p.Model == "" || p.Container == "" || p.Address == "" {
 			t.Errorf("placement of %s without model, container or address: %+v", p.Locus.Role, p)
 		}
-		if !slices.ContainsFunc(loci, func(l ports.Locus) bool { return l == p.Locus }) {
+		if !slices.ContainsFunc(loci, func(l teaching.Locus) bool { return l == p.Locus }) {
 			t.Errorf("placement for a locus not asked: %+v", p.Locus)
 		}
 	}
 	for _, l := range loci {
-		if !slices.ContainsFunc(ps, func(p ports.Placement) bool { return p.Locus == l }) {
+		if !slices.ContainsFunc(ps, func(p teaching.Placement) bool { return p.Locus == l }) {
 			t.Errorf("locus %s (%s) has no placement", l.Role, l.Kind)
 		}
 	}
 	return ps
 }
 
-func placementsHold(t *testing.T, ps []ports.Placement, present bool) {
+func placementsHold(t *testing.T, ps []teaching.Placement, present bool) {
 	t.Helper()
 	for _, p := range ps {
 		if p.Present != present {
@@ -76,14 +77,14 @@ func placementsHold(t *testing.T, ps []ports.Placement, present bool) {
 	}
 }
 
-func cellsHold(p ports.Placement, want string) bool {
-	return slices.ContainsFunc(p.Cells, func(c ports.Cell) bool { return strings.Contains(c.Value, want) })
+func cellsHold(p teaching.Placement, want string) bool {
+	return slices.ContainsFunc(p.Cells, func(c teaching.Cell) bool { return strings.Contains(c.Value, want) })
 }
 
 func testLocateTweet(t *testing.T, s InspectStores) {
-	c := ctx(t)
-	svc := service(s.Stores, nil)
-	author, fan, other := name("author"), name("fan"), name("other")
+	c := porttest.Context(t)
+	svc := porttest.Social(s.Stores)
+	author, fan, other := porttest.Name("author"), porttest.Name("fan"), porttest.Name("other")
 	for _, n := range []string{author, fan, other} {
 		if _, err := svc.SignUp(c, n, "password1"); err != nil {
 			t.Fatal(err)
@@ -107,25 +108,25 @@ func testLocateTweet(t *testing.T, s InspectStores) {
 	placementsHold(t, ps, true)
 	for _, p := range ps {
 		switch p.Locus.Kind {
-		case ports.LocusTweet:
+		case teaching.LocusTweet:
 			if !cellsHold(p, "where does this live") {
 				t.Errorf("the tweet's placement %s does not show its body: %+v", p.Address, p.Cells)
 			}
-		case ports.LocusLineEntry:
+		case teaching.LocusLineEntry:
 			if !cellsHold(p, tw.ID.String()) {
 				t.Errorf("line entry %s does not name the tweet: %+v", p.Address, p.Cells)
 			}
 		}
 	}
 	// A timeline the tweet was never written to: located, and absent.
-	absent := ports.Locus{Kind: ports.LocusLineEntry, Role: other + "'s timeline", Line: domain.TimelineOf(other), Time: tw.Time(), Tweet: tw.ID}
-	placementsHold(t, mustLocate(t, s, []ports.Locus{absent}), false)
+	absent := teaching.Locus{Kind: teaching.LocusLineEntry, Role: other + "'s timeline", Line: domain.TimelineOf(other), Time: tw.Time(), Tweet: tw.ID}
+	placementsHold(t, mustLocate(t, s, []teaching.Locus{absent}), false)
 	// Unfollowing removes it from the fan's timeline; the other places stay.
 	if err := svc.Unfollow(c, fan, author); err != nil {
 		t.Fatal(err)
 	}
-	fanLine := ports.Locus{Kind: ports.LocusLineEntry, Role: fan + "'s timeline", Line: domain.TimelineOf(fan), Time: tw.Time(), Tweet: tw.ID}
-	placementsHold(t, mustLocate(t, s, []ports.Locus{fanLine}), false)
+	fanLine := teaching.Locus{Kind: teaching.LocusLineEntry, Role: fan + "'s timeline", Line: domain.TimelineOf(fan), Time: tw.Time(), Tweet: tw.ID}
+	placementsHold(t, mustLocate(t, s, []teaching.Locus{fanLine}), false)
 	placementsHold(t, mustLocate(t, s, loci[:4]), true)
 
 	if _, _, _, err := svc.TweetLoci(c, uuid.Must(uuid.NewUUID()), "", 10); !errors.Is(err, domain.ErrNotFound) {
@@ -134,15 +135,15 @@ func testLocateTweet(t *testing.T, s InspectStores) {
 }
 
 func testLocateFollowerPages(t *testing.T, s InspectStores) {
-	c := ctx(t)
-	svc := service(s.Stores, nil)
-	author := name("star")
+	c := porttest.Context(t)
+	svc := porttest.Social(s.Stores)
+	author := porttest.Name("star")
 	if _, err := svc.SignUp(c, author, "password1"); err != nil {
 		t.Fatal(err)
 	}
 	var fans []string
 	for i := range 5 {
-		f := name(fmt.Sprintf("fan%d", i))
+		f := porttest.Name(fmt.Sprintf("fan%d", i))
 		fans = append(fans, f)
 		if _, err := svc.SignUp(c, f, "password1"); err != nil {
 			t.Fatal(err)
@@ -165,7 +166,7 @@ func testLocateFollowerPages(t *testing.T, s InspectStores) {
 		pages++
 		placementsHold(t, mustLocate(t, s, loci), true)
 		for _, l := range loci {
-			if l.Kind == ports.LocusLineEntry && l.Line.Kind == domain.Timeline && l.Line.Owner != author {
+			if l.Kind == teaching.LocusLineEntry && l.Line.Kind == domain.Timeline && l.Line.Owner != author {
 				lines = append(lines, l.Line.Owner)
 			}
 		}
@@ -185,9 +186,9 @@ func testLocateFollowerPages(t *testing.T, s InspectStores) {
 }
 
 func testLocateUserFollow(t *testing.T, s InspectStores) {
-	c := ctx(t)
-	svc := service(s.Stores, nil)
-	a, b := name("anna"), name("ben")
+	c := porttest.Context(t)
+	svc := porttest.Social(s.Stores)
+	a, b := porttest.Name("anna"), porttest.Name("ben")
 	ua, err := svc.SignUp(c, a, "password1")
 	if err != nil {
 		t.Fatal(err)
@@ -211,7 +212,7 @@ func testLocateUserFollow(t *testing.T, s InspectStores) {
 	if !shown {
 		t.Errorf("no placement of the user shows its name or id: %+v", ps)
 	}
-	if _, err := svc.UserLoci(c, name("nobody")); !errors.Is(err, domain.ErrNotFound) {
+	if _, err := svc.UserLoci(c, porttest.Name("nobody")); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("UserLoci of an unknown user: %v, want ErrNotFound", err)
 	}
 
@@ -232,12 +233,12 @@ func testLocateUserFollow(t *testing.T, s InspectStores) {
 }
 
 func testLocateBlog(t *testing.T, s InspectStores) {
-	c := ctx(t)
-	svc := blogService(s.Blog, nil)
-	author := authorOf("Jane")
-	mustAuthor(t, svc, author, map[string]string{"email": "jane@example.com"})
-	slug, tag := slugOf("where"), slugOf("tag")
-	mustPublish(t, svc, blog.Draft{Slug: slug, Author: author, Tags: []string{tag}})
+	c := porttest.Context(t)
+	svc := porttest.Blog(s.Blog)
+	author := porttest.AuthorName("Jane")
+	porttest.MustAuthor(t, svc, author, map[string]string{"email": "jane@example.com"})
+	slug, tag := porttest.Slug("where"), porttest.Slug("tag")
+	porttest.MustPublish(t, svc, blog.Draft{Slug: slug, Author: author, Tags: []string{tag}})
 	loci, err := svc.EntryLoci(c, slug)
 	if err != nil {
 		t.Fatal(err)

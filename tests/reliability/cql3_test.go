@@ -3,8 +3,8 @@ package reliability
 import (
 	"testing"
 
-	"twissandra/tools/cqltest"
-	"twissandra/tools/stores"
+	"twissandra/internal/testkit/cqltest"
+	"twissandra/ports"
 	"twissandra/web"
 )
 
@@ -12,10 +12,10 @@ import (
 func cqlServer(t *testing.T) *web.Server { return serverOver(t, cqlStores(t)) }
 
 // cqlStores are the stores of a cql3 Store in a keyspace of the test's own.
-func cqlStores(t *testing.T) stores.Set {
+func cqlStores(t *testing.T) ports.Stores {
 	t.Helper()
 	s := cqltest.Store(t, "twissandra_test_rel_")
-	return stores.Set{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s}
+	return ports.Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s}
 }
 
 // Of simultaneous sign-ups of one name on cql3 (INSERT ... IF NOT EXISTS), exactly one gets 201.

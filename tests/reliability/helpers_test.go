@@ -18,7 +18,7 @@ import (
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
-	"twissandra/tools/stores"
+	"twissandra/ports"
 	"twissandra/web"
 )
 
@@ -26,12 +26,12 @@ var testSecret = []byte("0123456789abcdef0123456789abcdef")
 
 // backends builds the stores of each adapter: memory, and widerow on disk in batch mode.
 var backends = []backend{
-	{"memory", func(t testing.TB) stores.Set {
+	{"memory", func(t testing.TB) ports.Stores {
 		s := memory.New()
 		b := memory.NewBlog()
-		return stores.Set{Users: s, Tweets: s, Lines: s, Authors: b, Entries: b, Tags: b, Comments: b}
+		return ports.Stores{Users: s, Tweets: s, Lines: s, Authors: b, Entries: b, Tags: b, Comments: b}
 	}},
-	{"widerow", func(t testing.TB) stores.Set {
+	{"widerow", func(t testing.TB) ports.Stores {
 		node, err := widerow.OpenNode(widerow.Config{DataDir: t.TempDir(), CommitLogSync: "batch"}, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -39,25 +39,25 @@ var backends = []backend{
 		t.Cleanup(func() { node.Close() })
 		s := widerow.NewStore(node)
 		b := widerow.NewBlogStore(node)
-		return stores.Set{Users: s, Tweets: s, Lines: s, Authors: b, Entries: b, Tags: b, Comments: b}
+		return ports.Stores{Users: s, Tweets: s, Lines: s, Authors: b, Entries: b, Tags: b, Comments: b}
 	}},
 }
 
 type backend struct {
 	name   string
-	stores func(t testing.TB) stores.Set
+	stores func(t testing.TB) ports.Stores
 }
 
 // new is the HTTP API over a fresh set of the backend's stores.
 func (b backend) new(t testing.TB) *web.Server { return serverOver(t, b.stores(t)) }
 
 // services are the use cases over st, as serve wires them.
-func services(st stores.Set) (*social.Service, *blog.Service) {
+func services(st ports.Stores) (*social.Service, *blog.Service) {
 	return social.New(st.Users, st.Tweets, st.Lines, nil, domain.NewPasswordHasher(bcrypt.MinCost)),
 		blog.New(st.Authors, st.Entries, st.Tags, st.Comments, nil)
 }
 
-func serverOver(t testing.TB, st stores.Set) *web.Server {
+func serverOver(t testing.TB, st ports.Stores) *web.Server {
 	svc, bs := services(st)
 	return newServer(t, svc, bs)
 }

@@ -1,4 +1,4 @@
-package porttest
+package teachingtest
 
 import (
 	"cmp"
@@ -8,33 +8,34 @@ import (
 	"testing"
 
 	"twissandra/domain"
-	"twissandra/ports"
+	"twissandra/ports/porttest"
+	"twissandra/ports/teaching"
 )
 
 // SizeStores are the stores RunSizes measures. They must start empty: the widest rows are the
 // whole store's.
 type SizeStores struct {
-	Stores
-	Sizer ports.RowSizer
+	porttest.Stores
+	Sizer teaching.RowSizer
 	// Capped is Sizer with WidestRows reading at most max cells, rows or entries per container.
-	Capped func(max int) ports.RowSizer
+	Capped func(max int) teaching.RowSizer
 }
 
-// RunSizes checks a ports.RowSizer against what it writes through the social use cases: a user
+// RunSizes checks a teaching.RowSizer against what it writes through the social use cases: a user
 // with sizeFans followers who posts sizePosts times, and one quiet post by someone else. It
 // calls newStores once.
 func RunSizes(t *testing.T, newStores func(t *testing.T) SizeStores) {
 	s := newStores(t)
-	c := ctx(t)
-	svc := service(s.Stores, nil)
-	star, quiet := name("star"), name("quiet")
+	c := porttest.Context(t)
+	svc := porttest.Social(s.Stores)
+	star, quiet := porttest.Name("star"), porttest.Name("quiet")
 	for _, n := range []string{star, quiet} {
 		if _, err := svc.SignUp(c, n, "password1"); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for range sizeFans {
-		fan := name("fan")
+		fan := porttest.Name("fan")
 		if _, err := svc.SignUp(c, fan, "password1"); err != nil {
 			t.Fatal(err)
 		}
@@ -51,7 +52,7 @@ func RunSizes(t *testing.T, newStores func(t *testing.T) SizeStores) {
 		t.Fatal(err)
 	}
 
-	var pub ports.PublicLayout
+	var pub teaching.PublicLayout
 	t.Run("PublicLineCountsEveryPost", func(t *testing.T) {
 		var err error
 		if pub, err = s.Sizer.PublicLine(c); err != nil {
@@ -106,7 +107,9 @@ func RunSizes(t *testing.T, newStores func(t *testing.T) SizeStores) {
 			t.Errorf("scanned %d, yet the test wrote at least %d", w.Scanned, total)
 		}
 		for _, p := range pub.Rows {
-			if !slices.ContainsFunc(w.Rows, func(r ports.RowSize) bool { return r.Container == p.Container && r.Key == p.Key && r.Cells == p.Cells }) {
+			if !slices.ContainsFunc(w.Rows, func(r teaching.RowSize) bool {
+				return r.Container == p.Container && r.Key == p.Key && r.Cells == p.Cells
+			}) {
 				t.Errorf("the public line's %s[%s] (%d) is not among the widest: %+v", p.Container, p.Key, p.Cells, w.Rows)
 			}
 		}

@@ -1,9 +1,10 @@
-// Package race runs the uniqueness race of the teaching views: n concurrent sign-ups of one
-// name, first as the 2014 Twissandra made them (read the name, then write it if it was free),
-// then with the store's lightweight transaction. Without the transaction several sign-ups can
-// read "free" before any of them writes, and every one of them is told it won; the last write
-// silently replaces the others. With it, exactly one wins.
-package race
+package teaching
+
+// The uniqueness race of the teaching views: n concurrent sign-ups of one name, first as the
+// 2014 Twissandra made them (read the name, then write it if it was free), then with the
+// store's lightweight transaction. Without the transaction several sign-ups can read "free"
+// before any of them writes, and every one of them is told it won; the last write silently
+// replaces the others. With it, exactly one wins.
 
 import (
 	"context"
@@ -15,15 +16,14 @@ import (
 	"github.com/google/uuid"
 
 	"twissandra/domain"
-	"twissandra/ports"
 )
 
 // MaxRacers bounds n.
 const MaxRacers = 200
 
-// Way is the outcome of one way of signing up: how many racers were told they won, which owner
+// RaceWay is the outcome of one way of signing up: how many racers were told they won, which owner
 // the store holds at the end, and how long the race took.
-type Way struct {
+type RaceWay struct {
 	Key       string // the name raced for in the sandbox, released at the end
 	Winners   int
 	Owner     string // the racer the store names at the end
@@ -33,17 +33,17 @@ type Way struct {
 	Statement string
 }
 
-// Result is a race run both ways on one name.
-type Result struct {
+// RaceResult is a race run both ways on one name.
+type RaceResult struct {
 	Name   string
 	Racers int
 	// Hashed says whether each racer hashed a password between its read and its write.
 	Hashed        bool
-	ReadThenWrite Way
-	LWT           Way
+	ReadThenWrite RaceWay
+	LWT           RaceWay
 }
 
-// Run races n sign-ups of name both ways in claims, each way on a name of its own (name plus a
+// Race races n sign-ups of name both ways in claims, each way on a name of its own (name plus a
 // run ID, released when the way is over), all racers released at once by a start barrier.
 //
 // The window of the read-then-write race is whatever lies between a racer's read and its
@@ -51,12 +51,12 @@ type Result struct {
 // round trip on cql3, a few microseconds in process). With a hasher each racer hashes a
 // password there, as this application's sign-up does before it writes (the 2014 code kept
 // passwords in plain text), and in the LWT way before its one statement.
-func Run(ctx context.Context, claims ports.NameClaims, hasher *domain.PasswordHasher, name string, n int) (Result, error) {
+func Race(ctx context.Context, claims NameClaims, hasher *domain.PasswordHasher, name string, n int) (RaceResult, error) {
 	if n < 2 || n > MaxRacers {
-		return Result{}, domain.Invalid("racers", "must be from 2 to %d", MaxRacers)
+		return RaceResult{}, domain.Invalid("racers", "must be from 2 to %d", MaxRacers)
 	}
 	if err := domain.ValidateUsername(name); err != nil {
-		return Result{}, err
+		return RaceResult{}, err
 	}
 	hash := func(me string) error {
 		if hasher == nil {
@@ -67,9 +67,9 @@ func Run(ctx context.Context, claims ports.NameClaims, hasher *domain.PasswordHa
 	}
 	read, write, lwt := claims.Statements()
 	run := uuid.NewString()[:8]
-	res := Result{Name: name, Racers: n, Hashed: hasher != nil}
+	res := RaceResult{Name: name, Racers: n, Hashed: hasher != nil}
 	var err error
-	res.ReadThenWrite, err = race(ctx, claims, name+"#rtw-"+run, n, func(ctx context.Context, key, me string) (bool, error) {
+	res.ReadThenWrite, err = raceOneWay(ctx, claims, name+"#rtw-"+run, n, func(ctx context.Context, key, me string) (bool, error) {
 		if _, found, err := claims.Lookup(ctx, key); err != nil || found {
 			return false, err
 		}
@@ -86,7 +86,7 @@ func Run(ctx context.Context, claims ports.NameClaims, hasher *domain.PasswordHa
 		res.ReadThenWrite.Statement += "hash the password, then "
 	}
 	res.ReadThenWrite.Statement += write
-	res.LWT, err = race(ctx, claims, name+"#lwt-"+run, n, func(ctx context.Context, key, me string) (bool, error) {
+	res.LWT, err = raceOneWay(ctx, claims, name+"#lwt-"+run, n, func(ctx context.Context, key, me string) (bool, error) {
 		if err := hash(me); err != nil {
 			return false, err
 		}
@@ -96,11 +96,11 @@ func Run(ctx context.Context, claims ports.NameClaims, hasher *domain.PasswordHa
 	return res, err
 }
 
-func race(ctx context.Context, claims ports.NameClaims, key string, n int, signUp func(ctx context.Context, key, me string) (bool, error)) (Way, error) {
+func raceOneWay(ctx context.Context, claims NameClaims, key string, n int, signUp func(ctx context.Context, key, me string) (bool, error)) (RaceWay, error) {
 	var (
 		wg    sync.WaitGroup
 		mu    sync.Mutex
-		way   = Way{Key: key}
+		way   = RaceWay{Key: key}
 		start = make(chan struct{})
 	)
 	for i := range n {

@@ -1,15 +1,6 @@
-package ports
-
-import (
-	"context"
-
-	"twissandra/domain"
-	"twissandra/domain/blog/model"
-)
-
-// The scanners enumerate a store whole, for the tools that copy, dump or verify everything
-// (migrate, dump). They are optional: the use cases never scan, and a store that cannot
-// enumerate simply does not implement them.
+// Package scan declares the scanners: optional contracts that enumerate a store whole, for the
+// tools that copy, dump or verify everything (migrate, dump). The use cases never scan, and a
+// store that cannot enumerate simply does not implement them. ports/scantest is their suite.
 //
 // Every scanner pages the same way: it returns at most limit records after the position after
 // ("" = from the start), in the store's own stable order (a hash order on Cassandra: token
@@ -18,23 +9,31 @@ import (
 // are skipped) and still have a next. Positions are opaque strings of the store; a position the
 // store cannot read is domain.ErrInvalid. A scan running while the store changes sees every
 // record that exists throughout, and the others at most once.
+package scan
 
-// UserScanner enumerates the users, with their IDs, password hashes and creation times.
-type UserScanner interface {
+import (
+	"context"
+
+	"twissandra/domain"
+	"twissandra/domain/blog/model"
+)
+
+// Users enumerates the users, with their IDs, password hashes and creation times.
+type Users interface {
 	ScanUsers(ctx context.Context, after string, limit int) (users []domain.User, next string, err error)
 }
 
-// TweetScanner enumerates the tweets.
-type TweetScanner interface {
+// Tweets enumerates the tweets.
+type Tweets interface {
 	ScanTweets(ctx context.Context, after string, limit int) (tweets []domain.Tweet, next string, err error)
 }
 
-// AuthorScanner enumerates the blog's authors, with their post counts.
-type AuthorScanner interface {
+// Authors enumerates the blog's authors, with their post counts.
+type Authors interface {
 	ScanAuthors(ctx context.Context, after string, limit int) (authors []model.Author, next string, err error)
 }
 
-// EntryScanner enumerates the blog's entries.
-type EntryScanner interface {
+// Entries enumerates the blog's entries.
+type Entries interface {
 	ScanEntries(ctx context.Context, after string, limit int) (entries []model.Entry, next string, err error)
 }
