@@ -51,18 +51,18 @@ func TestOpsDetailOnRequest(t *testing.T) {
 // A record too large for a header keeps its first operations and counts the rest.
 func TestOpsDetailIsBounded(t *testing.T) {
 	t.Parallel()
-	l := &OpLog{}
-	for range MaxRecordedOps {
+	l := oplog.NewLog(false)
+	for range oplog.MaxRecordedOps {
 		l.Record(oplog.Op{Kind: oplog.Write, Text: "INSERT INTO timeline (username,time,tweet_id) VALUES (?,?,?) -> 0 rows " + strings.Repeat("x", 300)})
 	}
-	s := l.Shadow("cql3").(*OpLog)
+	s := l.Shadow("cql3").(*oplog.Log)
 	s.Record(oplog.Op{Kind: oplog.Read, Text: "SELECT 1"})
 	var r OpsRecord
-	line := detailJSON(l.Detail())
+	line := detailJSON(detailOf(l))
 	if err := json.Unmarshal([]byte(line), &r); err != nil {
 		t.Fatal(err)
 	}
-	if len(line) > maxDetailBytes || len(r.Ops) == 0 || len(r.Ops)+r.Dropped != MaxRecordedOps || r.Secondary == nil || r.Secondary.Model != "cql3" || len(r.Secondary.Ops) != 1 {
+	if len(line) > maxDetailBytes || len(r.Ops) == 0 || len(r.Ops)+r.Dropped != oplog.MaxRecordedOps || r.Secondary == nil || r.Secondary.Model != "cql3" || len(r.Secondary.Ops) != 1 {
 		t.Fatalf("%d bytes, %d ops + %d dropped, secondary %+v", len(line), len(r.Ops), r.Dropped, r.Secondary)
 	}
 }

@@ -1,6 +1,9 @@
-// Package oplog carries a request's storage-operations recorder in its context, so that the
-// storages below the ports (the widerow engine, the CQL driver) can say what each request cost
-// them in their own model's words, without importing the web layer that shows it.
+// Package oplog is the operation log: the record of what each request cost the storage, in the
+// storage's own words. A request's context carries a Recorder (the web layer puts a Log there),
+// and every storage records into it as it works: the widerow engine its Thrift calls, the cql3
+// adapter the CQL statements the driver sent, the memory store its port calls. The layers above
+// add notes (a fan-out's size) and compare mode its divergences. The pages' footer and the
+// Storage-Ops header show the Log; nothing here imports the web layer that shows it.
 package oplog
 
 import (
@@ -26,7 +29,8 @@ const (
 
 // Op is one storage operation, as the model below the ports made it.
 type Op struct {
-	// Model is the storage model: "widerow", "cql3", or "ports" for a port-level record.
+	// Model is the storage model that made the operation: "widerow", "cql3" or "memory"; ""
+	// for a note of the layer above.
 	Model string `json:"model,omitempty"`
 	Kind  Kind   `json:"kind"`
 	// Call is the operation's verb: get_slice, batch_mutate, SELECT, INSERT, BATCH, ...

@@ -19,11 +19,10 @@ import (
 	"twissandra/domain/blog/model"
 	"twissandra/ports"
 	"twissandra/ports/oplog"
-	"twissandra/web"
 )
 
 func record(ctx context.Context, err error, format string, args ...any) {
-	l := web.OpsFrom(ctx)
+	l := oplog.LogFrom(ctx)
 	if l == nil {
 		return
 	}

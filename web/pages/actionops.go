@@ -10,7 +10,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"twissandra/ports/oplog"
-	"twissandra/web"
 )
 
 // A form's action (a post, a follow, a sign-up) answers with a redirect, so the page a learner
@@ -41,7 +40,7 @@ type opsSet struct {
 }
 
 // secondaryOps is the compare mode's second model's side of l, or nil.
-func secondaryOps(l *web.OpLog) *opsSet {
+func secondaryOps(l *oplog.Log) *opsSet {
 	model, shadow := l.Shadowed()
 	if shadow == nil {
 		return nil
@@ -54,7 +53,7 @@ const (
 	keyActionOps   = "action_ops"
 	maxActionOps   = 1024 // entries kept; the oldest goes first
 	actionOpsTTL   = 10 * time.Minute
-	maxActionLines = web.MaxRecordedOps
+	maxActionLines = oplog.MaxRecordedOps
 )
 
 type actionStore struct {
@@ -97,7 +96,7 @@ func (s *actionStore) take(key string, now time.Time) (actionOps, bool) {
 // keepActionOps saves the operations of the request so far for the next page rendered in this
 // session. action names the action for the learner ("your post").
 func (h *handler) keepActionOps(c *gin.Context, action string) {
-	ops := web.OpsFrom(c.Request.Context())
+	ops := oplog.LogFrom(c.Request.Context())
 	if ops.Len() == 0 {
 		return
 	}

@@ -3,10 +3,9 @@ package pages
 import (
 	"net/http"
 	"sync/atomic"
+	"twissandra/ports/oplog"
 
 	"github.com/gin-gonic/gin"
-
-	"twissandra/web"
 )
 
 // Three generations of the same application's data model, and what a page and a post cost in
@@ -25,7 +24,7 @@ type measured struct {
 }
 
 // costOf is what ops cost, or nil for a request that touched no storage.
-func costOf(ops *web.OpLog) *measured {
+func costOf(ops *oplog.Log) *measured {
 	if ops.Len() == 0 {
 		return nil
 	}

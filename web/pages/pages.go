@@ -170,7 +170,7 @@ func Register(s *web.Server, deps Deps) error {
 		c.FileFromFS("favicon.svg", http.FS(static))
 	})
 
-	mw := []gin.HandlerFunc{web.StorageOps(), sessions.Sessions(sessionCookie, store), h.recover, h.csrf}
+	mw := []gin.HandlerFunc{web.OpLog(), sessions.Sessions(sessionCookie, store), h.recover, h.csrf}
 	g := s.Engine.Group("/", mw...)
 	h.routes(g)
 

@@ -126,7 +126,7 @@ func (h *handler) render(c *gin.Context, status int, page, title, nav string, da
 	}
 	v.Action = h.takeActionOps(c)
 	v.Queries = queriesOf(c)
-	ops := web.OpsFrom(c.Request.Context())
+	ops := oplog.LogFrom(c.Request.Context())
 	v.Ops, v.OpsDropped = ops.Ops()
 	v.OpsSummary = ops.Summary()
 	if c.Request.Method == http.MethodGet && c.FullPath() == "/" && v.Me != "" {
