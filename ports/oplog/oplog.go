@@ -23,8 +23,12 @@ const (
 	// ... IF NOT EXISTS, the engine's insert_if_absent).
 	LWT Kind = "lwt"
 	// Note is no storage call: what the layer above says of the calls (a fan-out's size, a
-	// cache's hits, a divergence between two models).
+	// cache's hits).
 	Note Kind = "note"
+	// Divergence is compare mode's report that the two models answered one read differently,
+	// or that the second model failed a call the first made (its Call says which: DIVERGENCE or
+	// SECONDARY FAILED). A page shows these at the top.
+	Divergence Kind = "divergence"
 )
 
 // Op is one storage operation, as the model below the ports made it.
