@@ -41,10 +41,22 @@ func TestOpsDetailOnRequest(t *testing.T) {
 	if err := json.Unmarshal([]byte(post(true).Header().Get(StorageOpsDetailHeader)), &r); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(r.Summary, "1 ops: fan-out:=1") || len(r.Ops) != 1 ||
-		!strings.Contains(r.Ops[0].Text, "the tweet went to 5 lines") || !strings.Contains(r.Ops[0].Text, "2 followers' timelines") ||
-		r.Ops[0].Kind != oplog.Note || r.Ops[0].Touched != "5 lines" {
+	// The memory store's own calls (the followers' slice, the tweet, the Append), then the use
+	// case's note of the fan-out.
+	if r.Summary != "4 ops: slice=1 save=1 append=1 fan-out:=1" || len(r.Ops) != 4 {
 		t.Fatalf("record: %+v", r)
+	}
+	for i, model := range []string{"memory", "memory", "memory", ""} {
+		if r.Ops[i].Model != model {
+			t.Errorf("op %d (%s) of model %q, want %q", i, r.Ops[i].Text, r.Ops[i].Model, model)
+		}
+	}
+	if a := r.Ops[2]; a.Kind != oplog.Write || !strings.Contains(a.Text, "to 5 lines") {
+		t.Errorf("the Append: %+v", a)
+	}
+	if n := r.Ops[3]; !strings.Contains(n.Text, "the tweet went to 5 lines") || !strings.Contains(n.Text, "2 followers' timelines") ||
+		n.Kind != oplog.Note || n.Touched != "5 lines" {
+		t.Errorf("the fan-out note: %+v", n)
 	}
 }
 

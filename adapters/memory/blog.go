@@ -12,6 +12,7 @@ import (
 
 	"twissandra/domain"
 	"twissandra/domain/blog/model"
+	"twissandra/ports/oplog"
 )
 
 // BlogStore implements the blog's ports (ports.AuthorStore, ports.EntryStore, ports.TagIndex and
@@ -50,6 +51,14 @@ func copyEntry(e model.Entry) model.Entry {
 
 // PutAuthor replaces the profile and keeps the post count.
 func (s *BlogStore) PutAuthor(ctx context.Context, a model.Author) error {
+	err := s.putAuthor(ctx, a)
+	if describe(ctx, oplog.Write, "put") {
+		note(ctx, oplog.Write, err, "put author %q (%d attributes)", a.Name, len(a.Profile))
+	}
+	return err
+}
+
+func (s *BlogStore) putAuthor(ctx context.Context, a model.Author) error {
 	if err := done(ctx); err != nil {
 		return err
 	}
@@ -63,6 +72,15 @@ func (s *BlogStore) PutAuthor(ctx context.Context, a model.Author) error {
 
 // GetAuthor returns one author.
 func (s *BlogStore) GetAuthor(ctx context.Context, name string) (model.Author, error) {
+	v, err := s.getAuthor(ctx, name)
+	if describe(ctx, oplog.Read, "get") {
+		n, failed := lookup(err)
+		note(ctx, oplog.Read, failed, "get author %q -> %d", name, n)
+	}
+	return v, err
+}
+
+func (s *BlogStore) getAuthor(ctx context.Context, name string) (model.Author, error) {
 	if err := done(ctx); err != nil {
 		return model.Author{}, err
 	}
@@ -77,6 +95,14 @@ func (s *BlogStore) GetAuthor(ctx context.Context, name string) (model.Author, e
 
 // GetAuthors returns the authors found, in the order asked.
 func (s *BlogStore) GetAuthors(ctx context.Context, names []string) ([]model.Author, error) {
+	v, err := s.getAuthors(ctx, names)
+	if describe(ctx, oplog.Read, "multiget") {
+		note(ctx, oplog.Read, err, "multiget authors %d names -> %d", len(names), len(v))
+	}
+	return v, err
+}
+
+func (s *BlogStore) getAuthors(ctx context.Context, names []string) ([]model.Author, error) {
 	if err := done(ctx); err != nil {
 		return nil, err
 	}
@@ -87,6 +113,14 @@ func (s *BlogStore) GetAuthors(ctx context.Context, names []string) ([]model.Aut
 
 // AddPosts adjusts the post count under the lock, never below zero.
 func (s *BlogStore) AddPosts(ctx context.Context, name string, delta int64) error {
+	err := s.addPosts(ctx, name, delta)
+	if describe(ctx, oplog.Write, "add") {
+		note(ctx, oplog.Write, err, "add posts %q %+d", name, delta)
+	}
+	return err
+}
+
+func (s *BlogStore) addPosts(ctx context.Context, name string, delta int64) error {
 	if err := done(ctx); err != nil {
 		return err
 	}
@@ -103,6 +137,14 @@ func (s *BlogStore) AddPosts(ctx context.Context, name string, delta int64) erro
 
 // CreateEntry stores e unless its slug is taken; the check and the write happen under one lock.
 func (s *BlogStore) CreateEntry(ctx context.Context, e model.Entry) error {
+	err := s.createEntry(ctx, e)
+	if describe(ctx, oplog.LWT, "create") {
+		note(ctx, oplog.LWT, err, "create entry %s", e.Slug)
+	}
+	return err
+}
+
+func (s *BlogStore) createEntry(ctx context.Context, e model.Entry) error {
 	if err := done(ctx); err != nil {
 		return err
 	}
@@ -117,6 +159,15 @@ func (s *BlogStore) CreateEntry(ctx context.Context, e model.Entry) error {
 
 // GetEntry returns one entry.
 func (s *BlogStore) GetEntry(ctx context.Context, slug string) (model.Entry, error) {
+	v, err := s.getEntry(ctx, slug)
+	if describe(ctx, oplog.Read, "get") {
+		n, failed := lookup(err)
+		note(ctx, oplog.Read, failed, "get entry %s -> %d", slug, n)
+	}
+	return v, err
+}
+
+func (s *BlogStore) getEntry(ctx context.Context, slug string) (model.Entry, error) {
 	if err := done(ctx); err != nil {
 		return model.Entry{}, err
 	}
@@ -131,6 +182,14 @@ func (s *BlogStore) GetEntry(ctx context.Context, slug string) (model.Entry, err
 
 // GetEntries returns the entries found, in the order asked.
 func (s *BlogStore) GetEntries(ctx context.Context, slugs []string) ([]model.Entry, error) {
+	v, err := s.getEntries(ctx, slugs)
+	if describe(ctx, oplog.Read, "multiget") {
+		note(ctx, oplog.Read, err, "multiget entries %d slugs -> %d", len(slugs), len(v))
+	}
+	return v, err
+}
+
+func (s *BlogStore) getEntries(ctx context.Context, slugs []string) ([]model.Entry, error) {
 	if err := done(ctx); err != nil {
 		return nil, err
 	}
@@ -141,6 +200,14 @@ func (s *BlogStore) GetEntries(ctx context.Context, slugs []string) ([]model.Ent
 
 // DeleteEntry deletes the entry of slug if it has the ID id.
 func (s *BlogStore) DeleteEntry(ctx context.Context, slug string, id uuid.UUID) error {
+	err := s.deleteEntry(ctx, slug, id)
+	if describe(ctx, oplog.Write, "delete") {
+		note(ctx, oplog.Write, err, "delete entry %s", slug)
+	}
+	return err
+}
+
+func (s *BlogStore) deleteEntry(ctx context.Context, slug string, id uuid.UUID) error {
 	if err := done(ctx); err != nil {
 		return err
 	}
@@ -156,6 +223,14 @@ func (s *BlogStore) DeleteEntry(ctx context.Context, slug string, id uuid.UUID) 
 
 // AddTagged puts the column (id -> slug) in every tag row.
 func (s *BlogStore) AddTagged(ctx context.Context, id uuid.UUID, slug string, tags ...string) error {
+	err := s.addTagged(ctx, id, slug, tags...)
+	if describe(ctx, oplog.Write, "append") {
+		note(ctx, oplog.Write, err, "append tagged %s to %d tag rows", slug, len(tags))
+	}
+	return err
+}
+
+func (s *BlogStore) addTagged(ctx context.Context, id uuid.UUID, slug string, tags ...string) error {
 	if err := done(ctx); err != nil {
 		return err
 	}
@@ -179,6 +254,14 @@ func findRef(row []model.TagRef, id uuid.UUID) (int, bool) {
 
 // SliceTagged returns up to limit columns of tag's row older than before, newest first.
 func (s *BlogStore) SliceTagged(ctx context.Context, tag string, before uuid.UUID, limit int) ([]model.TagRef, error) {
+	v, err := s.sliceTagged(ctx, tag, before, limit)
+	if describe(ctx, oplog.Read, "slice") {
+		note(ctx, oplog.Read, err, "slice tagged:%s limit=%d -> %d", tag, limit, len(v))
+	}
+	return v, err
+}
+
+func (s *BlogStore) sliceTagged(ctx context.Context, tag string, before uuid.UUID, limit int) ([]model.TagRef, error) {
 	if err := done(ctx); err != nil {
 		return nil, err
 	}
@@ -198,6 +281,14 @@ func (s *BlogStore) SliceTagged(ctx context.Context, tag string, before uuid.UUI
 
 // RemoveTagged deletes the column id from every tag row.
 func (s *BlogStore) RemoveTagged(ctx context.Context, id uuid.UUID, tags ...string) error {
+	err := s.removeTagged(ctx, id, tags...)
+	if describe(ctx, oplog.Write, "remove") {
+		note(ctx, oplog.Write, err, "remove tagged %s from %d tag rows", id, len(tags))
+	}
+	return err
+}
+
+func (s *BlogStore) removeTagged(ctx context.Context, id uuid.UUID, tags ...string) error {
 	if err := done(ctx); err != nil {
 		return err
 	}
@@ -219,6 +310,14 @@ func (s *BlogStore) RemoveTagged(ctx context.Context, id uuid.UUID, tags ...stri
 
 // AddComment stores c in its entry's row.
 func (s *BlogStore) AddComment(ctx context.Context, c model.Comment) error {
+	err := s.addComment(ctx, c)
+	if describe(ctx, oplog.Write, "append") {
+		note(ctx, oplog.Write, err, "append comment to comments:%s", c.Slug)
+	}
+	return err
+}
+
+func (s *BlogStore) addComment(ctx context.Context, c model.Comment) error {
 	if err := done(ctx); err != nil {
 		return err
 	}
@@ -240,6 +339,14 @@ func findComment(row []model.Comment, id uuid.UUID) (int, bool) {
 
 // SliceComments returns up to limit comments of slug newer than after, oldest first.
 func (s *BlogStore) SliceComments(ctx context.Context, slug string, after uuid.UUID, limit int) ([]model.Comment, error) {
+	v, err := s.sliceComments(ctx, slug, after, limit)
+	if describe(ctx, oplog.Read, "slice") {
+		note(ctx, oplog.Read, err, "slice comments:%s limit=%d -> %d", slug, limit, len(v))
+	}
+	return v, err
+}
+
+func (s *BlogStore) sliceComments(ctx context.Context, slug string, after uuid.UUID, limit int) ([]model.Comment, error) {
 	if err := done(ctx); err != nil {
 		return nil, err
 	}
@@ -256,6 +363,14 @@ func (s *BlogStore) SliceComments(ctx context.Context, slug string, after uuid.U
 
 // DeleteComments deletes the row of slug.
 func (s *BlogStore) DeleteComments(ctx context.Context, slug string) error {
+	err := s.deleteComments(ctx, slug)
+	if describe(ctx, oplog.Write, "delete") {
+		note(ctx, oplog.Write, err, "delete comments:%s", slug)
+	}
+	return err
+}
+
+func (s *BlogStore) deleteComments(ctx context.Context, slug string) error {
 	if err := done(ctx); err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 
 	"twissandra/domain"
 	"twissandra/ports"
+	"twissandra/ports/oplog"
 )
 
 // Store implements ports.UserStore, ports.TweetStore and ports.LineStore.
@@ -65,6 +67,14 @@ func done(ctx context.Context) error {
 
 // CreateUser stores u unless the name is taken; the check and the write happen under one lock.
 func (s *Store) CreateUser(ctx context.Context, u domain.User) error {
+	err := s.createUser(ctx, u)
+	if describe(ctx, oplog.LWT, "create") {
+		note(ctx, oplog.LWT, err, "create user %s", u.Username)
+	}
+	return err
+}
+
+func (s *Store) createUser(ctx context.Context, u domain.User) error {
 	if err := done(ctx); err != nil {
 		return err
 	}
@@ -84,12 +94,17 @@ func (s *Store) GetUser(ctx context.Context, username string) (domain.User, erro
 		return domain.User{}, err
 	}
 	s.mu.RLock()
-	defer s.mu.RUnlock()
 	u, ok := s.users[username]
+	s.mu.RUnlock()
+	var err error
 	if !ok {
-		return domain.User{}, fmt.Errorf("memory: user %q: %w", username, domain.ErrNotFound)
+		err = fmt.Errorf("memory: user %q: %w", username, domain.ErrNotFound)
 	}
-	return u, nil
+	if describe(ctx, oplog.Read, "get") {
+		n, failed := lookup(err)
+		note(ctx, oplog.Read, failed, "get user %s -> %d", username, n)
+	}
+	return u, err
 }
 
 // GetUsers returns the users found, in the order asked.
@@ -98,8 +113,12 @@ func (s *Store) GetUsers(ctx context.Context, usernames []string) ([]domain.User
 		return nil, err
 	}
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return found(s.users, usernames, nil), nil
+	out := found(s.users, usernames, nil)
+	s.mu.RUnlock()
+	if describe(ctx, oplog.Read, "multiget") {
+		note(ctx, oplog.Read, nil, "multiget users %d names -> %d", len(usernames), len(out))
+	}
+	return out, nil
 }
 
 // Follow records both sides.
@@ -108,9 +127,12 @@ func (s *Store) Follow(ctx context.Context, username, friend string, since time.
 		return err
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	setOf(s.friends, username).put(friend, since)
 	setOf(s.followers, friend).put(username, since)
+	s.mu.Unlock()
+	if describe(ctx, oplog.Write, "follow") {
+		note(ctx, oplog.Write, nil, "follow %s -> %s (friends and followers)", username, friend)
+	}
 	return nil
 }
 
@@ -120,33 +142,39 @@ func (s *Store) Unfollow(ctx context.Context, username, friend string) error {
 		return err
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	setOf(s.friends, username).remove(friend)
 	setOf(s.followers, friend).remove(username)
+	s.mu.Unlock()
+	if describe(ctx, oplog.Write, "unfollow") {
+		note(ctx, oplog.Write, nil, "unfollow %s -> %s (friends and followers)", username, friend)
+	}
 	return nil
 }
 
 // Friends lists whom username follows, by username.
 func (s *Store) Friends(ctx context.Context, username, after string, limit int) ([]domain.Follow, error) {
-	return s.list(ctx, s.friends, username, after, limit)
+	return s.list(ctx, s.friends, "friends", username, after, limit)
 }
 
 // Followers lists who follows username, by username.
 func (s *Store) Followers(ctx context.Context, username, after string, limit int) ([]domain.Follow, error) {
-	return s.list(ctx, s.followers, username, after, limit)
+	return s.list(ctx, s.followers, "followers", username, after, limit)
 }
 
-func (s *Store) list(ctx context.Context, sets map[string]*followSet, username, after string, limit int) ([]domain.Follow, error) {
+func (s *Store) list(ctx context.Context, sets map[string]*followSet, side, username, after string, limit int) ([]domain.Follow, error) {
 	if err := done(ctx); err != nil {
 		return nil, err
 	}
+	var out []domain.Follow
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	set := sets[username]
-	if set == nil {
-		return nil, nil
+	if set := sets[username]; set != nil {
+		out = set.after(after, limit)
 	}
-	return set.after(after, limit), nil
+	s.mu.RUnlock()
+	if describe(ctx, oplog.Read, "slice") {
+		note(ctx, oplog.Read, nil, "slice %s:%s after=%q limit=%d -> %d", side, username, after, limit, len(out))
+	}
+	return out, nil
 }
 
 // FollowerCount is the size of username's follower set: exact, because every change of the set
@@ -155,12 +183,16 @@ func (s *Store) FollowerCount(ctx context.Context, username string) (int64, erro
 	if err := done(ctx); err != nil {
 		return 0, err
 	}
+	var n int64
 	s.mu.RLock()
-	defer s.mu.RUnlock()
 	if set := s.followers[username]; set != nil {
-		return int64(len(set.items)), nil
+		n = int64(len(set.items))
 	}
-	return 0, nil
+	s.mu.RUnlock()
+	if describe(ctx, oplog.Read, "follower") {
+		note(ctx, oplog.Read, nil, "follower count %s -> %d", username, n)
+	}
+	return n, nil
 }
 
 // MarkPulled adds username to the pulled authors.
@@ -169,13 +201,24 @@ func (s *Store) MarkPulled(ctx context.Context, username string) error {
 		return err
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.pulled[username] = struct{}{}
+	s.mu.Unlock()
+	if describe(ctx, oplog.Write, "mark") {
+		note(ctx, oplog.Write, nil, "mark pulled %s", username)
+	}
 	return nil
 }
 
 // PulledFriends looks each pulled author up in username's friend set.
 func (s *Store) PulledFriends(ctx context.Context, username string) ([]domain.Follow, error) {
+	out, err := s.pulledFriends(ctx, username)
+	if describe(ctx, oplog.Read, "pulled") {
+		note(ctx, oplog.Read, err, "pulled friends of %s -> %d", username, len(out))
+	}
+	return out, err
+}
+
+func (s *Store) pulledFriends(ctx context.Context, username string) ([]domain.Follow, error) {
 	if err := done(ctx); err != nil {
 		return nil, err
 	}
@@ -209,8 +252,12 @@ func (s *Store) PulledAuthors(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return slices.Sorted(maps.Keys(s.pulled)), nil
+	out := slices.Sorted(maps.Keys(s.pulled))
+	s.mu.RUnlock()
+	if describe(ctx, oplog.Read, "pulled") {
+		note(ctx, oplog.Read, nil, "pulled authors -> %d", len(out))
+	}
+	return out, nil
 }
 
 func setOf(sets map[string]*followSet, username string) *followSet {
@@ -261,8 +308,11 @@ func (s *Store) SaveTweet(ctx context.Context, t domain.Tweet) error {
 		return err
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.tweets[t.ID] = t
+	s.mu.Unlock()
+	if describe(ctx, oplog.Write, "save") {
+		note(ctx, oplog.Write, nil, "save tweet %s", t.ID)
+	}
 	return nil
 }
 
@@ -272,12 +322,17 @@ func (s *Store) GetTweet(ctx context.Context, id uuid.UUID) (domain.Tweet, error
 		return domain.Tweet{}, err
 	}
 	s.mu.RLock()
-	defer s.mu.RUnlock()
 	t, ok := s.tweets[id]
+	s.mu.RUnlock()
+	var err error
 	if !ok {
-		return domain.Tweet{}, fmt.Errorf("memory: tweet %s: %w", id, domain.ErrNotFound)
+		err = fmt.Errorf("memory: tweet %s: %w", id, domain.ErrNotFound)
 	}
-	return t, nil
+	if describe(ctx, oplog.Read, "get") {
+		n, failed := lookup(err)
+		note(ctx, oplog.Read, failed, "get tweet %s -> %d", id, n)
+	}
+	return t, err
 }
 
 // GetTweets returns the tweets found, in the order asked.
@@ -286,8 +341,12 @@ func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet,
 		return nil, err
 	}
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return found(s.tweets, ids, nil), nil
+	out := found(s.tweets, ids, nil)
+	s.mu.RUnlock()
+	if describe(ctx, oplog.Read, "multiget") {
+		note(ctx, oplog.Read, nil, "multiget tweets %d ids -> %d", len(ids), len(out))
+	}
+	return out, nil
 }
 
 // Append adds e to every line named.
@@ -297,9 +356,12 @@ func (s *Store) Append(ctx context.Context, e domain.LineEntry, lines ...domain.
 	}
 	e.Tweet = nil // the memory store keeps IDs, as the 0.6 layout does
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	for _, l := range lines {
 		s.lines[l] = insertEntry(s.lines[l], e)
+	}
+	s.mu.Unlock()
+	if describe(ctx, oplog.Write, "append") {
+		note(ctx, oplog.Write, nil, "append entry time=%d to %d lines (%s)", e.Time, len(lines), lineNames(lines))
 	}
 	return nil
 }
@@ -317,8 +379,11 @@ func (s *Store) AppendEntries(ctx context.Context, line domain.LineKey, entries 
 	}
 	slices.SortStableFunc(batch, func(a, b domain.LineEntry) int { return cmp.Compare(a.Time, b.Time) })
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.lines[line] = mergeEntries(s.lines[line], batch)
+	s.mu.Unlock()
+	if describe(ctx, oplog.Write, "append") {
+		note(ctx, oplog.Write, nil, "append %d entries to line %s", len(entries), line)
+	}
 	return nil
 }
 
@@ -374,7 +439,7 @@ func insertEntry(l []domain.LineEntry, e domain.LineEntry) []domain.LineEntry {
 	return l
 }
 
-// SliceMany slices one line after another.
+// SliceMany slices one line after another (each slice records itself).
 func (s *Store) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
 	return ports.SliceEach(ctx, s, reqs)
 }
@@ -385,7 +450,6 @@ func (s *Store) Slice(ctx context.Context, line domain.LineKey, before int64, li
 		return nil, err
 	}
 	s.mu.RLock()
-	defer s.mu.RUnlock()
 	l := s.lines[line]
 	end := len(l)
 	if before > 0 {
@@ -394,6 +458,10 @@ func (s *Store) Slice(ctx context.Context, line domain.LineKey, before int64, li
 	out := make([]domain.LineEntry, 0, min(limit, end))
 	for i := end - 1; i >= 0 && len(out) < limit; i-- {
 		out = append(out, l[i])
+	}
+	s.mu.RUnlock()
+	if describe(ctx, oplog.Read, "slice") {
+		note(ctx, oplog.Read, nil, "slice line %s before=%d limit=%d -> %d entries", line, before, limit, len(out))
 	}
 	return out, nil
 }
@@ -404,7 +472,6 @@ func (s *Store) Remove(ctx context.Context, line domain.LineKey, times ...int64)
 		return err
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	l := s.lines[line]
 	for _, t := range times {
 		i := sort.Search(len(l), func(i int) bool { return l[i].Time >= t })
@@ -413,5 +480,26 @@ func (s *Store) Remove(ctx context.Context, line domain.LineKey, times ...int64)
 		}
 	}
 	s.lines[line] = l
+	s.mu.Unlock()
+	if describe(ctx, oplog.Write, "remove") {
+		note(ctx, oplog.Write, nil, "remove %d entries from line %s", len(times), line)
+	}
 	return nil
+}
+
+// lineNames lists up to four lines, then how many more.
+func lineNames(ks []domain.LineKey) string {
+	const show = 4
+	var b strings.Builder
+	for i, k := range ks {
+		if i == show {
+			fmt.Fprintf(&b, ", +%d more", len(ks)-show)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(k.String())
+	}
+	return b.String()
 }

@@ -25,7 +25,6 @@ import (
 
 	"twissandra/adapters/compare"
 	"twissandra/adapters/cql3"
-	"twissandra/adapters/instrument"
 	"twissandra/adapters/memory"
 	"twissandra/adapters/widerow"
 	"twissandra/adapters/widerow/engine"
@@ -36,7 +35,6 @@ import (
 	"twissandra/ports/teaching"
 	"twissandra/web"
 	"twissandra/web/metrics"
-	"twissandra/web/opstrace"
 	"twissandra/web/pages"
 )
 
@@ -47,21 +45,8 @@ func backendModule(cfg *Config) (fx.Option, error) {
 	case "memory":
 		return memory.Module, nil
 	case "cql3":
-		c := cfg.CQL
-		retries := c.Retries
-		if retries == 0 {
-			retries = -1 // --cql-retries 0 means none; cql3.Config reads 0 as its default
-		}
 		return fx.Options(
-			fx.Supply(cql3.Config{
-				Hosts: splitList(c.Hosts), Port: c.Port, Keyspace: c.Keyspace, Replication: c.Replication,
-				Consistency: c.Consistency, SerialConsistency: c.SerialConsistency,
-				Timeout: c.Timeout, ConnectTimeout: c.ConnectTimeout, StartTimeout: c.StartTimeout,
-				Retries: retries, LocalDC: c.LocalDC, Username: c.Username, Password: c.Password,
-				TLS: cql3.TLSConfig{Enabled: c.TLS, CAFile: c.TLSCAFile, CertFile: c.TLSCertFile,
-					KeyFile: c.TLSKeyFile, SkipVerify: c.TLSSkipVerify},
-				FanoutConcurrency: c.FanoutConcurrency,
-			}),
+			fx.Supply(cfg.CQL),
 			fx.Provide(func() cqlSchema { return cqlSchema(cql3.SchemaText()) }),
 			cql3.Module,
 		), nil
@@ -125,44 +110,48 @@ func newSocial(users ports.UserStore, tweets ports.TweetStore, lines ports.LineS
 // needs (tools such as migrate need the bare stores, whose optional interfaces a decorator hides).
 func serverOptions(cfg *Config) []fx.Option {
 	return []fx.Option{
-		// Each port call is counted and timed for /metrics (adapters/instrument). The pages'
-		// storage-operations footer and the Storage-Ops header show what the storage itself did:
-		// the widerow engine's Thrift calls, the cql3 driver's CQL statements. The memory store
-		// has nothing below its ports, so there the port calls themselves are recorded.
-		fx.Decorate(
-			func(s ports.UserStore, c *Config, sec *secondary) ports.UserStore {
-				s = traceIf(c, instrument.Users(s, c.Backend, metrics.Default()), opstrace.Users)
-				return compareIf(sec, s, func(st ports.Stores) ports.UserStore { return st.Users }, compare.Users)
-			},
-			func(s ports.TweetStore, c *Config, sec *secondary) ports.TweetStore {
-				s = traceIf(c, instrument.Tweets(s, c.Backend, metrics.Default()), opstrace.Tweets)
-				return compareIf(sec, s, func(st ports.Stores) ports.TweetStore { return st.Tweets }, compare.Tweets)
-			},
-			func(s ports.LineStore, c *Config, sec *secondary) ports.LineStore {
-				s = traceIf(c, instrument.Lines(s, c.Backend, metrics.Default()), opstrace.Lines)
-				return compareIf(sec, s, func(st ports.Stores) ports.LineStore { return st.Lines }, compare.Lines)
-			},
-			func(s ports.AuthorStore, c *Config, sec *secondary) ports.AuthorStore {
-				s = traceIf(c, instrument.Authors(s, c.Backend, metrics.Default()), opstrace.Authors)
-				return compareIf(sec, s, func(st ports.Stores) ports.AuthorStore { return st.Authors }, compare.Authors)
-			},
-			func(s ports.EntryStore, c *Config, sec *secondary) ports.EntryStore {
-				s = traceIf(c, instrument.Entries(s, c.Backend, metrics.Default()), opstrace.Entries)
-				return compareIf(sec, s, func(st ports.Stores) ports.EntryStore { return st.Entries }, compare.Entries)
-			},
-			func(s ports.TagIndex, c *Config, sec *secondary) ports.TagIndex {
-				s = traceIf(c, instrument.Tags(s, c.Backend, metrics.Default()), opstrace.Tags)
-				return compareIf(sec, s, func(st ports.Stores) ports.TagIndex { return st.Tags }, compare.Tags)
-			},
-			func(s ports.CommentStore, c *Config, sec *secondary) ports.CommentStore {
-				s = traceIf(c, instrument.Comments(s, c.Backend, metrics.Default()), opstrace.Comments)
-				return compareIf(sec, s, func(st ports.Stores) ports.CommentStore { return st.Comments }, compare.Comments)
-			},
-		),
+		fx.Decorate(decorateStores),
 		fx.Provide(openSecondary),
 		fx.Provide(newLab),
 		fx.Provide(newEngine),
 	}
+}
+
+// storesIn and storesOut are every port of the backend, as fx holds them.
+type storesIn struct {
+	fx.In
+	Users    ports.UserStore
+	Tweets   ports.TweetStore
+	Lines    ports.LineStore
+	Authors  ports.AuthorStore
+	Entries  ports.EntryStore
+	Tags     ports.TagIndex
+	Comments ports.CommentStore
+}
+
+type storesOut struct {
+	fx.Out
+	Users    ports.UserStore
+	Tweets   ports.TweetStore
+	Lines    ports.LineStore
+	Authors  ports.AuthorStore
+	Entries  ports.EntryStore
+	Tags     ports.TagIndex
+	Comments ports.CommentStore
+}
+
+// decorateStores wraps the backend's stores for the server: each port call is counted and
+// timed for /metrics, and in compare mode run on the second backend too. The operations the
+// pages' footer and the Storage-Ops header show are the stores' own records (package oplog),
+// made below the ports, so no wrapper adds any.
+func decorateStores(in storesIn, c *Config, sec *secondary) storesOut {
+	s := metrics.Default().Stores(ports.Stores{Users: in.Users, Tweets: in.Tweets, Lines: in.Lines,
+		Authors: in.Authors, Entries: in.Entries, Tags: in.Tags, Comments: in.Comments}, c.Backend)
+	if sec != nil {
+		s = compare.Stores(sec.pair, s, sec.stores)
+	}
+	return storesOut{Users: s.Users, Tweets: s.Tweets, Lines: s.Lines,
+		Authors: s.Authors, Entries: s.Entries, Tags: s.Tags, Comments: s.Comments}
 }
 
 // newLab opens the comparator lab's scratch keyspace (in memory, apart from the application's
@@ -185,8 +174,7 @@ type secondary struct {
 }
 
 // openSecondary opens the --compare backend beside the primary, with the same configuration
-// but its backend, and closes it when the server stops. Its memory stores record their port
-// calls, as the primary's do, so that the page has operations to show for every model.
+// but its backend, and closes it when the server stops.
 func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondary, error) {
 	if cfg.Compare == "" {
 		return nil, nil
@@ -200,34 +188,13 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 		return nil, fmt.Errorf("--compare %s: %w", cfg.Compare, err)
 	}
 	lc.Append(fx.Hook{OnStop: func(context.Context) error { return b.close() }})
-	st := b.stores
-	if sc.Backend == "memory" {
-		st = ports.Stores{Users: opstrace.Users(st.Users), Tweets: opstrace.Tweets(st.Tweets), Lines: opstrace.Lines(st.Lines),
-			Authors: opstrace.Authors(st.Authors), Entries: opstrace.Entries(st.Entries), Tags: opstrace.Tags(st.Tags), Comments: opstrace.Comments(st.Comments)}
-	}
 	logger.Info("compare mode", "primary", cfg.Backend, "secondary", cfg.Compare)
 	return &secondary{
 		pair:    &compare.Pair{Primary: cfg.Backend, Secondary: cfg.Compare, Observer: metrics.Default()},
-		stores:  st,
+		stores:  b.stores,
 		locator: b.locator,
 		sizes:   b.sizes,
 	}, nil
-}
-
-// compareIf runs store on two models in compare mode, and returns it as it is otherwise.
-func compareIf[T any](sec *secondary, store T, of func(ports.Stores) T, wrap func(*compare.Pair, T, T) T) T {
-	if sec == nil {
-		return store
-	}
-	return wrap(sec.pair, store, of(sec.stores))
-}
-
-// traceIf wraps a store in its port-level operations trace on the memory backend only.
-func traceIf[T any](c *Config, store T, trace func(T) T) T {
-	if c.Backend == "memory" {
-		return trace(store)
-	}
-	return store
 }
 
 // engineDeps are newEngine's parameters; the widerow engine is there only on widerow.

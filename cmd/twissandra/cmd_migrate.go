@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"twissandra/internal/progress"
@@ -111,7 +112,7 @@ func describeSide(c *Config) string {
 		}
 		return "widerow " + c.DataDir
 	case "cql3":
-		return "cql3 " + c.CQL.Hosts + "/" + c.CQL.Keyspace
+		return "cql3 " + strings.Join(c.CQL.Hosts, ",") + "/" + c.CQL.Keyspace
 	}
 	return c.Backend
 }

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
+	"twissandra/adapters/cql3"
 )
 
 // envPrefix prefixes every environment variable that can stand in for a flag:
@@ -42,30 +44,8 @@ type Config struct {
 	TrustedProxies string
 	GCPercent      int
 
-	CQL CQLConfig
-}
-
-// CQLConfig are the cql3 backend's settings.
-type CQLConfig struct {
-	Hosts             string
-	Port              int
-	Keyspace          string
-	Replication       string
-	Consistency       string
-	SerialConsistency string
-	Timeout           time.Duration
-	ConnectTimeout    time.Duration
-	StartTimeout      time.Duration
-	Retries           int
-	LocalDC           string
-	Username          string
-	Password          string
-	TLS               bool
-	TLSCAFile         string
-	TLSCertFile       string
-	TLSKeyFile        string
-	TLSSkipVerify     bool
-	FanoutConcurrency int
+	// CQL is the cql3 backend's configuration, bound to the --cql-* flags as it is.
+	CQL cql3.Config
 }
 
 // Backends are the storage adapters serve can run on.
@@ -89,27 +69,61 @@ func bindWiderowFlags(fs *flag.FlagSet, c *Config) {
 	fs.BoolVar(&c.LogJSON, "log-json", false, "log JSON lines instead of text")
 }
 
-// bindCQLFlags adds the settings of the cql3 backend.
+// bindCQLFlags adds the settings of the cql3 backend, straight into its cql3.Config.
 func bindCQLFlags(fs *flag.FlagSet, c *Config) {
-	fs.StringVar(&c.CQL.Hosts, "cql-hosts", "127.0.0.1", "cql3: comma-separated contact points")
-	fs.IntVar(&c.CQL.Port, "cql-port", 9042, "cql3: native protocol port")
-	fs.StringVar(&c.CQL.Keyspace, "cql-keyspace", "twissandra", "cql3: keyspace (created if missing)")
-	fs.StringVar(&c.CQL.Replication, "cql-replication", "SimpleStrategy:1", "cql3: SimpleStrategy:RF or NetworkTopologyStrategy:dc1=3,dc2=3")
-	fs.StringVar(&c.CQL.Consistency, "cql-consistency", "LOCAL_QUORUM", "cql3: consistency of reads and writes")
-	fs.StringVar(&c.CQL.SerialConsistency, "cql-serial-consistency", "LOCAL_SERIAL", "cql3: consistency of lightweight transactions (SERIAL or LOCAL_SERIAL)")
-	fs.DurationVar(&c.CQL.Timeout, "cql-timeout", 5*time.Second, "cql3: per-query timeout")
-	fs.DurationVar(&c.CQL.ConnectTimeout, "cql-connect-timeout", 5*time.Second, "cql3: connection timeout")
-	fs.DurationVar(&c.CQL.StartTimeout, "cql-start-timeout", 2*time.Minute, "cql3: how long start-up may wait for a cold cluster")
-	fs.IntVar(&c.CQL.Retries, "cql-retries", 3, "cql3: retries of an idempotent query")
-	fs.StringVar(&c.CQL.LocalDC, "cql-local-dc", "", "cql3: local datacenter for DC-aware, token-aware host selection")
-	fs.StringVar(&c.CQL.Username, "cql-username", "", "cql3: username (password authenticator)")
-	fs.StringVar(&c.CQL.Password, "cql-password", "", "cql3: password")
-	fs.BoolVar(&c.CQL.TLS, "cql-tls", false, "cql3: connect with TLS")
-	fs.StringVar(&c.CQL.TLSCAFile, "cql-tls-ca", "", "cql3: CA certificate file")
-	fs.StringVar(&c.CQL.TLSCertFile, "cql-tls-cert", "", "cql3: client certificate file")
-	fs.StringVar(&c.CQL.TLSKeyFile, "cql-tls-key", "", "cql3: client key file")
-	fs.BoolVar(&c.CQL.TLSSkipVerify, "cql-tls-skip-verify", false, "cql3: do not verify the server certificate (testing only)")
-	fs.IntVar(&c.CQL.FanoutConcurrency, "cql-fanout-concurrency", 32, "cql3: concurrent inserts while fanning a tweet out")
+	q := &c.CQL
+	q.Hosts = []string{"127.0.0.1"}
+	fs.Var((*listFlag)(&q.Hosts), "cql-hosts", "cql3: comma-separated contact points")
+	fs.IntVar(&q.Port, "cql-port", cql3.DefaultPort, "cql3: native protocol port")
+	fs.StringVar(&q.Keyspace, "cql-keyspace", cql3.DefaultKeyspace, "cql3: keyspace (created if missing)")
+	fs.StringVar(&q.Replication, "cql-replication", cql3.DefaultReplication, "cql3: SimpleStrategy:RF or NetworkTopologyStrategy:dc1=3,dc2=3")
+	fs.StringVar(&q.Consistency, "cql-consistency", cql3.DefaultConsistency, "cql3: consistency of reads and writes")
+	fs.StringVar(&q.SerialConsistency, "cql-serial-consistency", cql3.DefaultSerialConsistency, "cql3: consistency of lightweight transactions (SERIAL or LOCAL_SERIAL)")
+	fs.DurationVar(&q.Timeout, "cql-timeout", cql3.DefaultTimeout, "cql3: per-query timeout")
+	fs.DurationVar(&q.ConnectTimeout, "cql-connect-timeout", cql3.DefaultConnectTimeout, "cql3: connection timeout")
+	fs.DurationVar(&q.StartTimeout, "cql-start-timeout", cql3.DefaultStartTimeout, "cql3: how long start-up may wait for a cold cluster")
+	q.Retries = cql3.DefaultRetries
+	fs.Var((*retriesFlag)(&q.Retries), "cql-retries", "cql3: retries of an idempotent query (0: none)")
+	fs.StringVar(&q.LocalDC, "cql-local-dc", "", "cql3: local datacenter for DC-aware, token-aware host selection")
+	fs.StringVar(&q.Username, "cql-username", "", "cql3: username (password authenticator)")
+	fs.StringVar(&q.Password, "cql-password", "", "cql3: password")
+	fs.BoolVar(&q.TLS.Enabled, "cql-tls", false, "cql3: connect with TLS")
+	fs.StringVar(&q.TLS.CAFile, "cql-tls-ca", "", "cql3: CA certificate file")
+	fs.StringVar(&q.TLS.CertFile, "cql-tls-cert", "", "cql3: client certificate file")
+	fs.StringVar(&q.TLS.KeyFile, "cql-tls-key", "", "cql3: client key file")
+	fs.BoolVar(&q.TLS.SkipVerify, "cql-tls-skip-verify", false, "cql3: do not verify the server certificate (testing only)")
+	fs.IntVar(&q.FanoutConcurrency, "cql-fanout-concurrency", cql3.DefaultFanoutConcurrency, "cql3: concurrent inserts while fanning a tweet out")
+}
+
+// listFlag is a comma-separated list flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error { *l = splitList(s); return nil }
+
+// retriesFlag is --cql-retries: on the command line 0 means no retry, which cql3.Config spells
+// as a negative count (its zero value is the default).
+type retriesFlag int
+
+func (r *retriesFlag) String() string {
+	if *r < 0 {
+		return "0"
+	}
+	return strconv.Itoa(int(*r))
+}
+
+func (r *retriesFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	switch {
+	case err != nil:
+		return errors.New("want a whole number")
+	case n < 0:
+		return errors.New("want 0 or more")
+	case n == 0:
+		n = -1
+	}
+	*r = retriesFlag(n)
+	return nil
 }
 
 // bindServeFlags adds the HTTP server's flags.

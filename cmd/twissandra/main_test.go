@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -62,7 +63,7 @@ func TestConfigFlagsWinOverEnvironment(t *testing.T) {
 	if err := parseConfig(fs, []string{"--addr", "127.0.0.1:7777"}, func(k string) string { return env[k] }); err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Backend != "memory" || cfg.Addr != "127.0.0.1:7777" || cfg.CQL.Hosts != "10.0.0.1,10.0.0.2" || cfg.CQL.Timeout != 7*time.Second || cfg.BcryptCost != 5 {
+	if cfg.Backend != "memory" || cfg.Addr != "127.0.0.1:7777" || !slices.Equal(cfg.CQL.Hosts, []string{"10.0.0.1", "10.0.0.2"}) || cfg.CQL.Timeout != 7*time.Second || cfg.BcryptCost != 5 {
 		t.Fatalf("config = %+v", cfg)
 	}
 }

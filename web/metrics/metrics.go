@@ -9,11 +9,11 @@
 //	                                                                  already_exists or error
 //	twissandra_line_fanout_lines{adapter}                            histogram of lines per Append
 //
-// plus the Go runtime and process collectors. Metrics implements instrument.Sink.
+// plus the Go runtime and process collectors. Metrics.Stores wraps a backend's stores so that
+// every port call is counted and timed (stores.go, and stores_gen.go made from the ports).
 package metrics
 
 import (
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -24,9 +24,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-
-	"twissandra/adapters/instrument"
-	"twissandra/domain"
 )
 
 // UnmatchedRoute is the route label of requests that matched no route: raw paths would make one
@@ -161,55 +158,14 @@ func knownMethod(m string) bool {
 	return false
 }
 
-// Op implements instrument.Sink.
-func (m *Metrics) Op(adapter, op string) instrument.OpRecorder {
-	return &opRecorder{
-		dur:           m.storeDur.WithLabelValues(adapter, op),
-		ok:            m.storeOps.WithLabelValues(adapter, op, "ok"),
-		notFound:      m.storeOps.WithLabelValues(adapter, op, "not_found"),
-		alreadyExists: m.storeOps.WithLabelValues(adapter, op, "already_exists"),
-		failed:        m.storeOps.WithLabelValues(adapter, op, "error"),
-	}
-}
-
-// Fanout implements instrument.Sink.
-func (m *Metrics) Fanout(adapter string) instrument.SizeRecorder {
-	return sizeRecorder{m.fanout.WithLabelValues(adapter)}
-}
-
-type opRecorder struct {
-	dur                                 prometheus.Observer
-	ok, notFound, alreadyExists, failed prometheus.Counter
-}
-
-func (r *opRecorder) Done(d time.Duration, err error) {
-	r.dur.Observe(d.Seconds())
-	switch {
-	case err == nil:
-		r.ok.Inc()
-	case errors.Is(err, domain.ErrNotFound):
-		r.notFound.Inc()
-	case errors.Is(err, domain.ErrAlreadyExists):
-		r.alreadyExists.Inc()
-	default:
-		r.failed.Inc()
-	}
-}
-
-type sizeRecorder struct{ o prometheus.Observer }
-
-func (s sizeRecorder) Observe(n int) { s.o.Observe(float64(n)) }
-
-var _ instrument.Sink = (*Metrics)(nil)
-
 // Divergence counts a read that compare mode's two models answered differently; op is the
-// operation as compare mode names it (its first word is the label).
+// operation as compare mode names it (its first word, the port method, is the label).
 func (m *Metrics) Divergence(op string) { m.compareReport("divergence", op) }
 
 // SecondaryFailure counts a call compare mode's second model failed.
 func (m *Metrics) SecondaryFailure(op string) { m.compareReport("secondary_failure", op) }
 
 func (m *Metrics) compareReport(kind, op string) {
-	word, _, _ := strings.Cut(op, " ") // a bounded label: "get", "slice", "create", ...
+	word, _, _ := strings.Cut(op, " ") // a bounded label: "get_user", "slice", ...
 	m.compare.WithLabelValues(kind, word).Inc()
 }

@@ -1,6 +1,7 @@
 package metrics_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,7 +13,10 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"twissandra/adapters/memory"
 	"twissandra/domain"
+	"twissandra/ports"
+	"twissandra/ports/porttest"
 	"twissandra/web/metrics"
 )
 
@@ -99,18 +103,39 @@ func TestHTTPDurationsByRouteTemplate(t *testing.T) {
 	}
 }
 
+// Each call through Stores is counted once, under its adapter and operation, by its result; an
+// Append also records how many lines it went to.
 func TestStorageOperationsAndFanout(t *testing.T) {
 	t.Parallel()
 	m := metrics.New()
-	create := m.Op("widerow", "create_user")
-	create.Done(time.Millisecond, nil)
-	create.Done(time.Millisecond, fmt.Errorf("insert: %w", domain.ErrAlreadyExists))
-	get := m.Op("widerow", "get_user")
-	get.Done(time.Microsecond, domain.ErrNotFound)
-	get.Done(time.Microsecond, errors.New("disk on fire"))
-	fan := m.Fanout("widerow")
-	fan.Observe(3)
-	fan.Observe(1003)
+	store := memory.New()
+	s := m.Stores(ports.Stores{Users: store, Tweets: store, Lines: store}, "widerow")
+	ctx := context.Background()
+	u := domain.User{Username: "jericevans", PasswordHash: []byte("x"), CreatedAt: time.Now()}
+	if err := s.Users.CreateUser(ctx, u); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Users.CreateUser(ctx, u); !errors.Is(err, domain.ErrAlreadyExists) {
+		t.Fatalf("second create: %v", err)
+	}
+	if _, err := s.Users.GetUser(ctx, "nobody"); !errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("get nobody: %v", err)
+	}
+	gone, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := s.Users.GetUser(gone, "jericevans"); err == nil || errors.Is(err, domain.ErrNotFound) {
+		t.Fatalf("get with a cancelled context: %v", err)
+	}
+	few := []domain.LineKey{domain.PublicLine(), domain.UserlineOf("jericevans"), domain.TimelineOf("jericevans")}
+	many := make([]domain.LineKey, 1003)
+	for i := range many {
+		many[i] = domain.TimelineOf(fmt.Sprintf("fan%d", i))
+	}
+	for _, lines := range [][]domain.LineKey{few, many} {
+		if err := s.Lines.Append(ctx, domain.LineEntry{Time: 1}, lines...); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	text := scrape(t, m.Handler())
 	for _, c := range []struct {
@@ -123,6 +148,7 @@ func TestStorageOperationsAndFanout(t *testing.T) {
 		{"twissandra_storage_operations_total", map[string]string{"adapter": "widerow", "op": "get_user", "result": "not_found"}, 1},
 		{"twissandra_storage_operations_total", map[string]string{"adapter": "widerow", "op": "get_user", "result": "error"}, 1},
 		{"twissandra_storage_operation_duration_seconds_count", map[string]string{"adapter": "widerow", "op": "create_user"}, 2},
+		{"twissandra_storage_operations_total", map[string]string{"adapter": "widerow", "op": "append", "result": "ok"}, 2},
 		{"twissandra_line_fanout_lines_count", map[string]string{"adapter": "widerow"}, 2},
 		{"twissandra_line_fanout_lines_sum", map[string]string{"adapter": "widerow"}, 1006},
 		{"twissandra_line_fanout_lines_bucket", map[string]string{"adapter": "widerow", "le": "4"}, 1},
@@ -159,5 +185,26 @@ func BenchmarkMiddleware(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		e.ServeHTTP(httptest.NewRecorder(), req)
+	}
+}
+
+// The wrapped stores pass the same contract suites as the stores they wrap.
+func TestWrappedStoresKeepTheContract(t *testing.T) {
+	m := metrics.New()
+	porttest.Run(t, func(t *testing.T) porttest.Stores {
+		s := memory.New()
+		w := m.Stores(ports.Stores{Users: s, Tweets: s, Lines: s}, "memory")
+		return porttest.Stores{Users: w.Users, Tweets: w.Tweets, Lines: w.Lines}
+	})
+	porttest.RunBlog(t, func(t *testing.T) porttest.BlogStores {
+		s := memory.NewBlog()
+		w := m.Stores(ports.Stores{Authors: s, Entries: s, Tags: s, Comments: s}, "memory")
+		return porttest.BlogStores{Authors: w.Authors, Entries: w.Entries, Tags: w.Tags, Comments: w.Comments}
+	})
+	text := scrape(t, m.Handler())
+	for _, op := range []string{"create_user", "append", "slice", "slice_many", "create_entry", "add_comment"} {
+		if n, _ := Sample(text, "twissandra_storage_operation_duration_seconds_count", map[string]string{"adapter": "memory", "op": op}); n == 0 {
+			t.Errorf("no calls of %s recorded", op)
+		}
 	}
 }

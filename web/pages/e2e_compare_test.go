@@ -17,9 +17,9 @@ func compareStores(t *testing.T) stores {
 	c, _ := cql3Stores(t)
 	p := &compare.Pair{Primary: "widerow", Secondary: "cql3"}
 	st := w
-	st.users, st.tweets, st.lines = compare.Users(p, w.users, c.users), compare.Tweets(p, w.tweets, c.tweets), compare.Lines(p, w.lines, c.lines)
-	st.authors, st.entries = compare.Authors(p, w.authors, c.authors), compare.Entries(p, w.entries, c.entries)
-	st.tags, st.comments = compare.Tags(p, w.tags, c.tags), compare.Comments(p, w.comments, c.comments)
+	both := compare.Stores(p, w.ports(), c.ports())
+	st.users, st.tweets, st.lines = both.Users, both.Tweets, both.Lines
+	st.authors, st.entries, st.tags, st.comments = both.Authors, both.Entries, both.Tags, both.Comments
 	st.locator = compare.Locator(p, w.locator, c.locator)
 	st.compareSizes, st.compareBackend = c.sizes, "cql3"
 	return st

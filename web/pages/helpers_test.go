@@ -23,7 +23,6 @@ import (
 	"twissandra/ports"
 	"twissandra/ports/teaching"
 	"twissandra/web"
-	"twissandra/web/opstrace"
 )
 
 // testApp is a server with the pages on one backend, and the services behind it.
@@ -73,13 +72,19 @@ func widerowStores(t testing.TB) stores {
 		node: node, wide: in, locator: in, sizes: in, claims: widerow.NewNameClaims(node), backend: "widerow"}
 }
 
-// newApp serves the pages (and the JSON API) on st, its stores wrapped by opstrace as the
-// server wires them.
+// ports are the stores as one ports.Stores.
+func (st stores) ports() ports.Stores {
+	return ports.Stores{Users: st.users, Tweets: st.tweets, Lines: st.lines,
+		Authors: st.authors, Entries: st.entries, Tags: st.tags, Comments: st.comments}
+}
+
+// newApp serves the pages (and the JSON API) on st. Every store records its own operations
+// (package oplog), as the server's do.
 func newApp(t testing.TB, st stores) *testApp {
 	t.Helper()
 	hasher := domain.NewPasswordHasher(bcrypt.MinCost)
-	svc := social.New(opstrace.Users(st.users), opstrace.Tweets(st.tweets), opstrace.Lines(st.lines), nil, hasher)
-	bl := blog.New(opstrace.Authors(st.authors), opstrace.Entries(st.entries), opstrace.Tags(st.tags), opstrace.Comments(st.comments), nil)
+	svc := social.New(st.users, st.tweets, st.lines, nil, hasher)
+	bl := blog.New(st.authors, st.entries, st.tags, st.comments, nil)
 	s, err := web.NewServer(web.Config{TokenSecret: []byte(strings.Repeat("k", 32))}, web.Deps{Social: svc})
 	if err != nil {
 		t.Fatal(err)

@@ -44,8 +44,8 @@ var staticFS embed.FS
 
 // Deps are the pages' collaborators.
 type Deps struct {
-	// Social runs Twissandra's use cases (required). Build it on stores wrapped by package
-	// web/opstrace for the storage-operations footer to list anything.
+	// Social runs Twissandra's use cases (required). Its stores record what each request cost
+	// them (package oplog), which the footer lists.
 	Social *social.Service
 	// Blog runs the blog; nil leaves the blog pages out.
 	Blog *blog.Service
