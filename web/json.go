@@ -58,14 +58,20 @@ func (s *Server) writeTweetPage(c *gin.Context, page social.TweetPage) {
 	writeJSONBytes(c, http.StatusOK, func(b []byte) []byte { return s.tweets.appendPage(b, page) })
 }
 
-// appendTweetPage writes {"tweets":[...],"next":"..."|null}.
-func appendTweetPage(b []byte, page social.TweetPage) []byte {
+// appendTweetPage writes {"tweets":[...],"next":"..."|null}, the one encoder of a page of
+// tweets: tweet(b, i) appends the JSON of page.Tweets[i] (the tweet cache's copy, say), and a
+// nil tweet means appendTweet.
+func appendTweetPage(b []byte, page social.TweetPage, tweet func(b []byte, i int) []byte) []byte {
 	b = append(b, `{"tweets":[`...)
 	for i := range page.Tweets {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendTweet(b, page.Tweets[i])
+		if tweet == nil {
+			b = appendTweet(b, page.Tweets[i])
+		} else {
+			b = tweet(b, i)
+		}
 	}
 	b = append(b, `],"next":`...)
 	if page.Next == "" {
