@@ -78,7 +78,7 @@ func (e badEnv) snapshot(t *testing.T) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b.WriteString(string(appendTweetPage(nil, p)))
+		b.WriteString(string(appendTweetPage(nil, p, nil)))
 	}
 	for _, n := range candidateNames {
 		if _, err := e.store.GetUser(ctx, n); err == nil {

@@ -1,14 +1,12 @@
 package web
 
 import (
-	"encoding/hex"
 	"net/http"
 	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
-	"github.com/google/uuid"
 
 	"twissandra/domain"
 	"twissandra/domain/social"
@@ -60,14 +58,20 @@ func (s *Server) writeTweetPage(c *gin.Context, page social.TweetPage) {
 	writeJSONBytes(c, http.StatusOK, func(b []byte) []byte { return s.tweets.appendPage(b, page) })
 }
 
-// appendTweetPage writes {"tweets":[...],"next":"..."|null}.
-func appendTweetPage(b []byte, page social.TweetPage) []byte {
+// appendTweetPage writes {"tweets":[...],"next":"..."|null}, the one encoder of a page of
+// tweets: tweet(b, i) appends the JSON of page.Tweets[i] (the tweet cache's copy, say), and a
+// nil tweet means appendTweet.
+func appendTweetPage(b []byte, page social.TweetPage, tweet func(b []byte, i int) []byte) []byte {
 	b = append(b, `{"tweets":[`...)
 	for i := range page.Tweets {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendTweet(b, page.Tweets[i])
+		if tweet == nil {
+			b = appendTweet(b, page.Tweets[i])
+		} else {
+			b = tweet(b, i)
+		}
 	}
 	b = append(b, `],"next":`...)
 	if page.Next == "" {
@@ -80,7 +84,7 @@ func appendTweetPage(b []byte, page social.TweetPage) []byte {
 
 func appendTweet(b []byte, t domain.Tweet) []byte {
 	b = append(b, `{"id":"`...)
-	b = appendUUID(b, t.ID)
+	b = domain.AppendUUID(b, t.ID)
 	b = append(b, `","username":`...)
 	b = appendJSONString(b, t.Username)
 	b = append(b, `,"body":`...)
@@ -167,21 +171,6 @@ func civilFromDays(z int64) (year, month, day int64) {
 		year++
 	}
 	return year, month, day
-}
-
-// appendUUID writes the canonical 8-4-4-4-12 form without uuid.String's allocation.
-func appendUUID(b []byte, u uuid.UUID) []byte {
-	var s [36]byte
-	hex.Encode(s[0:8], u[0:4])
-	s[8] = '-'
-	hex.Encode(s[9:13], u[4:6])
-	s[13] = '-'
-	hex.Encode(s[14:18], u[6:8])
-	s[18] = '-'
-	hex.Encode(s[19:23], u[8:10])
-	s[23] = '-'
-	hex.Encode(s[24:], u[10:])
-	return append(b, s[:]...)
 }
 
 const hexDigits = "0123456789abcdef"

@@ -47,7 +47,7 @@ func TestAppendTweetPage(t *testing.T) {
 		{social.TweetPage{Tweets: []domain.Tweet{tw, tw}, Next: "AQ"}, `{"tweets":[` + string(appendTweet(nil, tw)) + `,` + string(appendTweet(nil, tw)) + `],"next":"AQ"}`},
 	}
 	for _, tt := range tests {
-		got := string(appendTweetPage(nil, tt.page))
+		got := string(appendTweetPage(nil, tt.page, nil))
 		if got != tt.want {
 			t.Errorf("got %s, want %s", got, tt.want)
 		}
@@ -112,7 +112,7 @@ func TestTweetCache(t *testing.T) {
 		{},
 	} {
 		for range 2 {
-			if got, want := string(tc.appendPage(nil, page)), string(appendTweetPage(nil, page)); got != want {
+			if got, want := string(tc.appendPage(nil, page)), string(appendTweetPage(nil, page, nil)); got != want {
 				t.Fatalf("cached page\n got %s\nwant %s", got, want)
 			}
 		}

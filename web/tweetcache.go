@@ -25,32 +25,20 @@ func newTweetCache(max int) *tweetCache {
 	return &tweetCache{enc: make(map[uuid.UUID][]byte, min(max, 1024)), max: max}
 }
 
-// appendPage writes {"tweets":[...],"next":...} like appendTweetPage, from the cache where it
-// can; the read lock is taken once per page, the write lock only when there were misses.
+// appendPage writes the page with appendTweetPage, each tweet from the cache where it can; the
+// read lock is taken once per page, the write lock only when there were misses.
 func (tc *tweetCache) appendPage(b []byte, page social.TweetPage) []byte {
 	var missBuf [domain.DefaultPageSize]int
 	misses := missBuf[:0]
-	b = append(b, `{"tweets":[`...)
 	tc.mu.RLock()
-	for i := range page.Tweets {
-		if i > 0 {
-			b = append(b, ',')
-		}
+	b = appendTweetPage(b, page, func(b []byte, i int) []byte {
 		if enc, ok := tc.enc[page.Tweets[i].ID]; ok {
-			b = append(b, enc...)
-			continue
+			return append(b, enc...)
 		}
-		b = appendTweet(b, page.Tweets[i])
 		misses = append(misses, i)
-	}
+		return appendTweet(b, page.Tweets[i])
+	})
 	tc.mu.RUnlock()
-	b = append(b, `],"next":`...)
-	if page.Next == "" {
-		b = append(b, "null"...)
-	} else {
-		b = appendJSONString(b, page.Next)
-	}
-	b = append(b, '}')
 	if len(misses) > 0 {
 		tc.mu.Lock()
 		for _, i := range misses {

@@ -372,9 +372,9 @@ func exactSlice[T any](limit int, fetch func(n int) ([]T, error), id func(T) uui
 		if len(raw) < n {
 			return rows[:min(limit, len(rows))], nil
 		}
-		last := ticks(id(raw[len(raw)-1]))
+		last := domain.TimeUUIDTicks(id(raw[len(raw)-1]))
 		complete := len(rows)
-		for complete > 0 && ticks(id(rows[complete-1])) == last {
+		for complete > 0 && domain.TimeUUIDTicks(id(rows[complete-1])) == last {
 			complete--
 		}
 		if complete >= limit {

@@ -105,7 +105,7 @@ func TestConfigDefaultsAndValidation(t *testing.T) {
 // cassandraCompare orders timeuuids as Cassandra's TimeUUIDType does: timestamp, then the last
 // eight bytes as signed bytes.
 func cassandraCompare(a, b uuid.UUID) int {
-	if ta, tb := ticks(a), ticks(b); ta != tb {
+	if ta, tb := domain.TimeUUIDTicks(a), domain.TimeUUIDTicks(b); ta != tb {
 		if ta < tb {
 			return -1
 		}
@@ -137,7 +137,7 @@ func TestTimeUUIDBounds(t *testing.T) {
 			t.Fatalf("bounds of %d carry another microsecond", micros)
 		}
 		lo, hi := tickBounds(id)
-		if cassandraCompare(lo, id) >= 0 || cassandraCompare(id, hi) >= 0 || ticks(lo) != ticks(id) || ticks(hi) != ticks(id) {
+		if cassandraCompare(lo, id) >= 0 || cassandraCompare(id, hi) >= 0 || domain.TimeUUIDTicks(lo) != domain.TimeUUIDTicks(id) || domain.TimeUUIDTicks(hi) != domain.TimeUUIDTicks(id) {
 			t.Fatalf("tick bounds of %s do not enclose it", id)
 		}
 	}

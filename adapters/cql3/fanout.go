@@ -100,7 +100,7 @@ func (s *Store) changeFollow(ctx context.Context, username, friend string, since
 	for attempt := 0; attempt < maxCASAttempts; attempt++ {
 		// The count this process last wrote for friend is the expected value, unless another
 		// process changed it since (the batch then does not apply, and the loop reads it).
-		n, known := s.counts.get(friend)
+		n, known := s.counts.Get(friend)
 		if !known {
 			if n, known, err = s.storedCount(ctx, sess, friend); err != nil {
 				return wrap(what, err)
@@ -128,7 +128,7 @@ func (s *Store) changeFollow(ctx context.Context, username, friend string, since
 			err = errors.Join(err, iter.Close())
 		}
 		if err != nil || !applied {
-			s.counts.drop(friend) // unknown (a timeout may have applied it), or stale
+			s.counts.Drop(friend) // unknown (a timeout may have applied it), or stale
 		}
 		if err != nil {
 			return wrap(what, err)
@@ -138,7 +138,7 @@ func (s *Store) changeFollow(ctx context.Context, username, friend string, since
 			if !follow {
 				next = max(n-1, 0)
 			}
-			s.counts.put(friend, next)
+			s.counts.Put(friend, next)
 		} else {
 			// Lost to a concurrent change of the count, or nothing to change: the row is
 			// there already (a follow) or gone already (an unfollow).
@@ -158,36 +158,6 @@ func (s *Store) changeFollow(ctx context.Context, username, friend string, since
 		return wrap(what, query(ctx, sess, stDeleteFriend, qb.M{"username": username, "friend": friend}).ExecRelease())
 	}
 	return fmt.Errorf("cql3: %s: %d compare-and-set rounds lost to concurrent writers: %w", what, maxCASAttempts, domain.ErrUnavailable)
-}
-
-// followCounts are the counts this process last wrote, by followed user: written and read
-// under the user's lwtLocks lock, so that a follow of an author this process serialises costs
-// one Paxos round (the conditional batch), not two (a serial read first).
-type followCounts struct {
-	mu sync.Mutex
-	m  map[string]int64
-}
-
-func (c *followCounts) get(user string) (int64, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n, ok := c.m[user]
-	return n, ok
-}
-
-func (c *followCounts) put(user string, n int64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[string]int64{}
-	}
-	c.m[user] = n
-}
-
-func (c *followCounts) drop(user string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	delete(c.m, user)
 }
 
 // storedCount reads the partition's static count at serial consistency (which completes any

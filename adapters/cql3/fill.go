@@ -10,6 +10,7 @@ import (
 	"github.com/scylladb/gocqlx/v2/qb"
 
 	"twissandra/domain"
+	"twissandra/internal/parallel"
 )
 
 // Filling the query-first lines in place. Migration 004 added the tweet's columns to the line
@@ -194,7 +195,7 @@ func (s *Store) fill(ctx context.Context, rows []unfilled) (filled, dangling int
 			dangling++
 		}
 	}
-	err = runBounded(ctx, len(todo), s.cfg.FanoutConcurrency, func(ctx context.Context, i int) error {
+	err = parallel.For(ctx, len(todo), s.cfg.FanoutConcurrency, func(ctx context.Context, i int) error {
 		r := todo[i]
 		tw := found[uuid.UUID(r.tweet)]
 		ms, us := splitMicros(tw.CreatedAt)

@@ -5,56 +5,6 @@ import (
 	"sync"
 )
 
-// runBounded runs op(i) for i in [0, n) with at most limit running at once, and returns the
-// first error. After an error, the ops not yet started are skipped and the context the others
-// see is cancelled.
-func runBounded(ctx context.Context, n, limit int, op func(ctx context.Context, i int) error) error {
-	if n == 0 {
-		return nil
-	}
-	if n == 1 {
-		return op(ctx, 0)
-	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		once     sync.Once
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	fail := func(err error) {
-		once.Do(func() { firstErr = err; cancel() })
-	}
-	workers := min(limit, n)
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if err := op(ctx, i); err != nil {
-					fail(err)
-				}
-			}
-		}()
-	}
-feed:
-	for i := 0; i < n; i++ {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if firstErr == nil && ctx.Err() != nil {
-		// The caller's context ended before every op ran.
-		return context.Cause(ctx)
-	}
-	return firstErr
-}
-
 // keyLocks is a mutex per key, created on demand and dropped when nobody holds or waits for it.
 type keyLocks struct {
 	mu sync.Mutex

@@ -26,6 +26,7 @@ import (
 	"github.com/scylladb/gocqlx/v2"
 	"github.com/scylladb/gocqlx/v2/migrate"
 
+	"twissandra/adapters/internal/lastcount"
 	"twissandra/domain"
 )
 
@@ -68,8 +69,10 @@ type Store struct {
 	// pulled is this process's copy of the pulled authors and of its readers' follows among
 	// them (fanout.go).
 	pulled pulledCache
-	// counts are the follower counts this process last wrote (fanout.go).
-	counts followCounts
+	// counts are the follower counts this process last wrote, by followed user: written and
+	// read under the user's lwtLocks lock, so that a follow of an author this process
+	// serialises costs one Paxos round (the conditional batch), not two (a serial read first).
+	counts lastcount.Counts
 }
 
 // New checks cfg and returns a Store that is not connected yet (see Start).

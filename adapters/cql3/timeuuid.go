@@ -18,42 +18,20 @@ var (
 	maxLSB = [8]byte{0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f}
 )
 
-// uuidEpochOffset is the number of 100-ns ticks between 1582-10-15 and the Unix epoch.
-const uuidEpochOffset = 0x01B21DD213814000
-
-// ticks returns the 60-bit timestamp of a version-1 UUID (100-ns ticks since 1582).
-func ticks(u uuid.UUID) uint64 {
-	return uint64(u[6]&0x0F)<<56 | uint64(u[7])<<48 | uint64(u[4])<<40 | uint64(u[5])<<32 |
-		uint64(u[0])<<24 | uint64(u[1])<<16 | uint64(u[2])<<8 | uint64(u[3])
-}
-
-// fromTicks builds a version-1 UUID of the given timestamp and last eight bytes.
-func fromTicks(ts uint64, lsb [8]byte) uuid.UUID {
-	var u uuid.UUID
-	u[0] = byte(ts >> 24)
-	u[1] = byte(ts >> 16)
-	u[2] = byte(ts >> 8)
-	u[3] = byte(ts)
-	u[4] = byte(ts >> 40)
-	u[5] = byte(ts >> 32)
-	u[6] = byte(ts>>56)&0x0F | 0x10
-	u[7] = byte(ts >> 48)
-	copy(u[8:], lsb[:])
-	return u
-}
-
-func microsTicks(micros int64) uint64 { return uint64(micros)*10 + uuidEpochOffset }
-
 // minTimeUUID is the smallest timeuuid of the microsecond micros, maxTimeUUID the largest: a
 // line slice "strictly older than T" is time < minTimeUUID(T), and the rows of microsecond T
 // are minTimeUUID(T) <= time <= maxTimeUUID(T).
-func minTimeUUID(micros int64) uuid.UUID { return fromTicks(microsTicks(micros), minLSB) }
-func maxTimeUUID(micros int64) uuid.UUID { return fromTicks(microsTicks(micros)+9, maxLSB) }
+func minTimeUUID(micros int64) uuid.UUID {
+	return domain.TimeUUIDFromTicks(domain.MicrosTicks(micros), minLSB)
+}
+func maxTimeUUID(micros int64) uuid.UUID {
+	return domain.TimeUUIDFromTicks(domain.MicrosTicks(micros)+9, maxLSB)
+}
 
 // tickBounds are the smallest and largest timeuuids of u's 100-ns tick.
 func tickBounds(u uuid.UUID) (lo, hi uuid.UUID) {
-	ts := ticks(u)
-	return fromTicks(ts, minLSB), fromTicks(ts, maxLSB)
+	ts := domain.TimeUUIDTicks(u)
+	return domain.TimeUUIDFromTicks(ts, minLSB), domain.TimeUUIDFromTicks(ts, maxLSB)
 }
 
 // lineTime is an entry's clustering value in every line table. It depends on the entry alone,
@@ -66,9 +44,7 @@ func lineTime(e domain.LineEntry) uuid.UUID {
 	if e.TweetID.Version() == 1 && domain.TimeUUIDMicros(e.TweetID) == e.Time {
 		return e.TweetID
 	}
-	var lsb [8]byte
-	copy(lsb[:], e.TweetID[8:])
-	return fromTicks(microsTicks(e.Time), lsb)
+	return domain.TimeUUIDFromTicks(domain.MicrosTicks(e.Time), [8]byte(e.TweetID[8:]))
 }
 
 // microsOf is the line time (Unix microseconds) of a clustering value.

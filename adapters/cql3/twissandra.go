@@ -13,6 +13,7 @@ import (
 	"github.com/scylladb/gocqlx/v2/qb"
 
 	"twissandra/domain"
+	"twissandra/internal/parallel"
 )
 
 // maxIn bounds the keys of one IN multiget. The use cases ask for at most a page (200) at a
@@ -300,7 +301,7 @@ func (s *Store) Append(ctx context.Context, e domain.LineEntry, lines ...domain.
 			return err
 		}
 	}
-	err = runBounded(ctx, len(writes), s.cfg.FanoutConcurrency, func(ctx context.Context, i int) error {
+	err = parallel.For(ctx, len(writes), s.cfg.FanoutConcurrency, func(ctx context.Context, i int) error {
 		w := writes[i]
 		return sess.Session.Query(w.st.cql, w.args...).WithContext(ctx).Idempotent(true).Exec()
 	})
@@ -351,7 +352,7 @@ func (s *Store) AppendEntries(ctx context.Context, line domain.LineKey, entries 
 			batches = append(batches, chunk)
 		}
 	}
-	err = runBounded(ctx, len(batches), s.cfg.FanoutConcurrency, func(ctx context.Context, i int) error {
+	err = parallel.For(ctx, len(batches), s.cfg.FanoutConcurrency, func(ctx context.Context, i int) error {
 		b := sess.NewBatch(gocql.UnloggedBatch).WithContext(ctx)
 		for _, w := range batches[i] {
 			b.Query(w.st.cql, w.args...)
@@ -388,7 +389,7 @@ const sliceConcurrency = 16
 // waits about one round trip for its timeline and every userline, not one per line.
 func (s *Store) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
 	out := make([][]domain.LineEntry, len(reqs))
-	err := runBounded(ctx, len(reqs), sliceConcurrency, func(ctx context.Context, i int) error {
+	err := parallel.For(ctx, len(reqs), sliceConcurrency, func(ctx context.Context, i int) error {
 		var err error
 		out[i], err = s.Slice(ctx, reqs[i].Line, reqs[i].Before, reqs[i].Limit)
 		return err
@@ -571,7 +572,7 @@ func (s *Store) Remove(ctx context.Context, line domain.LineKey, times ...int64)
 		batches = append(batches, spans[i:j])
 		i = j
 	}
-	err = runBounded(ctx, len(batches), s.cfg.FanoutConcurrency, func(ctx context.Context, i int) error {
+	err = parallel.For(ctx, len(batches), s.cfg.FanoutConcurrency, func(ctx context.Context, i int) error {
 		b := sess.NewBatch(gocql.UnloggedBatch).WithContext(ctx)
 		for _, sp := range batches[i] {
 			b.Query(ls.deleteSpan.cql, sp.key, gu(minTimeUUID(sp.t)), gu(maxTimeUUID(sp.t)))

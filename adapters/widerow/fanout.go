@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"twissandra/adapters/internal/lastcount"
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
 	"twissandra/ports/oplog"
@@ -49,25 +50,7 @@ const maxPulled = 1 << 16
 type followLocks struct {
 	seed   maphash.Seed
 	locks  [256]sync.Mutex
-	mu     sync.RWMutex
-	counts map[string]int64 // author uuid -> follower count, written under the author's lock
-}
-
-func (l *followLocks) known(id string) (int64, bool) {
-	l.mu.RLock()
-	defer l.mu.RUnlock()
-	n, ok := l.counts[id]
-	return n, ok
-}
-
-// remember records the count just written, or read; the caller holds the author's lock.
-func (l *followLocks) remember(id string, n int64) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.counts == nil {
-		l.counts = map[string]int64{}
-	}
-	l.counts[id] = n
+	counts lastcount.Counts // author uuid -> follower count, written under the author's lock
 }
 
 func (l *followLocks) of(id string) *sync.Mutex {
@@ -96,7 +79,7 @@ func (s *Store) Follow(ctx context.Context, username, friend string, since time.
 	}, cl); err != nil {
 		return wrap("follow", err)
 	}
-	s.followLock.remember(fid, n+1)
+	s.followLock.counts.Put(fid, n+1)
 	return nil
 }
 
@@ -128,7 +111,7 @@ func (s *Store) Unfollow(ctx context.Context, username, friend string) error {
 		return wrap("unfollow", err)
 	}
 	if n >= 0 {
-		s.followLock.remember(fid, n)
+		s.followLock.counts.Put(fid, n)
 	}
 	return nil
 }
@@ -164,7 +147,7 @@ func (s *Store) isFollower(ctx context.Context, fid, uid string) (bool, error) {
 // (a store written before the count) the live columns of the Followers row, counted once. The
 // caller holds the author's lock.
 func (s *Store) followerCount(ctx context.Context, id string) (int64, error) {
-	if n, ok := s.followLock.known(id); ok {
+	if n, ok := s.followLock.counts.Get(id); ok {
 		noteCountKnown(ctx, id, n)
 		return n, nil
 	}
@@ -184,7 +167,7 @@ func (s *Store) followerCount(ctx context.Context, id string) (int64, error) {
 	default:
 		return 0, err
 	}
-	s.followLock.remember(id, n)
+	s.followLock.counts.Put(id, n)
 	return n, nil
 }
 
@@ -207,7 +190,7 @@ func (s *Store) FollowerCount(ctx context.Context, username string) (int64, erro
 	if err != nil || !ok {
 		return 0, err
 	}
-	if n, ok := s.followLock.known(id); ok {
+	if n, ok := s.followLock.counts.Get(id); ok {
 		noteCountKnown(ctx, id, n)
 		return n, nil
 	}

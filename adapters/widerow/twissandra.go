@@ -18,7 +18,6 @@ package widerow
 import (
 	"context"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -487,21 +486,12 @@ func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet,
 // uuidStrings is the row keys of ids (their canonical text), made with one allocation for all:
 // a strings.Builder's bytes become the string without a copy.
 func uuidStrings(ids []uuid.UUID) []string {
-	const n = 36
+	const n = domain.UUIDTextLen
 	var sb strings.Builder
 	sb.Grow(n * len(ids))
 	var b [n]byte
 	for _, id := range ids {
-		hex.Encode(b[0:8], id[0:4])
-		b[8] = '-'
-		hex.Encode(b[9:13], id[4:6])
-		b[13] = '-'
-		hex.Encode(b[14:18], id[6:8])
-		b[18] = '-'
-		hex.Encode(b[19:23], id[8:10])
-		b[23] = '-'
-		hex.Encode(b[24:], id[10:])
-		sb.Write(b[:])
+		sb.Write(domain.AppendUUID(b[:0], id))
 	}
 	all := sb.String()
 	keys := make([]string, len(ids))

@@ -14,10 +14,10 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"sync"
 
 	"twissandra/domain"
 	"twissandra/domain/blog/model"
+	"twissandra/internal/parallel"
 	"twissandra/ports"
 	"twissandra/ports/scan"
 	"twissandra/tools/dump"
@@ -195,31 +195,10 @@ func (c *copier) pageDone(after string) error {
 	return nil
 }
 
-// each runs fn on every item with bounded concurrency and returns the first error.
+// each runs fn on every item, at most n at once; the first error cancels the rest and is
+// returned (see parallel.For).
 func each[T any](ctx context.Context, n int, items []T, fn func(context.Context, T) error) error {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	sem := make(chan struct{}, n)
-	var wg sync.WaitGroup
-	for _, it := range items {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			if err := fn(ctx, it); err != nil {
-				cancel(err)
-			}
-		}()
-	}
-	wg.Wait()
-	return context.Cause(ctx)
+	return parallel.For(ctx, len(items), n, func(ctx context.Context, i int) error { return fn(ctx, items[i]) })
 }
 
 // scanPages walks a source scanner from the checkpoint's position, handing each page to fn

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"twissandra/domain"
+	"twissandra/internal/parallel"
 	"twissandra/ports"
 )
 
@@ -39,7 +40,7 @@ func Celebrity(ctx context.Context, users ports.UserStore, name string, follower
 	if err := createUser(ctx, users, celebrityUser(name, since)); err != nil {
 		return err
 	}
-	return inParallel(ctx, concurrency, followers, func(ctx context.Context, i int) error {
+	return parallel.For(ctx, followers, workers(concurrency), func(ctx context.Context, i int) error {
 		fan := FanName(name, i)
 		err := createUser(ctx, users, celebrityUser(fan, since))
 		if err == nil {

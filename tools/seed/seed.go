@@ -10,7 +10,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
+	"twissandra/internal/parallel"
 	"twissandra/ports"
 )
 
@@ -268,7 +268,7 @@ func Write(ctx context.Context, p Plan, o Options, users ports.UserStore, svc *s
 		st.MaxFollower = max(st.MaxFollower, n)
 	}
 	var entries atomic.Int64
-	err := inParallel(ctx, o.Concurrency, len(p.Tweets), func(ctx context.Context, i int) error {
+	err := parallel.For(ctx, len(p.Tweets), workers(o.Concurrency), func(ctx context.Context, i int) error {
 		t := p.Tweets[i]
 		author := p.Users[t.Author].Username
 		if _, err := svc.PostAt(ctx, author, t.Body, t.At); err != nil {
@@ -284,37 +284,12 @@ func Write(ctx context.Context, p Plan, o Options, users ports.UserStore, svc *s
 	return st, err
 }
 
-// inParallel runs fn(ctx, i) for i in [0, n) on concurrency goroutines (0 means 8). The first
-// error cancels the context the others see, stops handing out work and is returned.
-func inParallel(ctx context.Context, concurrency, n int, fn func(ctx context.Context, i int) error) error {
+// workers is the bound of a parallel step: concurrency, where 0 (or less) means 8.
+func workers(concurrency int) int {
 	if concurrency <= 0 {
-		concurrency = 8
+		return 8
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range concurrency {
-		wg.Go(func() {
-			for i := range next {
-				if err := fn(ctx, i); err != nil {
-					cancel(err)
-					return
-				}
-			}
-		})
-	}
-feed:
-	for i := range n {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	return context.Cause(ctx)
+	return concurrency
 }
 
 func createUser(ctx context.Context, users ports.UserStore, u domain.User) error {

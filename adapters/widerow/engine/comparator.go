@@ -131,6 +131,7 @@ func (c Comparator) Compare(a, b []byte) int {
 
 // timeUUIDTimestamp extracts the 60-bit timestamp of a version 1 UUID
 // (bytes 6&0x0F,7,4,5,0,1,2,3 read as one unsigned big-endian number).
+// It repeats domain.TimeUUIDTicks on purpose: the engine imports nothing of the domain.
 func timeUUIDTimestamp(u []byte) uint64 {
 	return uint64(u[6]&0x0F)<<56 | uint64(u[7])<<48 | uint64(u[4])<<40 | uint64(u[5])<<32 |
 		uint64(u[0])<<24 | uint64(u[1])<<16 | uint64(u[2])<<8 | uint64(u[3])

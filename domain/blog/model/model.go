@@ -60,21 +60,11 @@ type TagRef struct {
 	Slug string
 }
 
-// uuidEpochOffset is the number of 100-ns intervals between the Gregorian epoch of UUIDs
-// (1582-10-15) and the Unix epoch.
-const uuidEpochOffset = 0x01B21DD213814000
-
-// timestamp returns the 60-bit time of a version-1 UUID in 100-ns intervals since 1582.
-func timestamp(u uuid.UUID) uint64 {
-	return uint64(u[6]&0x0F)<<56 | uint64(u[7])<<48 | uint64(u[4])<<40 | uint64(u[5])<<32 |
-		uint64(u[0])<<24 | uint64(u[1])<<16 | uint64(u[2])<<8 | uint64(u[3])
-}
-
 // CompareTimeUUID orders time UUIDs as TimeUUIDType does: by their time first, then by their
 // bytes (unsigned), so two UUIDs of the same instant still have a fixed order. The memory and
 // widerow adapters order the TaggedPosts and Comments rows by it.
 func CompareTimeUUID(a, b uuid.UUID) int {
-	ta, tb := timestamp(a), timestamp(b)
+	ta, tb := domain.TimeUUIDTicks(a), domain.TimeUUIDTicks(b)
 	switch {
 	case ta < tb:
 		return -1
@@ -86,7 +76,7 @@ func CompareTimeUUID(a, b uuid.UUID) int {
 
 // IsTimeUUID reports whether u is a version-1 UUID of a time not before the Unix epoch.
 func IsTimeUUID(u uuid.UUID) bool {
-	return u.Version() == 1 && timestamp(u) >= uuidEpochOffset
+	return u.Version() == 1 && domain.TimeUUIDTicks(u) >= domain.UnixEpochTicks
 }
 
 // cursorVersion tells blog cursors from line cursors (version 1), so one is never taken for the other.
