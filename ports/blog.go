@@ -2,6 +2,7 @@ package ports
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -73,6 +74,14 @@ type TagIndex interface {
 	// model.CompareTimeUUID; CQL's timeuuid order may differ), so paging past one reaches the
 	// other. An unknown tag is an empty row, not an error.
 	SliceTagged(ctx context.Context, tag string, before uuid.UUID, limit int) ([]model.TagRef, error)
+	// SliceTaggedBetween is SliceTagged bounded in time at both ends: the columns of tag's row
+	// whose TimeUUID falls in the microseconds from oldest to newest, both included, newest
+	// first, strictly older than before (uuid.Nil: from newest on), at most limit. It is one
+	// slice however many entries the row holds outside the range: on the 0.6 model a get_slice
+	// from the largest TimeUUID of newest to the smallest of oldest, reversed (a TimeUUIDType
+	// name carries its time); on CQL3 a clustering range between maxTimeuuid and minTimeuuid.
+	// newest before oldest is an empty slice; an unknown tag is an empty row.
+	SliceTaggedBetween(ctx context.Context, tag string, oldest, newest time.Time, before uuid.UUID, limit int) ([]model.TagRef, error)
 	// RemoveTagged deletes the column id from the row of every tag given (no scan: the entry
 	// row names its tags and its ID). Absent columns are ignored.
 	RemoveTagged(ctx context.Context, id uuid.UUID, tags ...string) error

@@ -218,6 +218,12 @@ func (w tagIndex) SliceTagged(ctx context.Context, tag string, before uuid.UUID,
 	}, listKey(tagRefKey))
 }
 
+func (w tagIndex) SliceTaggedBetween(ctx context.Context, tag string, oldest time.Time, newest time.Time, before uuid.UUID, limit int) ([]model.TagRef, error) {
+	return read(ctx, w.p, "slice_tagged_between"+" "+tag+" "+before.String(), func(ctx context.Context, first bool) ([]model.TagRef, error) {
+		return pick(first, w.a, w.b).SliceTaggedBetween(ctx, tag, oldest, newest, before, limit)
+	}, listKey(tagRefKey))
+}
+
 func (w tagIndex) RemoveTagged(ctx context.Context, id uuid.UUID, tags ...string) error {
 	return w.p.write(ctx, "remove_tagged"+" "+id.String(), func(ctx context.Context, first bool) error {
 		return pick(first, w.a, w.b).RemoveTagged(ctx, id, tags...)

@@ -271,6 +271,46 @@ func (s *Store) SliceTagged(ctx context.Context, tag string, before uuid.UUID, l
 	return refs, wrap(fmt.Sprintf("slice tag %q", tag), err)
 }
 
+// SliceTaggedBetween reads a tag's partition newest first between maxTimeuuid(newest) (or the
+// cursor's tick, when it is older) and minTimeuuid(oldest): one clustering range, whatever the
+// partition holds outside it.
+func (s *Store) SliceTaggedBetween(ctx context.Context, tag string, oldest, newest time.Time, before uuid.UUID, limit int) ([]model.TagRef, error) {
+	sess, err := s.sess()
+	if err != nil {
+		return nil, err
+	}
+	if limit <= 0 || newest.Before(oldest) {
+		return nil, nil
+	}
+	lo, hi := minTimeUUID(oldest.UnixMicro()), maxTimeUUID(newest.UnixMicro())
+	keep := func(uuid.UUID) bool { return true }
+	if before != uuid.Nil {
+		if domain.TimeUUIDTicks(before) < domain.TimeUUIDTicks(lo) {
+			return nil, nil
+		}
+		if _, tick := tickBounds(before); domain.TimeUUIDTicks(tick) <= domain.TimeUUIDTicks(hi) {
+			hi = tick
+		}
+		keep = func(id uuid.UUID) bool { return model.CompareTimeUUID(id, before) < 0 }
+	}
+	fetch := func(n int) ([]model.TagRef, error) {
+		q := query(ctx, sess, stTaggedBetween, qb.M{"tag": tag, "newest": gu(hi), "oldest": gu(lo), "limit": n})
+		q.PageSize(n)
+		iter := q.Iter()
+		var (
+			out  []model.TagRef
+			id   gocql.UUID
+			slug string
+		)
+		for iter.Scan(&id, &slug) {
+			out = append(out, model.TagRef{ID: uuid.UUID(id), Slug: slug})
+		}
+		return out, iter.Close()
+	}
+	refs, err := exactSlice(limit, fetch, func(r model.TagRef) uuid.UUID { return r.ID }, keep, true)
+	return refs, wrap(fmt.Sprintf("slice tag %q between", tag), err)
+}
+
 // AddComment writes every column of the comment, so writing an ID again replaces it whole.
 func (s *Store) AddComment(ctx context.Context, c model.Comment) error {
 	sess, err := s.sess()

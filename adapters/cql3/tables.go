@@ -153,6 +153,7 @@ var (
 	stDeleteTagged  = mk(taggedTable.Delete())
 	stTagged        = mk(taggedTable.SelectBuilder("time", "slug").LimitNamed("limit").ToCql())
 	stTaggedUntil   = mk(taggedTable.SelectBuilder("time", "slug").Where(qb.LtOrEq("time")).LimitNamed("limit").ToCql())
+	stTaggedBetween = mk(taggedTable.SelectBuilder("time", "slug").Where(qb.LtOrEqNamed("time", "newest"), qb.GtOrEqNamed("time", "oldest")).LimitNamed("limit").ToCql())
 	stInsertComment = mk(commentsTable.Insert())
 	stComments      = mk(commentsTable.SelectBuilder(commentsTable.Metadata().Columns[1:]...).LimitNamed("limit").ToCql())
 	stCommentsFrom  = mk(commentsTable.SelectBuilder(commentsTable.Metadata().Columns[1:]...).Where(qb.GtOrEq("time")).LimitNamed("limit").ToCql())

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -274,6 +275,41 @@ func (s *BlogStore) sliceTagged(ctx context.Context, tag string, before uuid.UUI
 	}
 	out := make([]model.TagRef, 0, min(limit, end))
 	for i := end - 1; i >= 0 && len(out) < limit; i-- {
+		out = append(out, row[i])
+	}
+	return out, nil
+}
+
+// SliceTaggedBetween returns up to limit columns of tag's row whose time lies from oldest to
+// newest, older than before, newest first.
+func (s *BlogStore) SliceTaggedBetween(ctx context.Context, tag string, oldest, newest time.Time, before uuid.UUID, limit int) ([]model.TagRef, error) {
+	v, err := s.sliceTaggedBetween(ctx, tag, oldest, newest, before, limit)
+	if describe(ctx, oplog.Read, "slice") {
+		note(ctx, oplog.Read, err, "slice tagged:%s from=%d to=%d limit=%d -> %d", tag, oldest.UnixMicro(), newest.UnixMicro(), limit, len(v))
+	}
+	return v, err
+}
+
+func (s *BlogStore) sliceTaggedBetween(ctx context.Context, tag string, oldest, newest time.Time, before uuid.UUID, limit int) ([]model.TagRef, error) {
+	if err := done(ctx); err != nil {
+		return nil, err
+	}
+	from, to := oldest.UnixMicro(), newest.UnixMicro()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	row := s.tagged[tag]
+	end := len(row)
+	if before != uuid.Nil {
+		end, _ = findRef(row, before)
+	}
+	var out []model.TagRef
+	for i := end - 1; i >= 0 && len(out) < limit; i-- {
+		switch at := domain.TimeUUIDMicros(row[i].ID); {
+		case at > to:
+			continue
+		case at < from:
+			return out, nil
+		}
 		out = append(out, row[i])
 	}
 	return out, nil

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -351,6 +352,39 @@ func (s *BlogStore) SliceTagged(ctx context.Context, tag string, before uuid.UUI
 	if err != nil {
 		return nil, wrap("slice tag", err)
 	}
+	return tagRefs(tag, cols, before, limit)
+}
+
+// SliceTaggedBetween reads the tag row backwards from the largest TimeUUID of newest (or from
+// before, when it is older) to the smallest of oldest: one get_slice with both ends set, so the
+// columns outside the range are never read. Under TimeUUIDType a name orders by its time, then
+// by its bytes, so the bounds of a microsecond are its first tick with the last eight bytes all
+// 0x00 and its last tick with them all 0xff.
+func (s *BlogStore) SliceTaggedBetween(ctx context.Context, tag string, oldest, newest time.Time, before uuid.UUID, limit int) ([]model.TagRef, error) {
+	if limit <= 0 || newest.Before(oldest) {
+		return nil, nil
+	}
+	start := domain.TimeUUIDFromTicks(domain.MicrosTicks(newest.UnixMicro())+9, [8]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
+	finish := domain.TimeUUIDFromTicks(domain.MicrosTicks(oldest.UnixMicro()), [8]byte{})
+	r := &engine.SliceRange{Start: start[:], Finish: finish[:], Reversed: true, Count: count32(limit)}
+	if before != uuid.Nil {
+		if model.CompareTimeUUID(before, finish) <= 0 {
+			return nil, nil
+		}
+		if model.CompareTimeUUID(before, start) <= 0 {
+			r.Start, r.Count = before[:], count32(limit+1)
+		}
+	}
+	cols, err := s.node.GetSlice(ctx, KeyspaceBloggyAppy, tag, engine.ColumnParent{ColumnFamily: cfTaggedPosts}, engine.SlicePredicate{SliceRange: r}, blogCL)
+	if err != nil {
+		return nil, wrap("slice tag", err)
+	}
+	return tagRefs(tag, cols, before, limit)
+}
+
+// tagRefs reads a slice of a TaggedPosts row, leaving out the column before (a slice's start is
+// inclusive) and any past limit.
+func tagRefs(tag string, cols []engine.ColumnOrSuperColumn, before uuid.UUID, limit int) ([]model.TagRef, error) {
 	out := make([]model.TagRef, 0, min(limit, len(cols)))
 	for _, c := range cols {
 		id, err := uuid.FromBytes(c.Column.Name)

@@ -45,6 +45,7 @@ func RunBlog(t *testing.T, newStores BlogFactory) {
 		{"EntriesCreateGetDelete", testEntries},
 		{"ConcurrentCreateEntryOneWinner", testConcurrentCreateEntry},
 		{"TagIndexSliceOrderAndBounds", testTagIndex},
+		{"TagIndexSliceBetweenTimes", testTagIndexBetween},
 		{"CommentsSliceOrderAndBounds", testCommentRows},
 		{"PublishAndRead", testPublishAndRead},
 		{"ConcurrentPublishOneWinner", testConcurrentPublish},
@@ -381,6 +382,91 @@ func testConcurrentCreateEntry(t *testing.T, newStores BlogFactory) {
 	}
 	if got.ID != entries[winner].ID {
 		t.Fatalf("stored entry %s is not the winner %s", got.ID, entries[winner].ID)
+	}
+}
+
+// A slice between two times holds the columns of those microseconds, both ends included, newest
+// first; pages of it pass from one column to the next, twins of one microsecond included, and
+// stop at the older end.
+func testTagIndexBetween(t *testing.T, newStores BlogFactory) {
+	s, c := newStores(t), ctx(t)
+	tag := slugOf("between")
+	base := time.Now().UnixMicro()
+	ids := map[int64]uuid.UUID{}
+	for _, d := range []int64{0, 10, 20, 30, 40, 50} {
+		ids[d] = domain.NewTimeUUID(base + d)
+		if err := s.Tags.AddTagged(c, ids[d], fmt.Sprintf("entry-%d", d), tag); err != nil {
+			t.Fatal(err)
+		}
+	}
+	twin := domain.NewTimeUUID(base + 30) // a second column of microsecond 30
+	if err := s.Tags.AddTagged(c, twin, "entry-30b", tag); err != nil {
+		t.Fatal(err)
+	}
+	at := func(d int64) time.Time { return time.UnixMicro(base + d) }
+	between := func(from, to int64, before uuid.UUID, limit int) []model.TagRef {
+		t.Helper()
+		got, err := s.Tags.SliceTaggedBetween(c, tag, at(from), at(to), before, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	micros := func(rs []model.TagRef) []int64 {
+		out := make([]int64, len(rs))
+		for i, r := range rs {
+			out[i] = domain.TimeUUIDMicros(r.ID) - base
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		from, to int64
+		limit    int
+		want     []int64
+	}{
+		{10, 40, 10, []int64{40, 30, 30, 20, 10}}, // both ends included
+		{11, 39, 10, []int64{30, 30, 20}},
+		{30, 30, 10, []int64{30, 30}}, // one microsecond: both twins
+		{-100, 100, 3, []int64{50, 40, 30}},
+		{41, 49, 10, []int64{}},
+		{40, 10, 10, []int64{}}, // newest before oldest
+	} {
+		if got := micros(between(tc.from, tc.to, uuid.Nil, tc.limit)); !slices.Equal(got, tc.want) {
+			t.Errorf("between %d and %d, limit %d: %v, want %v", tc.from, tc.to, tc.limit, got, tc.want)
+		}
+	}
+	// The twins come in the order SliceTagged gives them; paging one at a time walks the range
+	// exactly, and a cursor outside it stops or starts the range as it should.
+	row := mustTagged(t, s, tag)
+	var want []uuid.UUID
+	for _, r := range row {
+		if m := domain.TimeUUIDMicros(r.ID) - base; m >= 10 && m <= 40 {
+			want = append(want, r.ID)
+		}
+	}
+	var walked []uuid.UUID
+	for before := uuid.Nil; ; {
+		page := between(10, 40, before, 1)
+		if len(page) == 0 {
+			break
+		}
+		walked = append(walked, page[0].ID)
+		before = page[0].ID
+		if len(walked) > len(want) {
+			t.Fatalf("paging does not end: %v", walked)
+		}
+	}
+	if !slices.Equal(walked, want) {
+		t.Errorf("paged one at a time: %v, want %v", walked, want)
+	}
+	if got := micros(between(10, 40, ids[50], 10)); !slices.Equal(got, []int64{40, 30, 30, 20, 10}) {
+		t.Errorf("a cursor newer than the range: %v", got)
+	}
+	if got := between(10, 40, ids[10], 10); len(got) != 0 {
+		t.Errorf("a cursor at the range's oldest end: %v", micros(got))
+	}
+	if got, err := s.Tags.SliceTaggedBetween(c, slugOf("no-such-tag"), at(0), at(50), uuid.Nil, 10); err != nil || len(got) != 0 {
+		t.Errorf("an unknown tag: %v, %v", got, err)
 	}
 }
 

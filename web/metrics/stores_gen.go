@@ -56,9 +56,10 @@ func (m *Metrics) Stores(s ports.Stores, adapter string) ports.Stores {
 			deleteEntry: m.op(adapter, "delete_entry"),
 		},
 		Tags: &tagIndex{base: b, s: s.Tags,
-			addTagged:    m.op(adapter, "add_tagged"),
-			sliceTagged:  m.op(adapter, "slice_tagged"),
-			removeTagged: m.op(adapter, "remove_tagged"),
+			addTagged:          m.op(adapter, "add_tagged"),
+			sliceTagged:        m.op(adapter, "slice_tagged"),
+			sliceTaggedBetween: m.op(adapter, "slice_tagged_between"),
+			removeTagged:       m.op(adapter, "remove_tagged"),
 		},
 		Comments: &commentStore{base: b, s: s.Comments,
 			addComment:     m.op(adapter, "add_comment"),
@@ -304,10 +305,11 @@ func (w *entryStore) DeleteEntry(ctx context.Context, slug string, id uuid.UUID)
 
 type tagIndex struct {
 	base
-	s            ports.TagIndex
-	addTagged    *opTimer
-	sliceTagged  *opTimer
-	removeTagged *opTimer
+	s                  ports.TagIndex
+	addTagged          *opTimer
+	sliceTagged        *opTimer
+	sliceTaggedBetween *opTimer
+	removeTagged       *opTimer
 }
 
 func (w *tagIndex) AddTagged(ctx context.Context, id uuid.UUID, slug string, tags ...string) error {
@@ -321,6 +323,13 @@ func (w *tagIndex) SliceTagged(ctx context.Context, tag string, before uuid.UUID
 	start := time.Now()
 	v, err := w.s.SliceTagged(ctx, tag, before, limit)
 	w.sliceTagged.done(start, err)
+	return v, err
+}
+
+func (w *tagIndex) SliceTaggedBetween(ctx context.Context, tag string, oldest time.Time, newest time.Time, before uuid.UUID, limit int) ([]model.TagRef, error) {
+	start := time.Now()
+	v, err := w.s.SliceTaggedBetween(ctx, tag, oldest, newest, before, limit)
+	w.sliceTaggedBetween.done(start, err)
 	return v, err
 }
 
