@@ -81,7 +81,7 @@ func (p *Pair) report(ctx context.Context, op, what string, divergence bool) {
 		}
 	}
 	if oplog.Enabled(ctx) {
-		oplog.Record(ctx, oplog.Op{Kind: oplog.Note, Call: word, Touched: op, Text: fmt.Sprintf("%s %s: %s", word, op, what)})
+		oplog.Record(ctx, oplog.Op{Kind: oplog.Divergence, Call: word, Touched: op, Text: fmt.Sprintf("%s %s: %s", word, op, what)})
 	}
 }
 

@@ -137,7 +137,7 @@ func (h *handler) render(c *gin.Context, status int, page, title, nav string, da
 	if v.Secondary = secondaryOps(ops); v.Secondary != nil {
 		v.Elapsed = ops.Elapsed().Round(time.Microsecond)
 		for _, op := range v.Ops {
-			if strings.HasPrefix(op.Text, "DIVERGENCE ") || strings.HasPrefix(op.Text, "SECONDARY FAILED ") {
+			if op.Kind == oplog.Divergence {
 				v.Divergences = append(v.Divergences, op.Text)
 			}
 		}
