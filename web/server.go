@@ -139,7 +139,7 @@ func NewServer(cfg Config, deps Deps) (*Server, error) {
 		s.pages = newPageCache()
 	}
 	engine.Use(httpMetrics())
-	engine.Use(requestLogger(s.log, slowThreshold(cfg.SlowRequest)), s.recovery, OpLog(), bodyLimit(s, cfg.MaxBodyBytes))
+	engine.Use(requestLogger(s.log, slowThreshold(cfg.SlowRequest)), Recovery(s.log, "panic serving request", internalError), OpLog(), bodyLimit(s, cfg.MaxBodyBytes))
 	engine.NoRoute(s.noRoute)
 	engine.NoMethod(s.noMethod)
 	s.API = engine.Group("/api/v1")

@@ -170,7 +170,7 @@ func Register(s *web.Server, deps Deps) error {
 		c.FileFromFS("favicon.svg", http.FS(static))
 	})
 
-	mw := []gin.HandlerFunc{web.OpLog(), sessions.Sessions(sessionCookie, store), h.recover, h.csrf}
+	mw := []gin.HandlerFunc{web.OpLog(), sessions.Sessions(sessionCookie, store), web.Recovery(h.log, "panic serving page", h.serverError), h.csrf}
 	g := s.Engine.Group("/", mw...)
 	h.routes(g)
 
@@ -267,23 +267,9 @@ func (h *handler) csrf(c *gin.Context) {
 	c.Next()
 }
 
-// recover turns a panic into an HTML 500 page; net/http's deliberate abort passes through.
-func (h *handler) recover(c *gin.Context) {
-	defer func() {
-		r := recover()
-		if r == nil {
-			return
-		}
-		if r == http.ErrAbortHandler {
-			panic(r)
-		}
-		h.log.Error("panic serving page", "path", c.Request.URL.Path, "panic", r)
-		if !c.Writer.Written() {
-			h.errorPage(c, http.StatusInternalServerError, "Something went wrong", "The page could not be built. Try again in a moment.")
-		}
-		c.Abort()
-	}()
-	c.Next()
+// serverError is the HTML 500 page, the pages' answer to a panic.
+func (h *handler) serverError(c *gin.Context) {
+	h.errorPage(c, http.StatusInternalServerError, "Something went wrong", "The page could not be built. Try again in a moment.")
 }
 
 func (h *handler) notFound(c *gin.Context) {
