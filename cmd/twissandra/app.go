@@ -38,6 +38,7 @@ import (
 	"twissandra/web/metrics"
 	"twissandra/web/opstrace"
 	"twissandra/web/pages"
+	"twissandra/web/site"
 )
 
 // backendModule chooses the storage adapter before fx.New: fx cannot pick modules from values
@@ -270,13 +271,17 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	pd := pages.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: string(d.Schema), Clock: d.Clock, Logger: d.Logger,
+	st, err := site.New(s, site.Config{Blog: d.Blog != nil, Logger: d.Logger})
+	if err != nil {
+		return nil, err
+	}
+	pd := pages.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: string(d.Schema), Clock: d.Clock,
 		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Claims: d.Claims, Sizes: d.Sizes}
 	if d.Second != nil {
 		pd.Locator = compare.Locator(d.Second.pair, d.Locator, d.Second.locator)
 		pd.CompareSizes, pd.CompareBackend = d.Second.sizes, d.Config.Compare
 	}
-	if err := pages.Register(s, pd); err != nil {
+	if err := pages.Register(st, pd); err != nil {
 		return nil, err
 	}
 	return s.Engine, nil

@@ -101,11 +101,6 @@ func (h *handler) keepActionOps(c *gin.Context, action string) {
 		return
 	}
 	lines, dropped := ops.Ops()
-	if action == "your post" {
-		if m := costOf(ops); m != nil {
-			h.costs.post.Store(m)
-		}
-	}
 	key := h.actions.put(actionOps{Action: action, Summary: ops.Summary(), Ops: lines, Dropped: dropped, Secondary: secondaryOps(ops), at: time.Now()})
 	sessions.Default(c).Set(keyActionOps, key)
 }
@@ -123,27 +118,4 @@ func (h *handler) takeActionOps(c *gin.Context) *actionOps {
 		return nil
 	}
 	return &a
-}
-
-// actionName names a form's action for the learner.
-func actionName(c *gin.Context) string {
-	switch c.FullPath() {
-	case "/tweets":
-		return "your post"
-	case "/users/:username/follow":
-		return "your follow of " + c.Param("username")
-	case "/users/:username/unfollow":
-		return "your unfollow of " + c.Param("username")
-	case "/signup":
-		return "your sign-up"
-	case "/login":
-		return "your log-in"
-	case "/logout":
-		return "your log-out"
-	case "/blog/new":
-		return "your blog entry"
-	case "/blog/entries/:slug/comments":
-		return "your comment"
-	}
-	return c.Request.Method + " " + c.Request.URL.Path
 }

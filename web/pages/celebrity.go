@@ -9,6 +9,7 @@ import (
 	"twissandra/domain"
 	"twissandra/domain/social"
 	"twissandra/web"
+	"twissandra/web/site"
 )
 
 // The celebrity problem: the seeds fan every post out on write, which an author with a million
@@ -64,20 +65,20 @@ type celebrityData struct {
 
 func (h *handler) celebrity(c *gin.Context) {
 	ctx := c.Request.Context()
-	d := celebrityData{Backend: h.deps.Backend, Threshold: h.deps.Social.PullThreshold(), Viewer: currentUser(c),
+	d := celebrityData{Backend: h.deps.Backend, Threshold: h.deps.Social.PullThreshold(), Viewer: site.User(c),
 		Page: h.costs.page.Load(), Post: h.costs.post.Load(), Choices: countChoices, Paths: codePaths,
 		Note: celebrityNote, Figures: celebrityFigures, Pages: celebrityPageFigures}
 	status := http.StatusOK
 	all, err := h.deps.Social.PulledAuthors(ctx)
 	if err != nil {
-		h.fail(c, err)
+		h.site.Fail(c, err)
 		return
 	}
 	d.AllCount, d.All = len(all), all[:min(len(all), pulledShown)]
 	if d.Viewer != "" {
 		pulled, err := h.deps.Social.PulledFriends(ctx, d.Viewer)
 		if err != nil {
-			h.fail(c, err)
+			h.site.Fail(c, err)
 			return
 		}
 		d.Pulled = pulled
@@ -95,9 +96,9 @@ func (h *handler) celebrity(c *gin.Context) {
 			p := web.MapError(err)
 			d.Error, status = p.Message, p.Status
 		default:
-			h.fail(c, err)
+			h.site.Fail(c, err)
 			return
 		}
 	}
-	h.render(c, status, "celebrity", "The celebrity problem", "models", d)
+	h.site.Render(c, status, "celebrity", "The celebrity problem", "models", d)
 }

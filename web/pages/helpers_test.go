@@ -24,6 +24,7 @@ import (
 	"twissandra/ports/teaching"
 	"twissandra/web"
 	"twissandra/web/opstrace"
+	"twissandra/web/site"
 )
 
 // testApp is a server with the pages on one backend, and the services behind it.
@@ -88,7 +89,11 @@ func newApp(t testing.TB, st stores) *testApp {
 	if !st.noLab {
 		lab = testLab(t)
 	}
-	if err := Register(s, Deps{Social: svc, Blog: bl, Backend: st.backend, Wide: st.wide, CQL: st.cql, Locator: st.locator,
+	frame, err := site.New(s, site.Config{Blog: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Register(frame, Deps{Social: svc, Blog: bl, Backend: st.backend, Wide: st.wide, CQL: st.cql, Locator: st.locator,
 		StorageConf: engine.DefaultSchemaXML, Lab: lab, Claims: st.claims, Sizes: st.sizes,
 		CompareSizes: st.compareSizes, CompareBackend: st.compareBackend, QueryFirstDDL: cql3.SchemaText()}); err != nil {
 		t.Fatal(err)
@@ -178,7 +183,7 @@ func (c *client) post(path string, form url.Values) response {
 	if form == nil {
 		form = url.Values{}
 	}
-	form.Set(csrfField, c.csrf())
+	form.Set(site.CSRFField, c.csrf())
 	return c.postRaw(path, form)
 }
 

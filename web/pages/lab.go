@@ -13,6 +13,7 @@ import (
 
 	"twissandra/domain"
 	"twissandra/ports/teaching"
+	"twissandra/web/site"
 )
 
 // The comparator and slice lab: a learner's names stored under each of the six comparators,
@@ -32,6 +33,7 @@ func (h *handler) registerLab(g *gin.RouterGroup) {
 
 type labData struct {
 	Available   bool
+	Backend     string // the running backend's, not the lab's
 	Comparators []string
 	Names       string // the insert form's names
 	Value       string // and value
@@ -68,7 +70,7 @@ type lwwResult struct {
 }
 
 func newLabData(h *handler) labData {
-	d := labData{Available: h.deps.Lab != nil, Names: "3 123 976 832416", Value: "v", Cmp: "LongType", Count: "10",
+	d := labData{Available: h.deps.Lab != nil, Backend: h.deps.Backend, Names: "3 123 976 832416", Value: "v", Cmp: "LongType", Count: "10",
 		LWW: lwwForm{V1: "first", T1: "1273651200000000", V2: "second", T2: "1273651100000000", TDel: "1273651300000000"}}
 	if d.Available {
 		d.Comparators = h.deps.Lab.Comparators()
@@ -114,7 +116,7 @@ func (h *handler) labPage(c *gin.Context, status int, d labData) {
 	for i := range d.Held {
 		d.Depth = append(d.Depth, i)
 	}
-	h.render(c, status, "lab", "Comparator lab", "models", d)
+	h.site.Render(c, status, "lab", "Comparator lab", "models", d)
 }
 
 // labError is the message and status of a lab failure.
@@ -124,7 +126,7 @@ func (h *handler) labError(err error) (string, int) {
 		h.log.Error("comparator lab", "err", err)
 		return "The lab could not run: its scratch store failed. Try again.", status
 	}
-	return sentence(inspectError(err)), status
+	return site.Sentence(inspectError(err)), status
 }
 
 // labUnavailable renders the page that says the lab is not there, for a POST to it.
@@ -132,7 +134,7 @@ func (h *handler) labUnavailable(c *gin.Context, d labData) bool {
 	if d.Available {
 		return false
 	}
-	h.render(c, http.StatusNotFound, "lab", "Comparator lab", "models", d)
+	h.site.Render(c, http.StatusNotFound, "lab", "Comparator lab", "models", d)
 	return true
 }
 

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"twissandra/web/site"
 )
 
 // labColumn is the text of one comparator's column of the order table, top to bottom: the
@@ -161,7 +162,7 @@ func TestLabPageNeedsCSRF(t *testing.T) {
 		if r.status != http.StatusForbidden {
 			t.Errorf("%s without a token: %d, want 403", path, r.status)
 		}
-		r = c.postRaw(path, url.Values{"names": {"3"}, csrfField: {"forged"}})
+		r = c.postRaw(path, url.Values{"names": {"3"}, site.CSRFField: {"forged"}})
 		if r.status != http.StatusForbidden {
 			t.Errorf("%s with a wrong token: %d, want 403", path, r.status)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"twissandra/domain"
 	"twissandra/ports/teaching"
+	"twissandra/web/site"
 )
 
 //go:embed schema/equivalent.cql
@@ -96,7 +97,7 @@ func (h *handler) models(c *gin.Context) {
 	if h.deps.Backend == "cql3" {
 		d.CQLNote += " This is the running backend."
 	}
-	h.render(c, http.StatusOK, "models", "Models", "models", d)
+	h.site.Render(c, http.StatusOK, "models", "Models", "models", d)
 }
 
 // The storage inspector.
@@ -172,7 +173,7 @@ func (h *handler) inspect(c *gin.Context) {
 	}
 	d := inspectData{Available: h.deps.Wide != nil, Count: inspectDefaultCount, Backend: h.deps.Backend}
 	if h.deps.Wide == nil {
-		h.render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
+		h.site.Render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
 		return
 	}
 	d.Keyspace = c.DefaultQuery("ks", "Twissandra")
@@ -196,7 +197,7 @@ func (h *handler) inspect(c *gin.Context) {
 	}
 	if cf == nil {
 		d.Error = "There is no column family " + d.Keyspace + "." + d.CF + " in this schema."
-		h.render(c, http.StatusBadRequest, "inspect", "Storage inspector", "models", d)
+		h.site.Render(c, http.StatusBadRequest, "inspect", "Storage inspector", "models", d)
 		return
 	}
 	d.Def, d.StartHelp = cf.Definition, cf.BoundHelp
@@ -204,7 +205,7 @@ func (h *handler) inspect(c *gin.Context) {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > inspectMaxCount {
 			d.Error = fmt.Sprintf("Count must be a number from 1 to %d.", inspectMaxCount)
-			h.render(c, http.StatusBadRequest, "inspect", "Storage inspector", "models", d)
+			h.site.Render(c, http.StatusBadRequest, "inspect", "Storage inspector", "models", d)
 			return
 		}
 		d.Count = n
@@ -213,8 +214,8 @@ func (h *handler) inspect(c *gin.Context) {
 	if d.User != "" {
 		id, err := h.deps.Wide.UserRowKey(ctx, d.User)
 		if err != nil {
-			d.Error = sentence(inspectError(err))
-			h.render(c, statusOf(err), "inspect", "Storage inspector", "models", d)
+			d.Error = site.Sentence(inspectError(err))
+			h.site.Render(c, statusOf(err), "inspect", "Storage inspector", "models", d)
 			return
 		}
 		d.Key = id
@@ -225,13 +226,13 @@ func (h *handler) inspect(c *gin.Context) {
 			d.Error = "Listing keys failed: " + err.Error()
 		}
 		d.Keys = keys
-		h.render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
+		h.site.Render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
 		return
 	}
 	cols, err := h.deps.Wide.ReadRow(ctx, d.Keyspace, d.CF, d.Key, teaching.Slice{Start: d.Start, Finish: d.Finish, Reversed: d.Reversed, Count: d.Count})
 	if err != nil {
-		d.Error = sentence(inspectError(err))
-		h.render(c, statusOf(err), "inspect", "Storage inspector", "models", d)
+		d.Error = site.Sentence(inspectError(err))
+		h.site.Render(c, statusOf(err), "inspect", "Storage inspector", "models", d)
 		return
 	}
 	d.Ran, d.Returned = true, len(cols)
@@ -246,7 +247,7 @@ func (h *handler) inspect(c *gin.Context) {
 			d.Stored, d.StoredCells = notation(cf.Name, d.Key, stored), len(stored)
 		}
 	}
-	h.render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
+	h.site.Render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
 }
 
 // uuidLinks links the UUIDs of a column of cf (a column family or a table) to what they name,

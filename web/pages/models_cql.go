@@ -15,6 +15,7 @@ import (
 
 	"twissandra/domain"
 	"twissandra/ports/teaching"
+	"twissandra/web/site"
 )
 
 // The storage inspector on the cql3 backend: one partition of a CQL3 table, as CQL rows and as
@@ -70,7 +71,7 @@ func (h *handler) inspectCQL(c *gin.Context) {
 	d.User = strings.TrimSpace(c.Query("user"))
 	d.Start, d.Finish = strings.TrimSpace(c.Query("start")), strings.TrimSpace(c.Query("finish"))
 	d.Reversed = c.Query("reversed") != ""
-	page := func(status int) { h.render(c, status, "inspect_cql", "Storage inspector", "models", d) }
+	page := func(status int) { h.site.Render(c, status, "inspect_cql", "Storage inspector", "models", d) }
 
 	tables, err := h.deps.CQL.InspectTables(ctx)
 	if err != nil {
@@ -144,7 +145,7 @@ func (h *handler) inspectCQL(c *gin.Context) {
 		if status >= http.StatusInternalServerError {
 			h.log.Error("inspect partition", "table", t.Name, "err", err)
 		}
-		d.Error = sentence(strings.TrimPrefix(err.Error(), "cql3: "))
+		d.Error = site.Sentence(strings.TrimPrefix(err.Error(), "cql3: "))
 		page(status)
 		return
 	}

@@ -1,31 +1,30 @@
-// Package pages serves Twissandra's HTML pages on the web package's gin engine: the timelines,
+// Package pages serves Twissandra's HTML pages in the frame of package site: the timelines,
 // user pages, sign-in and sign-up, find people, the blog, and the "Models" teaching views (the
 // running backend's schema beside the other model's, a storage inspector of the widerow engine's
 // rows and the cql3 backend's partitions, and the storage operations of every request).
 //
-// Sessions are one signed and encrypted cookie; every form carries a per-session CSRF token;
-// failed logins are throttled per username and per client address.
+// Failed logins are throttled per username and per client address.
 package pages
 
 import (
 	"embed"
 	"errors"
+	"fmt"
+	"html/template"
 	"io/fs"
 	"log/slog"
-	"net/http"
-	"net/url"
 	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
-	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
 
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
 	"twissandra/ports/teaching"
-	"twissandra/web"
+	"twissandra/web/site"
 )
 
 // noneIfNil sets *p, an interface, to nil when it holds a nil pointer.
@@ -81,8 +80,6 @@ type Deps struct {
 	QueryFirstDDL string
 	// Clock drives login throttling; nil means the wall clock.
 	Clock domain.Clock
-	// Logger receives errors; nil means the server's.
-	Logger *slog.Logger
 }
 
 // Login throttling: this many failures per window, per username and per client address.
@@ -103,23 +100,47 @@ const (
 
 type handler struct {
 	deps      Deps
+	site      *site.Site
 	log       *slog.Logger
-	tmpl      map[string]*pageTemplate
 	userFails *limiter
 	addrFails *limiter
 	actions   *actionStore
 	costs     costLedger
 	diagram   *chebDiagram // of Deps.QueryFirstDDL, laid out once
+	footer    *template.Template
 }
 
-// Register adds the pages to the server's engine: the routes, the static files, and the HTML
-// 404 and 405 pages for every path outside /api/ (which keeps its JSON answers).
-func Register(s *web.Server, deps Deps) error {
+// pageFiles lists the page templates.
+var pageFiles = []string{
+	"home", "user", "follows", "login", "find",
+	"blog_index", "blog_entry", "blog_author", "blog_new",
+	"models", "inspect", "inspect_cql",
+	"where", "lab", "race", "partitions", "generations", "celebrity",
+}
+
+// funcs are the templates' functions beside the site's.
+var funcs = template.FuncMap{
+	"nameAt": nameAt,
+	// micros shows a duration in microseconds, as an operation's time reads best.
+	"micros": func(d time.Duration) string {
+		return strconv.FormatFloat(float64(d)/float64(time.Microsecond), 'f', 0, 64) + " µs"
+	},
+	// inspect is the storage inspector's address for a query a store made (url.Values encoded).
+	"inspect": func(query string) template.URL { return template.URL("/models/inspect?" + query) },
+	// cqlTable is the table name at the start of a mapping's CQL3 table, "" for none.
+	"cqlTable": func(s string) string {
+		name, _, _ := strings.Cut(s, " ")
+		if strings.HasPrefix(name, "(") {
+			return ""
+		}
+		return name
+	},
+}
+
+// Register adds the pages to the site: their routes, their templates and their static files.
+func Register(st *site.Site, deps Deps) error {
 	if deps.Social == nil {
 		return errors.New("pages: Deps.Social is required")
-	}
-	if deps.Logger == nil {
-		deps.Logger = s.Logger()
 	}
 	// A nil pointer from an optional fx dependency is no collaborator.
 	noneIfNil(&deps.Wide)
@@ -136,76 +157,38 @@ func Register(s *web.Server, deps Deps) error {
 	if deps.Clock != nil {
 		now = deps.Clock.Now
 	}
-	tmpl, err := loadTemplates()
+	templates, err := fs.Sub(templateFS, "templates")
 	if err != nil {
 		return err
 	}
-	store, err := newSessionStore(s)
-	if err != nil {
+	if err := st.Templates(templates, funcs, []string{"partials.html"}, pageFiles...); err != nil {
 		return err
+	}
+	footer, err := template.New("footer").Funcs(funcs).ParseFS(templates, "footer.html")
+	if err != nil {
+		return fmt.Errorf("pages: parse the footer: %w", err)
 	}
 	h := &handler{
 		deps:      deps,
-		log:       deps.Logger,
-		tmpl:      tmpl,
+		site:      st,
+		log:       st.Logger(),
 		userFails: newLimiter(loginMaxFailures, loginWindow, loginMaxKeys, now),
 		addrFails: newLimiter(loginMaxFailures, loginWindow, loginMaxKeys, now),
 		actions:   newActionStore(),
+		footer:    footer,
 	}
 	if deps.QueryFirstDDL != "" {
 		d := chebotko(deps.QueryFirstDDL)
 		h.diagram = &d
 	}
-
 	static, err := fs.Sub(staticFS, "static")
 	if err != nil {
 		return err
 	}
-	for _, name := range []string{"style.css", "app.js", "favicon.svg", "celebrity.svg"} {
-		s.Engine.StaticFileFS("/static/"+name, name, http.FS(static))
-	}
-	// Browsers ask for /favicon.ico whatever the page links: the same SVG answers.
-	s.Engine.GET("/favicon.ico", func(c *gin.Context) {
-		c.Header("Cache-Control", "public, max-age=86400")
-		c.FileFromFS("favicon.svg", http.FS(static))
-	})
-
-	mw := []gin.HandlerFunc{web.OpLog(), sessions.Sessions(sessionCookie, store), web.Recovery(h.log, "panic serving page", h.serverError), h.csrf}
-	g := s.Engine.Group("/", mw...)
-	h.routes(g)
-
-	notFound := append([]gin.HandlerFunc{apiPassThrough(s.APINotFound), trimTrailingSlash}, append(mw, h.notFound)...)
-	s.Engine.NoRoute(notFound...)
-	noMethod := append([]gin.HandlerFunc{apiPassThrough(s.APIMethodNotAllowed)}, append(mw, h.methodNotAllowed)...)
-	s.Engine.NoMethod(noMethod...)
+	st.Static(static, "celebrity.svg")
+	h.routes(st.Routes())
+	st.Teach(h)
 	return nil
-}
-
-// apiPassThrough answers paths under /api/ with the JSON API's handler and leaves every other
-// path to the HTML handlers after it.
-func apiPassThrough(api gin.HandlerFunc) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		if strings.HasPrefix(c.Request.URL.Path, "/api/") {
-			api(c)
-			c.Abort()
-		}
-	}
-}
-
-// trimTrailingSlash sends a browser's GET of "/blog/" to "/blog", as readers expect of pages
-// (the engine's own redirect is off, so that the JSON API never redirects).
-func trimTrailingSlash(c *gin.Context) {
-	p := c.Request.URL.Path
-	if (c.Request.Method != http.MethodGet && c.Request.Method != http.MethodHead) || len(p) < 2 || !strings.HasSuffix(p, "/") {
-		return
-	}
-	target := strings.TrimRight(p, "/")
-	if target == "" || strings.HasPrefix(target, "//") {
-		return
-	}
-	u := url.URL{Path: target, RawQuery: c.Request.URL.RawQuery}
-	c.Redirect(http.StatusMovedPermanently, u.String())
-	c.Abort()
 }
 
 func (h *handler) routes(g *gin.RouterGroup) {
@@ -240,42 +223,4 @@ func (h *handler) routes(g *gin.RouterGroup) {
 		g.GET("blog/new", h.blogNewForm)
 		g.POST("blog/new", h.blogPublish)
 	}
-}
-
-// csrf refuses every POST whose form lacks the session's CSRF token, with a readable 403 page.
-func (h *handler) csrf(c *gin.Context) {
-	if c.Request.Method != http.MethodPost {
-		c.Next()
-		return
-	}
-	if err := c.Request.ParseForm(); err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			h.errorPage(c, http.StatusRequestEntityTooLarge, "Too much data",
-				"The form sent more data than this site accepts. Shorten what you typed and try again.")
-			return
-		}
-		h.errorPage(c, http.StatusBadRequest, "Bad form", "The form could not be read. Reload the page and try again.")
-		return
-	}
-	if err := checkCSRF(c); err != nil {
-		h.errorPage(c, http.StatusForbidden, "Form expired or forged",
-			"This form did not carry this site's security token, so nothing was done. "+
-				"If you sent it yourself, go back, reload the page and send it again.")
-		return
-	}
-	c.Next()
-}
-
-// serverError is the HTML 500 page, the pages' answer to a panic.
-func (h *handler) serverError(c *gin.Context) {
-	h.errorPage(c, http.StatusInternalServerError, "Something went wrong", "The page could not be built. Try again in a moment.")
-}
-
-func (h *handler) notFound(c *gin.Context) {
-	h.errorPage(c, http.StatusNotFound, "Page not found", "There is no page at "+c.Request.URL.Path+".")
-}
-
-func (h *handler) methodNotAllowed(c *gin.Context) {
-	h.errorPage(c, http.StatusMethodNotAllowed, "Not allowed", "This page does not accept "+c.Request.Method+" requests.")
 }

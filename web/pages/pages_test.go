@@ -12,6 +12,7 @@ import (
 
 	"twissandra/domain"
 	"twissandra/domain/blog"
+	"twissandra/web/site"
 )
 
 func TestSignUpLogInLogOut(t *testing.T) {
@@ -48,7 +49,7 @@ func TestSessionCookieAttributes(t *testing.T) {
 	r := c.get("/login")
 	var found bool
 	for _, sc := range r.header.Values("Set-Cookie") {
-		if !strings.HasPrefix(sc, sessionCookie+"=") {
+		if !strings.HasPrefix(sc, site.SessionCookie+"=") {
 			continue
 		}
 		found = true
@@ -247,7 +248,7 @@ func TestCSRF(t *testing.T) {
 	}{{"missing", ""}, {"wrong", "AAAA"}} {
 		form := url.Values{"body": {"forged"}}
 		if tc.tok != "" {
-			form.Set(csrfField, tc.tok)
+			form.Set(site.CSRFField, tc.tok)
 		}
 		r := c.postRaw("/tweets", form)
 		if r.status != http.StatusForbidden {
@@ -257,7 +258,7 @@ func TestCSRF(t *testing.T) {
 	}
 	// A token from another session is no good either.
 	other := app.client(t)
-	r := c.postRaw("/tweets", url.Values{"body": {"forged"}, csrfField: {other.csrf()}})
+	r := c.postRaw("/tweets", url.Values{"body": {"forged"}, site.CSRFField: {other.csrf()}})
 	if r.status != http.StatusForbidden {
 		t.Fatalf("other session's token: %d", r.status)
 	}
@@ -269,7 +270,7 @@ func TestCSRF(t *testing.T) {
 	anon := app.client(t)
 	before := anon.csrf()
 	anon.signUp("judy")
-	r = anon.postRaw("/tweets", url.Values{"body": {"x"}, csrfField: {before}})
+	r = anon.postRaw("/tweets", url.Values{"body": {"x"}, site.CSRFField: {before}})
 	if r.status != http.StatusForbidden {
 		t.Fatalf("pre-login token after login: %d", r.status)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"twissandra/domain"
 	"twissandra/ports/teaching"
+	"twissandra/web/site"
 )
 
 // The uniqueness race: N concurrent sign-ups of one name in the running backend's sandbox, by
@@ -32,20 +33,20 @@ type raceData struct {
 }
 
 func (h *handler) racePage(c *gin.Context) {
-	h.render(c, http.StatusOK, "race", "Uniqueness race", "models", raceData{Available: h.deps.Claims != nil, Backend: h.deps.Backend, Name: "rita", Racers: 32, Hash: true, Max: teaching.MaxRacers})
+	h.site.Render(c, http.StatusOK, "race", "Uniqueness race", "models", raceData{Available: h.deps.Claims != nil, Backend: h.deps.Backend, Name: "rita", Racers: 32, Hash: true, Max: teaching.MaxRacers})
 }
 
 func (h *handler) runRace(c *gin.Context) {
 	d := raceData{Available: h.deps.Claims != nil, Backend: h.deps.Backend, Name: strings.TrimSpace(c.PostForm("name")),
 		Hash: c.PostForm("hash") != "", Max: teaching.MaxRacers}
 	if !d.Available {
-		h.render(c, http.StatusOK, "race", "Uniqueness race", "models", d)
+		h.site.Render(c, http.StatusOK, "race", "Uniqueness race", "models", d)
 		return
 	}
 	n, err := strconv.Atoi(c.PostForm("racers"))
 	if err != nil {
 		d.Error = "The number of sign-ups must be a whole number."
-		h.render(c, http.StatusBadRequest, "race", "Uniqueness race", "models", d)
+		h.site.Render(c, http.StatusBadRequest, "race", "Uniqueness race", "models", d)
 		return
 	}
 	d.Racers = n
@@ -55,15 +56,15 @@ func (h *handler) runRace(c *gin.Context) {
 	}
 	res, err := teaching.Race(c.Request.Context(), h.deps.Claims, hasher, d.Name, n)
 	if err != nil {
-		d.Error = sentence(inspectError(err))
+		d.Error = site.Sentence(inspectError(err))
 		status := statusOf(err)
 		if status >= http.StatusInternalServerError {
 			h.log.Error("uniqueness race", "err", err)
 			d.Error = "The race could not run: the store failed. Try again."
 		}
-		h.render(c, status, "race", "Uniqueness race", "models", d)
+		h.site.Render(c, status, "race", "Uniqueness race", "models", d)
 		return
 	}
 	d.Result, d.Lost = &res, res.ReadThenWrite.Winners-1
-	h.render(c, http.StatusOK, "race", "Uniqueness race", "models", d)
+	h.site.Render(c, http.StatusOK, "race", "Uniqueness race", "models", d)
 }

@@ -14,6 +14,7 @@ import (
 
 	"twissandra/domain"
 	"twissandra/ports/teaching"
+	"twissandra/web/site"
 )
 
 // "Where does it live": every row, column, partition or map entry one record occupies in the
@@ -55,7 +56,7 @@ var modelTitles = map[string]string{
 
 func (h *handler) where(c *gin.Context) {
 	d := whereData{Available: h.deps.Locator != nil}
-	page := func(status int) { h.render(c, status, "where", "Where does it live", "models", d) }
+	page := func(status int) { h.site.Render(c, status, "where", "Where does it live", "models", d) }
 	if !d.Available {
 		page(http.StatusOK)
 		return
@@ -68,7 +69,7 @@ func (h *handler) where(c *gin.Context) {
 		return
 	}
 	if err != nil {
-		d.Error = sentence(inspectError(err))
+		d.Error = site.Sentence(inspectError(err))
 		if errors.Is(err, domain.ErrNotFound) {
 			d.Error = "Not found: " + inspectError(err) + "."
 		}

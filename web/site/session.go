@@ -1,4 +1,4 @@
-package pages
+package site
 
 import (
 	"crypto/rand"
@@ -16,15 +16,22 @@ import (
 // securecookie with keys derived from the server's token secret: it holds the username, the
 // CSRF token and the flash messages, and nothing lives in server memory.
 const (
-	sessionCookie = "twissandra_session"
+	// SessionCookie is the session cookie's name.
+	SessionCookie = "twissandra_session"
 	sessionMaxAge = 7 * 24 * 60 * 60
 
-	keyUser    = "user"
-	keyCSRF    = "csrf"
-	flashOK    = "flash_ok"
-	flashError = "flash_err"
+	keyUser = "user"
+	keyCSRF = "csrf"
 
-	csrfField = "csrf_token"
+	// CSRFField is the form field that carries the session's CSRF token (the "csrf" partial
+	// writes it).
+	CSRFField = "csrf_token"
+)
+
+// The kinds of flash message: a page shows each once, on the next page rendered.
+const (
+	FlashOK    = "flash_ok"
+	FlashError = "flash_err"
 )
 
 // KeySource derives keys from the server's secret; *web.Server is one.
@@ -73,8 +80,8 @@ func saveSession(c *gin.Context) error {
 	return s.Save()
 }
 
-// currentUser is the logged-in username, or "".
-func currentUser(c *gin.Context) string {
+// User is the logged-in username, or "".
+func User(c *gin.Context) string {
 	v, _ := sessions.Default(c).Get(keyUser).(string)
 	return v
 }
@@ -96,22 +103,23 @@ func newCSRFToken(s sessions.Session) string {
 	return tok
 }
 
-// logIn starts a logged-in session. The CSRF token is replaced, so a token seen before the
+// LogIn starts a logged-in session. The CSRF token is replaced, so a token seen before the
 // login is worth nothing after it.
-func logIn(c *gin.Context, username string) {
+func LogIn(c *gin.Context, username string) {
 	s := sessions.Default(c)
 	s.Set(keyUser, username)
 	newCSRFToken(s)
 }
 
-// logOut ends the session's login and replaces its CSRF token.
-func logOut(c *gin.Context) {
+// LogOut ends the session's login and replaces its CSRF token.
+func LogOut(c *gin.Context) {
 	s := sessions.Default(c)
 	s.Delete(keyUser)
 	newCSRFToken(s)
 }
 
-func addFlash(c *gin.Context, kind, msg string) { sessions.Default(c).AddFlash(msg, kind) }
+// AddFlash adds a message of kind (FlashOK, FlashError) for the next page rendered.
+func AddFlash(c *gin.Context, kind, msg string) { sessions.Default(c).AddFlash(msg, kind) }
 
 // takeFlashes returns and clears the flashes of one kind; a session with none is left untouched
 // (so that rendering a page does not rewrite the cookie for nothing).
@@ -134,7 +142,7 @@ var errCSRF = errors.New("missing or wrong CSRF token")
 // checkCSRF compares the form's token with the session's in constant time.
 func checkCSRF(c *gin.Context) error {
 	want, _ := sessions.Default(c).Get(keyCSRF).(string)
-	got := c.Request.PostFormValue(csrfField)
+	got := c.Request.PostFormValue(CSRFField)
 	if want == "" || got == "" || subtle.ConstantTimeCompare([]byte(want), []byte(got)) != 1 {
 		return errCSRF
 	}
