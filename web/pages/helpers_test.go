@@ -13,15 +13,12 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"twissandra/adapters/cql3"
 	"twissandra/adapters/memory"
 	"twissandra/adapters/widerow"
-	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
 	"twissandra/ports"
-	"twissandra/ports/teaching"
 	"twissandra/web"
 	"twissandra/web/opstrace"
 	"twissandra/web/site"
@@ -42,23 +39,11 @@ type stores struct {
 	entries  ports.EntryStore
 	tags     ports.TagIndex
 	comments ports.CommentStore
-	node     *engine.Node // nil off widerow
-	wide     teaching.WideRowInspector
-	cql      teaching.CQLInspector
-	locator  teaching.Locator
-	claims   teaching.NameClaims
-	sizes    teaching.RowSizer
-	// compareSizes measures compare mode's second backend, compareBackend.
-	compareSizes   teaching.RowSizer
-	compareBackend string
-	noLab          bool // serve without the comparator lab
-	backend        string
 }
 
 func memoryStores() stores {
 	m, b := memory.New(), memory.NewBlog()
-	return stores{users: m, tweets: m, lines: m, authors: b, entries: b, tags: b, comments: b,
-		locator: memory.Locator{Store: m, Blog: b}, sizes: memory.Locator{Store: m, Blog: b}, claims: memory.NewNameClaims(), backend: "memory"}
+	return stores{users: m, tweets: m, lines: m, authors: b, entries: b, tags: b, comments: b}
 }
 
 func widerowStores(t testing.TB) stores {
@@ -69,13 +54,11 @@ func widerowStores(t testing.TB) stores {
 	}
 	t.Cleanup(func() { _ = node.Close() })
 	s, b := widerow.NewStore(node), widerow.NewBlogStore(node)
-	in := widerow.NewInspector(node)
-	return stores{users: s, tweets: s, lines: s, authors: b, entries: b, tags: b, comments: b,
-		node: node, wide: in, locator: in, sizes: in, claims: widerow.NewNameClaims(node), backend: "widerow"}
+	return stores{users: s, tweets: s, lines: s, authors: b, entries: b, tags: b, comments: b}
 }
 
 // newApp serves the pages (and the JSON API) on st, its stores wrapped by opstrace as the
-// server wires them.
+// server wires them, in the site's frame without the teaching views.
 func newApp(t testing.TB, st stores) *testApp {
 	t.Helper()
 	hasher := domain.NewPasswordHasher(bcrypt.MinCost)
@@ -85,33 +68,16 @@ func newApp(t testing.TB, st stores) *testApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lab teaching.ColumnLab
-	if !st.noLab {
-		lab = testLab(t)
-	}
 	frame, err := site.New(s, site.Config{Blog: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Register(frame, Deps{Social: svc, Blog: bl, Backend: st.backend, Wide: st.wide, CQL: st.cql, Locator: st.locator,
-		StorageConf: engine.DefaultSchemaXML, Lab: lab, Claims: st.claims, Sizes: st.sizes,
-		CompareSizes: st.compareSizes, CompareBackend: st.compareBackend, QueryFirstDDL: cql3.SchemaText()}); err != nil {
+	if err := Register(frame, Deps{Social: svc, Blog: bl}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s.Engine)
 	t.Cleanup(srv.Close)
 	return &testApp{srv: srv, social: svc, blog: bl}
-}
-
-// testLab is a comparator lab of its own, closed with the test.
-func testLab(t testing.TB) *widerow.Lab {
-	t.Helper()
-	l, err := widerow.NewLab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = l.Close() })
-	return l
 }
 
 // client is a browser-like HTTP client: a cookie jar, no redirect following unless asked.

@@ -1,21 +1,16 @@
-// Package pages serves Twissandra's HTML pages in the frame of package site: the timelines,
-// user pages, sign-in and sign-up, find people, the blog, and the "Models" teaching views (the
-// running backend's schema beside the other model's, a storage inspector of the widerow engine's
-// rows and the cql3 backend's partitions, and the storage operations of every request).
+// Package pages serves Twissandra's product pages in the frame of package site: the home and
+// public timelines, user pages and their follow lists, following and unfollowing, posting, find
+// people, sign-in, sign-up and sign-out, and the blog.
 //
+// The pages know nothing of the teaching views (package teach): a handler tells the site what
+// it serves (a measured home page, the name of a form's action), and the site passes it on.
 // Failed logins are throttled per username and per client address.
 package pages
 
 import (
 	"embed"
 	"errors"
-	"fmt"
-	"html/template"
 	"io/fs"
-	"log/slog"
-	"reflect"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -23,61 +18,18 @@ import (
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
-	"twissandra/ports/teaching"
 	"twissandra/web/site"
 )
-
-// noneIfNil sets *p, an interface, to nil when it holds a nil pointer.
-func noneIfNil[T any](p *T) {
-	if r := reflect.ValueOf(*p); r.Kind() == reflect.Pointer && r.IsNil() {
-		var none T
-		*p = none
-	}
-}
 
 //go:embed templates/*.html
 var templateFS embed.FS
 
-//go:embed static
-var staticFS embed.FS
-
 // Deps are the pages' collaborators.
 type Deps struct {
-	// Social runs Twissandra's use cases (required). Build it on stores wrapped by package
-	// web/opstrace for the storage-operations footer to list anything.
+	// Social runs Twissandra's use cases (required).
 	Social *social.Service
 	// Blog runs the blog; nil leaves the blog pages out.
 	Blog *blog.Service
-	// Backend names the running backend: "widerow", "cql3" or "memory".
-	Backend string
-	// Wide reads the widerow engine's rows, for the storage inspector and the live schema; nil
-	// on the other backends.
-	Wide teaching.WideRowInspector
-	// StorageConf is the widerow engine's storage-conf.xml, shown on the models page when the
-	// running backend is another (Wide nil).
-	StorageConf string
-	// CQL reads the cql3 backend's tables for the storage inspector; nil elsewhere.
-	CQL teaching.CQLInspector
-	// Lab is the comparator and slice lab's scratch keyspace; nil leaves the lab out.
-	Lab teaching.ColumnLab
-	// Claims is the uniqueness race's sandbox in the running backend's model; nil leaves the
-	// race out.
-	Claims teaching.NameClaims
-	// Sizes measures the running store's rows for the partition lessons; nil leaves them out.
-	Sizes teaching.RowSizer
-	// CompareSizes measures compare mode's second backend, named CompareBackend, beside the
-	// running one; nil outside compare mode.
-	CompareSizes   teaching.RowSizer
-	CompareBackend string
-	// Locator says where each record lives, for the "where does it live" pages; nil leaves
-	// them out.
-	Locator teaching.Locator
-	// CQLSchema is the CQL DDL of the cql3 adapter (its migrations); empty means the pages'
-	// own rendition of the equivalent tables.
-	CQLSchema string
-	// QueryFirstDDL is the cql3 adapter's migrations whatever the backend, for the Chebotko
-	// diagram of the generations page; empty leaves the diagram out.
-	QueryFirstDDL string
 	// Clock drives login throttling; nil means the wall clock.
 	Clock domain.Clock
 }
@@ -101,57 +53,20 @@ const (
 type handler struct {
 	deps      Deps
 	site      *site.Site
-	log       *slog.Logger
 	userFails *limiter
 	addrFails *limiter
-	actions   *actionStore
-	costs     costLedger
-	diagram   *chebDiagram // of Deps.QueryFirstDDL, laid out once
-	footer    *template.Template
 }
 
 // pageFiles lists the page templates.
 var pageFiles = []string{
 	"home", "user", "follows", "login", "find",
 	"blog_index", "blog_entry", "blog_author", "blog_new",
-	"models", "inspect", "inspect_cql",
-	"where", "lab", "race", "partitions", "generations", "celebrity",
 }
 
-// funcs are the templates' functions beside the site's.
-var funcs = template.FuncMap{
-	"nameAt": nameAt,
-	// micros shows a duration in microseconds, as an operation's time reads best.
-	"micros": func(d time.Duration) string {
-		return strconv.FormatFloat(float64(d)/float64(time.Microsecond), 'f', 0, 64) + " µs"
-	},
-	// inspect is the storage inspector's address for a query a store made (url.Values encoded).
-	"inspect": func(query string) template.URL { return template.URL("/models/inspect?" + query) },
-	// cqlTable is the table name at the start of a mapping's CQL3 table, "" for none.
-	"cqlTable": func(s string) string {
-		name, _, _ := strings.Cut(s, " ")
-		if strings.HasPrefix(name, "(") {
-			return ""
-		}
-		return name
-	},
-}
-
-// Register adds the pages to the site: their routes, their templates and their static files.
+// Register adds the pages to the site: their routes and their templates.
 func Register(st *site.Site, deps Deps) error {
 	if deps.Social == nil {
 		return errors.New("pages: Deps.Social is required")
-	}
-	// A nil pointer from an optional fx dependency is no collaborator.
-	noneIfNil(&deps.Wide)
-	noneIfNil(&deps.CQL)
-	noneIfNil(&deps.Lab)
-	noneIfNil(&deps.Claims)
-	noneIfNil(&deps.Sizes)
-	noneIfNil(&deps.CompareSizes)
-	noneIfNil(&deps.Locator)
-	if deps.Backend == "" {
-		deps.Backend = "memory"
 	}
 	now := time.Now
 	if deps.Clock != nil {
@@ -161,33 +76,16 @@ func Register(st *site.Site, deps Deps) error {
 	if err != nil {
 		return err
 	}
-	if err := st.Templates(templates, funcs, []string{"partials.html"}, pageFiles...); err != nil {
+	if err := st.Templates(templates, nil, []string{"partials.html"}, pageFiles...); err != nil {
 		return err
-	}
-	footer, err := template.New("footer").Funcs(funcs).ParseFS(templates, "footer.html")
-	if err != nil {
-		return fmt.Errorf("pages: parse the footer: %w", err)
 	}
 	h := &handler{
 		deps:      deps,
 		site:      st,
-		log:       st.Logger(),
 		userFails: newLimiter(loginMaxFailures, loginWindow, loginMaxKeys, now),
 		addrFails: newLimiter(loginMaxFailures, loginWindow, loginMaxKeys, now),
-		actions:   newActionStore(),
-		footer:    footer,
 	}
-	if deps.QueryFirstDDL != "" {
-		d := chebotko(deps.QueryFirstDDL)
-		h.diagram = &d
-	}
-	static, err := fs.Sub(staticFS, "static")
-	if err != nil {
-		return err
-	}
-	st.Static(static, "celebrity.svg")
 	h.routes(st.Routes())
-	st.Teach(h)
 	return nil
 }
 
@@ -205,15 +103,6 @@ func (h *handler) routes(g *gin.RouterGroup) {
 	g.POST("login", h.login)
 	g.POST("signup", h.signup)
 	g.POST("logout", h.logout)
-	g.GET("models", h.models)
-	g.GET("models/inspect", h.inspect)
-	g.GET("models/where", h.where)
-	h.registerLab(g)
-	g.GET("models/partitions", h.partitions)
-	g.GET("models/generations", h.generations)
-	g.GET("models/celebrity", h.celebrity)
-	g.GET("models/race", h.racePage)
-	g.POST("models/race", h.runRace)
 	if h.deps.Blog != nil {
 		g.GET("blog", h.blogIndex)
 		g.GET("blog/tags/:tag", h.blogTag)

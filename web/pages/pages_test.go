@@ -397,25 +397,6 @@ func TestFind(t *testing.T) {
 	}
 }
 
-func TestStorageOps(t *testing.T) {
-	t.Parallel()
-	app := newApp(t, memoryStores())
-	c := app.client(t)
-	c.signUp("olga")
-	r := c.get("/")
-	h := r.header.Get("Storage-Ops")
-	// The home timeline: the pulled authors olga follows (none), then one slice.
-	if !strings.Contains(h, "slice=1") || !strings.Contains(h, "pulled=1") || !strings.HasPrefix(h, "2 ops") {
-		t.Fatalf("Storage-Ops on an empty home: %q", h)
-	}
-	c.post("/tweets", url.Values{"body": {"hi"}})
-	r = c.get("/")
-	mustContain(t, r.body, `id="storage-ops"`, "slice line timeline:olga before=0 limit=41 -&gt; 1 entries", "multiget tweets 1 ids -&gt; 1")
-	if h := r.header.Get("Storage-Ops"); h != "3 ops: pulled=1 slice=1 multiget=1" {
-		t.Fatalf("Storage-Ops: %q", h)
-	}
-}
-
 func TestBlogPages(t *testing.T) {
 	t.Parallel()
 	app := newApp(t, memoryStores())
