@@ -58,29 +58,37 @@ func requestLogger(log *slog.Logger, slow time.Duration) gin.HandlerFunc {
 	}
 }
 
-// recovery turns a panic into a logged, generic 500. http.ErrAbortHandler is re-raised: it is
-// net/http's way to abort a response on purpose.
-func (s *Server) recovery(c *gin.Context) {
-	defer func() {
-		r := recover()
-		if r == nil {
-			return
-		}
-		if r == http.ErrAbortHandler {
-			panic(r)
-		}
-		s.log.LogAttrs(c.Request.Context(), slog.LevelError, "panic serving request",
-			slog.String("method", c.Request.Method),
-			slog.String("path", c.Request.URL.Path),
-			slog.Any("panic", r),
-			slog.String("stack", string(debug.Stack())))
-		if c.Writer.Written() {
+// Recovery turns a panic into a logged 500: it logs msg with the request and the panic's stack,
+// then, unless the response has started, lets answer write the 500 (the JSON API's error body, an
+// HTML error page), and aborts the chain. http.ErrAbortHandler is re-raised: it is net/http's
+// way to abort a response on purpose.
+func Recovery(log *slog.Logger, msg string, answer gin.HandlerFunc) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		defer func() {
+			r := recover()
+			if r == nil {
+				return
+			}
+			if r == http.ErrAbortHandler {
+				panic(r)
+			}
+			log.LogAttrs(c.Request.Context(), slog.LevelError, msg,
+				slog.String("method", c.Request.Method),
+				slog.String("path", c.Request.URL.Path),
+				slog.Any("panic", r),
+				slog.String("stack", string(debug.Stack())))
+			if !c.Writer.Written() {
+				answer(c)
+			}
 			c.Abort()
-			return
-		}
-		c.AbortWithStatusJSON(http.StatusInternalServerError, ErrorBody{Error: SlugInternal, Message: "internal error"})
-	}()
-	c.Next()
+		}()
+		c.Next()
+	}
+}
+
+// internalError is the JSON API's answer to a panic: a generic 500.
+func internalError(c *gin.Context) {
+	c.AbortWithStatusJSON(http.StatusInternalServerError, ErrorBody{Error: SlugInternal, Message: "internal error"})
 }
 
 // bodyLimit refuses bodies declared larger than max at once and caps the rest while they are

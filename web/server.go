@@ -131,7 +131,7 @@ func NewServer(cfg Config, deps Deps) (*Server, error) {
 	engine.HandleMethodNotAllowed = true
 	// The API answers every path with a documented status, never a redirect: gin's trailing-slash
 	// redirect would send /api/v1/public/ or /api/v1/tweets/%2F a 301 no client expects. The HTML
-	// pages redirect trailing slashes themselves (web/pages).
+	// pages redirect trailing slashes themselves (web/site).
 	engine.RedirectTrailingSlash = false
 
 	s := &Server{Engine: engine, Tokens: tokens, cfg: cfg, deps: deps, log: deps.Logger, tweets: newTweetCache(tweetCacheSize)}
@@ -139,7 +139,7 @@ func NewServer(cfg Config, deps Deps) (*Server, error) {
 		s.pages = newPageCache()
 	}
 	engine.Use(httpMetrics())
-	engine.Use(requestLogger(s.log, slowThreshold(cfg.SlowRequest)), s.recovery, OpLog(), bodyLimit(s, cfg.MaxBodyBytes))
+	engine.Use(requestLogger(s.log, slowThreshold(cfg.SlowRequest)), Recovery(s.log, "panic serving request", internalError), OpLog(), bodyLimit(s, cfg.MaxBodyBytes))
 	engine.NoRoute(s.noRoute)
 	engine.NoMethod(s.noMethod)
 	s.API = engine.Group("/api/v1")

@@ -36,6 +36,8 @@ import (
 	"twissandra/web"
 	"twissandra/web/metrics"
 	"twissandra/web/pages"
+	"twissandra/web/site"
+	"twissandra/web/teach"
 )
 
 // backendModule chooses the storage adapter before fx.New: fx cannot pick modules from values
@@ -237,13 +239,20 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	pd := pages.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: string(d.Schema), Clock: d.Clock, Logger: d.Logger,
+	st, err := site.New(s, site.Config{Blog: d.Blog != nil, Logger: d.Logger})
+	if err != nil {
+		return nil, err
+	}
+	if err := pages.Register(st, pages.Deps{Social: d.Social, Blog: d.Blog, Clock: d.Clock}); err != nil {
+		return nil, err
+	}
+	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: string(d.Schema),
 		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Claims: d.Claims, Sizes: d.Sizes}
 	if d.Second != nil {
-		pd.Locator = compare.Locator(d.Second.pair, d.Locator, d.Second.locator)
-		pd.CompareSizes, pd.CompareBackend = d.Second.sizes, d.Config.Compare
+		td.Locator = compare.Locator(d.Second.pair, d.Locator, d.Second.locator)
+		td.CompareSizes, td.CompareBackend = d.Second.sizes, d.Config.Compare
 	}
-	if err := pages.Register(s, pd); err != nil {
+	if err := teach.Register(st, td); err != nil {
 		return nil, err
 	}
 	return s.Engine, nil

@@ -12,6 +12,7 @@ import (
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/domain/blog/model"
+	"twissandra/web/site"
 )
 
 type blogIndexData struct {
@@ -26,7 +27,7 @@ func (h *handler) blogIndex(c *gin.Context) { h.blogList(c, "") }
 func (h *handler) blogTag(c *gin.Context) {
 	tag := c.Param("tag")
 	if _, err := model.NormalizeTag(tag); err != nil {
-		h.errorPage(c, http.StatusNotFound, "No such tag", "“"+tag+"” is not a tag of this blog.")
+		h.site.ErrorPage(c, http.StatusNotFound, "No such tag", "“"+tag+"” is not a tag of this blog.")
 		return
 	}
 	h.blogList(c, tag)
@@ -35,7 +36,7 @@ func (h *handler) blogTag(c *gin.Context) {
 func (h *handler) blogList(c *gin.Context, tag string) {
 	page, err := h.deps.Blog.Entries(c.Request.Context(), tag, c.Query("start"), blogPageSize)
 	if err != nil {
-		h.fail(c, err)
+		h.site.Fail(c, err)
 		return
 	}
 	d := blogIndexData{Heading: "Blog", Tag: tag, Entries: page.Entries, OlderURL: olderURL("/blog", page.Next)}
@@ -43,7 +44,7 @@ func (h *handler) blogList(c *gin.Context, tag string) {
 		d.Heading = "Entries tagged “" + tag + "”"
 		d.OlderURL = olderURL("/blog/tags/"+url.PathEscape(tag), page.Next)
 	}
-	h.render(c, http.StatusOK, "blog_index", d.Heading, "blog", d)
+	h.site.Render(c, http.StatusOK, "blog_index", d.Heading, "blog", d)
 }
 
 type commentForm struct {
@@ -62,7 +63,7 @@ type blogEntryData struct {
 }
 
 func (h *handler) blogEntry(c *gin.Context) {
-	h.renderEntry(c, http.StatusOK, commentForm{Name: currentUser(c)})
+	h.renderEntry(c, http.StatusOK, commentForm{Name: site.User(c)})
 }
 
 func (h *handler) renderEntry(c *gin.Context, status int, form commentForm) {
@@ -70,19 +71,19 @@ func (h *handler) renderEntry(c *gin.Context, status int, form commentForm) {
 	slug := c.Param("slug")
 	e, err := h.deps.Blog.GetEntry(ctx, slug)
 	if errors.Is(err, domain.ErrNotFound) || errors.Is(err, domain.ErrInvalid) {
-		h.errorPage(c, http.StatusNotFound, "No such entry", "There is no blog entry “"+slug+"”.")
+		h.site.ErrorPage(c, http.StatusNotFound, "No such entry", "There is no blog entry “"+slug+"”.")
 		return
 	}
 	if err != nil {
-		h.fail(c, err)
+		h.site.Fail(c, err)
 		return
 	}
 	cs, err := h.deps.Blog.Comments(ctx, slug, c.Query("start"), commentsPage)
 	if err != nil {
-		h.fail(c, err)
+		h.site.Fail(c, err)
 		return
 	}
-	h.render(c, status, "blog_entry", e.Title, "blog", blogEntryData{
+	h.site.Render(c, status, "blog_entry", e.Title, "blog", blogEntryData{
 		Entry: e, Comments: cs.Comments, Form: form, MaxText: model.MaxCommentLen,
 		NewerURL: olderURL("/blog/entries/"+url.PathEscape(slug), cs.Next),
 	})
@@ -95,20 +96,20 @@ func (h *handler) blogComment(c *gin.Context) {
 		Name: c.PostForm("name"), Email: c.PostForm("email"), Text: c.PostForm("text"),
 	})
 	if err != nil {
-		status, msg := problemMessage(err)
+		status, msg := site.ProblemMessage(err)
 		switch {
 		case status == http.StatusNotFound:
-			h.errorPage(c, status, "No such entry", "There is no blog entry “"+slug+"”.")
+			h.site.ErrorPage(c, status, "No such entry", "There is no blog entry “"+slug+"”.")
 		case status >= 500:
-			h.fail(c, err)
+			h.site.Fail(c, err)
 		default:
 			form.Error = msg
 			h.renderEntry(c, status, form)
 		}
 		return
 	}
-	addFlash(c, flashOK, "Thank you, your comment is up.")
-	h.redirect(c, "/blog/entries/"+url.PathEscape(slug)+"#comments")
+	site.AddFlash(c, site.FlashOK, "Thank you, your comment is up.")
+	h.site.Redirect(c, "/blog/entries/"+url.PathEscape(slug)+"#comments", "your comment")
 }
 
 // keepText returns form text to show back, unless it is not valid text or absurdly long.
@@ -131,11 +132,11 @@ func (h *handler) blogAuthor(c *gin.Context) {
 	name := c.Param("name")
 	a, err := h.deps.Blog.GetAuthor(c.Request.Context(), name)
 	if errors.Is(err, domain.ErrNotFound) || errors.Is(err, domain.ErrInvalid) {
-		h.errorPage(c, http.StatusNotFound, "No such author", "There is no author named “"+name+"”.")
+		h.site.ErrorPage(c, http.StatusNotFound, "No such author", "There is no author named “"+name+"”.")
 		return
 	}
 	if err != nil {
-		h.fail(c, err)
+		h.site.Fail(c, err)
 		return
 	}
 	keys := make([]string, 0, len(a.Profile))
@@ -145,10 +146,10 @@ func (h *handler) blogAuthor(c *gin.Context) {
 	slices.Sort(keys)
 	page, err := h.deps.Blog.EntriesBy(c.Request.Context(), a.Name, c.Query("start"), blogPageSize)
 	if err != nil {
-		h.fail(c, err)
+		h.site.Fail(c, err)
 		return
 	}
-	h.render(c, http.StatusOK, "blog_author", a.Name, "blog", blogAuthorData{Author: a, Keys: keys,
+	h.site.Render(c, http.StatusOK, "blog_author", a.Name, "blog", blogAuthorData{Author: a, Keys: keys,
 		Entries: page.Entries, OlderURL: olderURL("/blog/authors/"+url.PathEscape(a.Name), page.Next), ScanLimit: blog.AuthorScanLimit})
 }
 
@@ -159,19 +160,22 @@ type blogNewData struct {
 }
 
 func (h *handler) blogNewForm(c *gin.Context) {
-	if currentUser(c) == "" {
-		addFlash(c, flashError, "Sign in to write on the blog.")
-		h.redirect(c, "/login?next=/blog/new")
+	if site.User(c) == "" {
+		site.AddFlash(c, site.FlashError, "Sign in to write on the blog.")
+		h.site.Redirect(c, "/login?next=/blog/new", "")
 		return
 	}
-	h.render(c, http.StatusOK, "blog_new", "Write an entry", "blog", blogNewData{MaxTitle: model.MaxTitleLen, MaxTags: model.MaxTags})
+	h.site.Render(c, http.StatusOK, "blog_new", "Write an entry", "blog", blogNewData{MaxTitle: model.MaxTitleLen, MaxTags: model.MaxTags})
 }
 
+// blogEntryAction names the action of publishing an entry, for the learner.
+const blogEntryAction = "your blog entry"
+
 func (h *handler) blogPublish(c *gin.Context) {
-	me := currentUser(c)
+	me := site.User(c)
 	if me == "" {
-		addFlash(c, flashError, "Sign in to write on the blog.")
-		h.redirect(c, "/login?next=/blog/new")
+		site.AddFlash(c, site.FlashError, "Sign in to write on the blog.")
+		h.site.Redirect(c, "/login?next=/blog/new", blogEntryAction)
 		return
 	}
 	d := blogNewData{
@@ -192,18 +196,18 @@ func (h *handler) blogPublish(c *gin.Context) {
 		Author: me, Tags: tags, NewAuthor: true,
 	})
 	if err != nil {
-		status, msg := problemMessage(err)
+		status, msg := site.ProblemMessage(err)
 		if errors.Is(err, domain.ErrAlreadyExists) {
 			msg = "An entry with the slug “" + d.Slug + "” exists already; choose another slug."
 		}
 		if status >= 500 {
-			h.fail(c, err)
+			h.site.Fail(c, err)
 			return
 		}
 		d.Error = msg
-		h.render(c, status, "blog_new", "Write an entry", "blog", d)
+		h.site.Render(c, status, "blog_new", "Write an entry", "blog", d)
 		return
 	}
-	addFlash(c, flashOK, "Published.")
-	h.redirect(c, "/blog/entries/"+url.PathEscape(e.Slug))
+	site.AddFlash(c, site.FlashOK, "Published.")
+	h.site.Redirect(c, "/blog/entries/"+url.PathEscape(e.Slug), blogEntryAction)
 }

@@ -65,51 +65,10 @@ func browser(t *testing.T, width, height int, timeout time.Duration) context.Con
 	return ctx
 }
 
-// tab is one Chromium tab of a test: steps that must succeed, the text of an element, and
-// full-page screenshots into artifacts/screenshots.
-type tab struct {
-	t   *testing.T
-	ctx context.Context
-}
-
-func newTab(t *testing.T, width, height int, timeout time.Duration) *tab {
-	t.Helper()
-	return &tab{t: t, ctx: browser(t, width, height, timeout)}
-}
-
-// do runs the actions, failing the test with what on an error.
-func (b *tab) do(what string, actions ...chromedp.Action[chromedp.Void]) {
-	b.t.Helper()
-	if err := chromedp.Do(b.ctx, actions...); err != nil {
-		b.t.Fatalf("%s: %v", what, err)
-	}
-}
-
-// text is the rendered text of the first element matching the CSS selector, "" for none.
-func (b *tab) text(sel string) string {
-	b.t.Helper()
-	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(document.querySelector(`+fmt.Sprintf("%q", sel)+`)||{}).innerText||""`))
-	if err != nil {
-		b.t.Fatalf("text of %s: %v", sel, err)
-	}
-	return v
-}
-
-// shot saves a full-page screenshot as artifacts/screenshots/name.png.
-func (b *tab) shot(name string) {
-	b.t.Helper()
-	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(90))
-	if err != nil {
-		b.t.Fatalf("screenshot %s: %v", name, err)
-	}
-	if err := os.WriteFile(filepath.Join(screenshotDir(b.t), name+".png"), png, 0o644); err != nil {
-		b.t.Fatal(err)
-	}
-}
-
 // TestBrowserEndToEnd drives the pages in headless Chromium: two users sign up, follow, post,
 // page through older tweets, unfollow, comment on the blog, and a forged form is refused. It
-// saves full-page screenshots of the main pages to artifacts/screenshots.
+// saves full-page screenshots of the main pages to artifacts/screenshots (the teaching views'
+// are package teach's).
 func TestBrowserEndToEnd(t *testing.T) {
 	app := newApp(t, widerowStores(t))
 	base := app.srv.URL
@@ -286,15 +245,6 @@ func TestBrowserEndToEnd(t *testing.T) {
 		}
 	}
 
-	// The teaching views.
-	run("models", chromedp.Navigate(base+"/models"), chromedp.WaitVisible(chromedp.CSS("#schema-cql")))
-	shot("models")
-	run("inspector", chromedp.Navigate(base+"/models/inspect?cf_path=Twissandra.Timeline&user=carol&reversed=1&count=5"),
-		chromedp.WaitVisible(chromedp.CSS("#row-notation")), chromedp.Click(chromedp.CSS("#storage-ops summary")))
-	if row := eval(`document.querySelector("#row-notation").innerText`); !strings.Contains(row, "Timeline = {") || !strings.Contains(row, "UTC */") {
-		t.Fatalf("inspector row:\n%s", row)
-	}
-	shot("inspector")
 	run("not found", chromedp.Navigate(base+"/no/such/page"), chromedp.WaitVisible(chromedp.Search(`//h1[text()="Page not found"]`)))
 	shot("not-found")
 }

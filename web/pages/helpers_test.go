@@ -13,16 +13,14 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"twissandra/adapters/cql3"
 	"twissandra/adapters/memory"
 	"twissandra/adapters/widerow"
-	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
 	"twissandra/ports"
-	"twissandra/ports/teaching"
 	"twissandra/web"
+	"twissandra/web/site"
 )
 
 // testApp is a server with the pages on one backend, and the services behind it.
@@ -40,23 +38,11 @@ type stores struct {
 	entries  ports.EntryStore
 	tags     ports.TagIndex
 	comments ports.CommentStore
-	node     *engine.Node // nil off widerow
-	wide     teaching.WideRowInspector
-	cql      teaching.CQLInspector
-	locator  teaching.Locator
-	claims   teaching.NameClaims
-	sizes    teaching.RowSizer
-	// compareSizes measures compare mode's second backend, compareBackend.
-	compareSizes   teaching.RowSizer
-	compareBackend string
-	noLab          bool // serve without the comparator lab
-	backend        string
 }
 
 func memoryStores() stores {
 	m, b := memory.New(), memory.NewBlog()
-	return stores{users: m, tweets: m, lines: m, authors: b, entries: b, tags: b, comments: b,
-		locator: memory.Locator{Store: m, Blog: b}, sizes: memory.Locator{Store: m, Blog: b}, claims: memory.NewNameClaims(), backend: "memory"}
+	return stores{users: m, tweets: m, lines: m, authors: b, entries: b, tags: b, comments: b}
 }
 
 func widerowStores(t testing.TB) stores {
@@ -67,19 +53,11 @@ func widerowStores(t testing.TB) stores {
 	}
 	t.Cleanup(func() { _ = node.Close() })
 	s, b := widerow.NewStore(node), widerow.NewBlogStore(node)
-	in := widerow.NewInspector(node)
-	return stores{users: s, tweets: s, lines: s, authors: b, entries: b, tags: b, comments: b,
-		node: node, wide: in, locator: in, sizes: in, claims: widerow.NewNameClaims(node), backend: "widerow"}
+	return stores{users: s, tweets: s, lines: s, authors: b, entries: b, tags: b, comments: b}
 }
 
-// ports are the stores as one ports.Stores.
-func (st stores) ports() ports.Stores {
-	return ports.Stores{Users: st.users, Tweets: st.tweets, Lines: st.lines,
-		Authors: st.authors, Entries: st.entries, Tags: st.tags, Comments: st.comments}
-}
-
-// newApp serves the pages (and the JSON API) on st. Every store records its own operations
-// (package oplog), as the server's do.
+// newApp serves the pages (and the JSON API) on st, in the site's frame without the teaching
+// views. Every store records its own operations (package oplog), as the server's do.
 func newApp(t testing.TB, st stores) *testApp {
 	t.Helper()
 	hasher := domain.NewPasswordHasher(bcrypt.MinCost)
@@ -89,29 +67,16 @@ func newApp(t testing.TB, st stores) *testApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lab teaching.ColumnLab
-	if !st.noLab {
-		lab = testLab(t)
+	frame, err := site.New(s, site.Config{Blog: true})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := Register(s, Deps{Social: svc, Blog: bl, Backend: st.backend, Wide: st.wide, CQL: st.cql, Locator: st.locator,
-		StorageConf: engine.DefaultSchemaXML, Lab: lab, Claims: st.claims, Sizes: st.sizes,
-		CompareSizes: st.compareSizes, CompareBackend: st.compareBackend, QueryFirstDDL: cql3.SchemaText()}); err != nil {
+	if err := Register(frame, Deps{Social: svc, Blog: bl}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s.Engine)
 	t.Cleanup(srv.Close)
 	return &testApp{srv: srv, social: svc, blog: bl}
-}
-
-// testLab is a comparator lab of its own, closed with the test.
-func testLab(t testing.TB) *widerow.Lab {
-	t.Helper()
-	l, err := widerow.NewLab()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = l.Close() })
-	return l
 }
 
 // client is a browser-like HTTP client: a cookie jar, no redirect following unless asked.
@@ -183,7 +148,7 @@ func (c *client) post(path string, form url.Values) response {
 	if form == nil {
 		form = url.Values{}
 	}
-	form.Set(csrfField, c.csrf())
+	form.Set(site.CSRFField, c.csrf())
 	return c.postRaw(path, form)
 }
 

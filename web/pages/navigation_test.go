@@ -5,7 +5,6 @@ import (
 	"html"
 	"net/http"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
@@ -146,33 +145,4 @@ func TestFavicon(t *testing.T) {
 		}
 	}
 	mustContain(t, c.get("/").body, `<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">`)
-}
-
-// Each page says which access pattern it serves and where each model finds it; the models page
-// lists them all, with anchors the pages link to.
-func TestPagesNameTheirAccessPatterns(t *testing.T) {
-	t.Parallel()
-	app := newApp(t, memoryStores())
-	app.client(t).signUp("rita")
-	c := app.client(t)
-	for path, want := range map[string][]string{
-		"/public":     {`href="/models#Q4"`, "Userline[&#39;!PUBLIC!&#39;]", "public_line WHERE day = ?"},
-		"/users/rita": {`href="/models#Q1"`, `href="/models#Q2"`, `href="/models#Q5"`, "get_slice Userline[uuid] reversed"},
-		"/blog":       {`href="/models#Q6"`, "TaggedPosts"},
-	} {
-		r := c.get(path)
-		_, footer, _ := strings.Cut(r.body, `id="page-queries"`)
-		mustContain(t, footer, want...)
-	}
-	models := c.get("/models").body
-	for _, q := range accessPatterns {
-		mustContain(t, models, `<tr id="`+q.ID+`">`)
-	}
-	for route, ids := range pageQueries {
-		for _, id := range ids {
-			if !slices.ContainsFunc(accessPatterns, func(q accessPattern) bool { return q.ID == id }) {
-				t.Errorf("%s names %s, which the models page does not list", route, id)
-			}
-		}
-	}
 }

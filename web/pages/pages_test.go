@@ -12,6 +12,7 @@ import (
 
 	"twissandra/domain"
 	"twissandra/domain/blog"
+	"twissandra/web/site"
 )
 
 func TestSignUpLogInLogOut(t *testing.T) {
@@ -48,7 +49,7 @@ func TestSessionCookieAttributes(t *testing.T) {
 	r := c.get("/login")
 	var found bool
 	for _, sc := range r.header.Values("Set-Cookie") {
-		if !strings.HasPrefix(sc, sessionCookie+"=") {
+		if !strings.HasPrefix(sc, site.SessionCookie+"=") {
 			continue
 		}
 		found = true
@@ -247,7 +248,7 @@ func TestCSRF(t *testing.T) {
 	}{{"missing", ""}, {"wrong", "AAAA"}} {
 		form := url.Values{"body": {"forged"}}
 		if tc.tok != "" {
-			form.Set(csrfField, tc.tok)
+			form.Set(site.CSRFField, tc.tok)
 		}
 		r := c.postRaw("/tweets", form)
 		if r.status != http.StatusForbidden {
@@ -257,7 +258,7 @@ func TestCSRF(t *testing.T) {
 	}
 	// A token from another session is no good either.
 	other := app.client(t)
-	r := c.postRaw("/tweets", url.Values{"body": {"forged"}, csrfField: {other.csrf()}})
+	r := c.postRaw("/tweets", url.Values{"body": {"forged"}, site.CSRFField: {other.csrf()}})
 	if r.status != http.StatusForbidden {
 		t.Fatalf("other session's token: %d", r.status)
 	}
@@ -269,7 +270,7 @@ func TestCSRF(t *testing.T) {
 	anon := app.client(t)
 	before := anon.csrf()
 	anon.signUp("judy")
-	r = anon.postRaw("/tweets", url.Values{"body": {"x"}, csrfField: {before}})
+	r = anon.postRaw("/tweets", url.Values{"body": {"x"}, site.CSRFField: {before}})
 	if r.status != http.StatusForbidden {
 		t.Fatalf("pre-login token after login: %d", r.status)
 	}
@@ -393,25 +394,6 @@ func TestFind(t *testing.T) {
 			t.Fatalf("find %q: %d", tc.q, r.status)
 		}
 		mustContain(t, r.body, tc.want)
-	}
-}
-
-func TestStorageOps(t *testing.T) {
-	t.Parallel()
-	app := newApp(t, memoryStores())
-	c := app.client(t)
-	c.signUp("olga")
-	r := c.get("/")
-	h := r.header.Get("Storage-Ops")
-	// The home timeline: the pulled authors olga follows (none), then one slice.
-	if !strings.Contains(h, "slice=1") || !strings.Contains(h, "pulled=1") || !strings.HasPrefix(h, "2 ops") {
-		t.Fatalf("Storage-Ops on an empty home: %q", h)
-	}
-	c.post("/tweets", url.Values{"body": {"hi"}})
-	r = c.get("/")
-	mustContain(t, r.body, `id="storage-ops"`, "slice line timeline:olga before=0 limit=41 -&gt; 1 entries", "multiget tweets 1 ids -&gt; 1")
-	if h := r.header.Get("Storage-Ops"); h != "3 ops: pulled=1 slice=1 multiget=1" {
-		t.Fatalf("Storage-Ops: %q", h)
 	}
 }
 

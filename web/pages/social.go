@@ -12,6 +12,7 @@ import (
 
 	"twissandra/domain"
 	"twissandra/domain/social"
+	"twissandra/web/site"
 )
 
 // lineData is a page of tweets with its links: "Older" (only when the service says more exists,
@@ -73,12 +74,15 @@ func linePager(c *gin.Context, path, next string) pager {
 }
 
 func (h *handler) home(c *gin.Context) {
+	if site.User(c) != "" {
+		site.Measure(c, site.HomeTimelinePage)
+	}
 	h.renderHome(c, http.StatusOK, "", "")
 }
 
 func (h *handler) renderHome(c *gin.Context, status int, body, problem string) {
 	ctx := c.Request.Context()
-	me := currentUser(c)
+	me := site.User(c)
 	start := c.Query("start")
 	var (
 		page social.TweetPage
@@ -95,37 +99,40 @@ func (h *handler) renderHome(c *gin.Context, status int, body, problem string) {
 		d.Empty = "No one has posted yet."
 	}
 	if err != nil {
-		h.fail(c, err)
+		h.site.Fail(c, err)
 		return
 	}
 	d.Tweets, d.pager = page.Tweets, linePager(c, "/", page.Next)
-	h.render(c, status, "home", "Home", "home", d)
+	h.site.Render(c, status, "home", "Home", "home", d)
 }
 
 func (h *handler) public(c *gin.Context) {
 	page, err := h.deps.Social.PublicLine(c.Request.Context(), c.Query("start"), linePageSize)
 	if err != nil {
-		h.fail(c, err)
+		h.site.Fail(c, err)
 		return
 	}
-	h.render(c, http.StatusOK, "home", "Public timeline", "public", lineData{
+	h.site.Render(c, http.StatusOK, "home", "Public timeline", "public", lineData{
 		Heading: "Public timeline", Tweets: page.Tweets, pager: linePager(c, "/public", page.Next),
 		Empty: "No one has posted yet.",
 	})
 }
 
+// postAction names the action of posting a tweet, for the learner.
+const postAction = "your post"
+
 func (h *handler) postTweet(c *gin.Context) {
-	me := currentUser(c)
+	me := site.User(c)
 	body := c.PostForm("body")
 	if me == "" {
-		addFlash(c, flashError, "Sign in to post.")
-		h.redirect(c, "/login")
+		site.AddFlash(c, site.FlashError, "Sign in to post.")
+		h.site.Redirect(c, "/login", postAction)
 		return
 	}
 	if _, err := h.deps.Social.Post(c.Request.Context(), me, body); err != nil {
-		status, msg := problemMessage(err)
+		status, msg := site.ProblemMessage(err)
 		if status >= 500 {
-			h.fail(c, err)
+			h.site.Fail(c, err)
 			return
 		}
 		if !utf8.ValidString(body) {
@@ -134,8 +141,9 @@ func (h *handler) postTweet(c *gin.Context) {
 		h.renderHome(c, status, body, msg)
 		return
 	}
-	addFlash(c, flashOK, "Posted.")
-	h.redirect(c, "/")
+	site.AddFlash(c, site.FlashOK, "Posted.")
+	site.Measure(c, site.Post)
+	h.site.Redirect(c, "/", postAction)
 }
 
 type userData struct {
@@ -154,11 +162,11 @@ func (h *handler) lookUser(c *gin.Context) (domain.User, bool) {
 	name := c.Param("username")
 	u, err := h.deps.Social.GetUser(c.Request.Context(), name)
 	if errors.Is(err, domain.ErrInvalid) || errors.Is(err, domain.ErrNotFound) {
-		h.errorPage(c, http.StatusNotFound, "No such user", "There is no user named “"+name+"”.")
+		h.site.ErrorPage(c, http.StatusNotFound, "No such user", "There is no user named “"+name+"”.")
 		return domain.User{}, false
 	}
 	if err != nil {
-		h.fail(c, err)
+		h.site.Fail(c, err)
 		return domain.User{}, false
 	}
 	return u, true
@@ -170,20 +178,20 @@ func (h *handler) userPage(c *gin.Context) {
 	if !ok {
 		return
 	}
-	me := currentUser(c)
+	me := site.User(c)
 	page, err := h.deps.Social.Userline(ctx, u.Username, c.Query("start"), linePageSize)
 	if err != nil {
-		h.fail(c, err)
+		h.site.Fail(c, err)
 		return
 	}
 	friends, err := h.deps.Social.Friends(ctx, u.Username, "", followPreview)
 	if err != nil {
-		h.fail(c, err)
+		h.site.Fail(c, err)
 		return
 	}
 	followers, err := h.deps.Social.Followers(ctx, u.Username, "", followPreview)
 	if err != nil {
-		h.fail(c, err)
+		h.site.Fail(c, err)
 		return
 	}
 	d := userData{
@@ -198,11 +206,11 @@ func (h *handler) userPage(c *gin.Context) {
 	}
 	if me != "" && !d.IsMe {
 		if d.Following, err = h.follows(c, me, u.Username); err != nil {
-			h.fail(c, err)
+			h.site.Fail(c, err)
 			return
 		}
 	}
-	h.render(c, http.StatusOK, "user", u.Username, "", d)
+	h.site.Render(c, http.StatusOK, "user", u.Username, "", d)
 }
 
 // follows reports whether me follows other. The ports have no point lookup of one follow, so
@@ -247,10 +255,10 @@ func (h *handler) followList(friends bool) gin.HandlerFunc {
 		}
 		page, err := list(c.Request.Context(), u.Username, c.Query("start"), followPageSize)
 		if err != nil {
-			h.fail(c, err)
+			h.site.Fail(c, err)
 			return
 		}
-		h.render(c, http.StatusOK, "follows", title, "", followsData{
+		h.site.Render(c, http.StatusOK, "follows", title, "", followsData{
 			User: u.Username, Friends: friends, Names: page.Usernames(),
 			OlderURL: olderURL("/users/"+url.PathEscape(u.Username)+path, page.Next),
 		})
@@ -261,12 +269,16 @@ func (h *handler) follow(c *gin.Context)   { h.changeFollow(c, true) }
 func (h *handler) unfollow(c *gin.Context) { h.changeFollow(c, false) }
 
 func (h *handler) changeFollow(c *gin.Context, follow bool) {
-	me := currentUser(c)
+	me := site.User(c)
 	other := c.Param("username")
 	back := "/users/" + url.PathEscape(other)
+	action := "your follow of " + other
+	if !follow {
+		action = "your unfollow of " + other
+	}
 	if me == "" {
-		addFlash(c, flashError, "Sign in to follow people.")
-		h.redirect(c, "/login")
+		site.AddFlash(c, site.FlashError, "Sign in to follow people.")
+		h.site.Redirect(c, "/login", action)
 		return
 	}
 	var err error
@@ -276,24 +288,24 @@ func (h *handler) changeFollow(c *gin.Context, follow bool) {
 		err = h.deps.Social.Unfollow(c.Request.Context(), me, other)
 	}
 	if err != nil {
-		status, msg := problemMessage(err)
+		status, msg := site.ProblemMessage(err)
 		switch {
 		case status == http.StatusNotFound:
-			h.errorPage(c, status, "No such user", "There is no user named “"+other+"”.")
+			h.site.ErrorPage(c, status, "No such user", "There is no user named “"+other+"”.")
 		case status >= 500:
-			h.fail(c, err)
+			h.site.Fail(c, err)
 		default:
-			addFlash(c, flashError, msg)
-			h.redirect(c, back)
+			site.AddFlash(c, site.FlashError, msg)
+			h.site.Redirect(c, back, action)
 		}
 		return
 	}
 	if follow {
-		addFlash(c, flashOK, "You now follow "+other+".")
+		site.AddFlash(c, site.FlashOK, "You now follow "+other+".")
 	} else {
-		addFlash(c, flashOK, "You no longer follow "+other+"; their tweets left your timeline.")
+		site.AddFlash(c, site.FlashOK, "You no longer follow "+other+"; their tweets left your timeline.")
 	}
-	h.redirect(c, safeNext(c.PostForm("next")))
+	h.site.Redirect(c, site.SafeNext(c.PostForm("next")), action)
 }
 
 type findData struct {
@@ -308,33 +320,33 @@ func (h *handler) find(c *gin.Context) {
 	q := strings.TrimSpace(c.Query("username"))
 	d := findData{Query: q}
 	if _, asked := c.GetQuery("username"); !asked {
-		h.render(c, http.StatusOK, "find", "Find people", "find", d)
+		h.site.Render(c, http.StatusOK, "find", "Find people", "find", d)
 		return
 	}
 	d.Searched = true
 	if err := domain.ValidateUsername(q); err != nil {
-		_, d.Error = problemMessage(err)
-		h.render(c, http.StatusBadRequest, "find", "Find people", "find", d)
+		_, d.Error = site.ProblemMessage(err)
+		h.site.Render(c, http.StatusBadRequest, "find", "Find people", "find", d)
 		return
 	}
 	u, err := h.deps.Social.GetUser(c.Request.Context(), q)
 	if errors.Is(err, domain.ErrNotFound) {
 		d.Error = "No user is named “" + q + "”. Usernames are case-sensitive."
-		h.render(c, http.StatusNotFound, "find", "Find people", "find", d)
+		h.site.Render(c, http.StatusNotFound, "find", "Find people", "find", d)
 		return
 	}
 	if err != nil {
-		h.fail(c, err)
+		h.site.Fail(c, err)
 		return
 	}
 	d.Found = &u
-	if me := currentUser(c); me != "" && me != u.Username {
+	if me := site.User(c); me != "" && me != u.Username {
 		if d.Following, err = h.follows(c, me, u.Username); err != nil {
-			h.fail(c, err)
+			h.site.Fail(c, err)
 			return
 		}
 	}
-	h.render(c, http.StatusOK, "find", "Find people", "find", d)
+	h.site.Render(c, http.StatusOK, "find", "Find people", "find", d)
 }
 
 type loginData struct {
@@ -350,14 +362,14 @@ type loginData struct {
 func (h *handler) loginForm(c *gin.Context, status int, d loginData) {
 	d.MinPassword, d.MaxPassword = domain.MinPasswordLen, domain.MaxPasswordLen
 	if d.Next == "" {
-		d.Next = safeNext(c.Query("next"))
+		d.Next = site.SafeNext(c.Query("next"))
 	}
-	h.render(c, status, "login", "Sign in or sign up", "login", d)
+	h.site.Render(c, status, "login", "Sign in or sign up", "login", d)
 }
 
 func (h *handler) loginPage(c *gin.Context) {
-	if currentUser(c) != "" {
-		h.redirect(c, "/")
+	if site.User(c) != "" {
+		h.site.Redirect(c, "/", "")
 		return
 	}
 	h.loginForm(c, http.StatusOK, loginData{})
@@ -374,7 +386,7 @@ func keepName(s string) string {
 
 func (h *handler) login(c *gin.Context) {
 	username, password := c.PostForm("username"), c.PostForm("password")
-	d := loginData{LoginUser: keepName(username), Next: safeNext(c.PostForm("next"))}
+	d := loginData{LoginUser: keepName(username), Next: site.SafeNext(c.PostForm("next"))}
 	if username == "" || password == "" {
 		d.LoginError = "Enter your username and your password."
 		h.loginForm(c, http.StatusBadRequest, d)
@@ -403,18 +415,18 @@ func (h *handler) login(c *gin.Context) {
 			h.loginForm(c, http.StatusUnauthorized, d)
 			return
 		}
-		h.fail(c, err)
+		h.site.Fail(c, err)
 		return
 	}
 	h.userFails.Reset(userKey)
-	logIn(c, u.Username)
-	addFlash(c, flashOK, "Welcome back, "+u.Username+".")
-	h.redirect(c, d.Next)
+	site.LogIn(c, u.Username)
+	site.AddFlash(c, site.FlashOK, "Welcome back, "+u.Username+".")
+	h.site.Redirect(c, d.Next, "your log-in")
 }
 
 func (h *handler) signup(c *gin.Context) {
 	username, password, password2 := c.PostForm("username"), c.PostForm("password"), c.PostForm("password2")
-	d := loginData{SignupUser: keepName(username), Next: safeNext(c.PostForm("next"))}
+	d := loginData{SignupUser: keepName(username), Next: site.SafeNext(c.PostForm("next"))}
 	switch {
 	case username == "" || password == "":
 		d.SignupError = "Choose a username and a password."
@@ -427,25 +439,25 @@ func (h *handler) signup(c *gin.Context) {
 	}
 	u, err := h.deps.Social.SignUp(c.Request.Context(), username, password)
 	if err != nil {
-		status, msg := problemMessage(err)
+		status, msg := site.ProblemMessage(err)
 		if errors.Is(err, domain.ErrAlreadyExists) {
 			msg = "The username “" + username + "” is taken."
 		}
 		if status >= 500 {
-			h.fail(c, err)
+			h.site.Fail(c, err)
 			return
 		}
 		d.SignupError = msg
 		h.loginForm(c, status, d)
 		return
 	}
-	logIn(c, u.Username)
-	addFlash(c, flashOK, "Welcome, "+u.Username+". Your account is ready.")
-	h.redirect(c, d.Next)
+	site.LogIn(c, u.Username)
+	site.AddFlash(c, site.FlashOK, "Welcome, "+u.Username+". Your account is ready.")
+	h.site.Redirect(c, d.Next, "your sign-up")
 }
 
 func (h *handler) logout(c *gin.Context) {
-	logOut(c)
-	addFlash(c, flashOK, "You are signed out.")
-	h.redirect(c, "/")
+	site.LogOut(c)
+	site.AddFlash(c, site.FlashOK, "You are signed out.")
+	h.site.Redirect(c, "/", "your log-out")
 }

@@ -1,0 +1,211 @@
+package site
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"twissandra/domain"
+	"twissandra/web"
+)
+
+// funcs are the template functions every page may use; a package adds its own in Templates.
+var funcs = template.FuncMap{
+	"when": func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.UTC().Format("2 Jan 2006 15:04 UTC")
+	},
+	"iso":        func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	"pathEscape": url.PathEscape,
+	"join":       strings.Join,
+	"lines":      func(s string) []string { return strings.Split(s, "\n") },
+	"add":        func(a, b int) int { return a + b },
+	// short cuts s to n runes, with an ellipsis.
+	"short": func(s string, n int) string {
+		if r := []rune(s); len(r) > n {
+			return string(r[:n-1]) + "…"
+		}
+		return s
+	},
+}
+
+// Templates parses pages of fsys, each <page>.html, to be rendered by name (Render): each is
+// parsed with the site's layout and partials, then the package's partials (files of fsys), so
+// that every page defines its own "content" block without colliding with another's. more adds
+// template functions to the site's own.
+func (s *Site) Templates(fsys fs.FS, more template.FuncMap, partials []string, pages ...string) error {
+	siteTemplates, err := fs.Sub(templateFS, "templates")
+	if err != nil {
+		return err
+	}
+	for _, name := range pages {
+		if _, ok := s.tmpl[name]; ok {
+			return fmt.Errorf("site: two pages are named %q", name)
+		}
+		t, err := template.New(name).Funcs(funcs).Funcs(more).ParseFS(siteTemplates, "layout.html", "partials.html")
+		if err == nil && len(partials) > 0 {
+			t, err = t.ParseFS(fsys, partials...)
+		}
+		if err == nil {
+			t, err = t.ParseFS(fsys, name+".html")
+		}
+		if err != nil {
+			return fmt.Errorf("site: parse %s: %w", name, err)
+		}
+		s.tmpl[name] = t
+	}
+	return nil
+}
+
+// View is what the layout gets: the frame's fields, the teaching footer, and the page's own
+// Data, which its "content" block renders.
+type View struct {
+	Title      string
+	Me         string
+	CSRF       string
+	FlashOK    []string
+	FlashError []string
+	BlogOn     bool
+	Nav        string
+	// Footer is what the teaching views show at the head of the footer (Teacher.Footer).
+	Footer template.HTML
+	Data   any
+}
+
+// Render executes the page named page (see Templates) in the layout into a buffer, then saves
+// the session, sets the Storage-Ops header and the security headers, and writes the page with
+// status. nav names the navigation link to mark as the current page. A template failure is a
+// logged 500, never half a page.
+func (s *Site) Render(c *gin.Context, status int, page, title, nav string, data any) {
+	v := View{
+		Title:      title,
+		Me:         User(c),
+		CSRF:       csrfToken(c),
+		FlashOK:    takeFlashes(c, FlashOK),
+		FlashError: takeFlashes(c, FlashError),
+		BlogOn:     s.blog,
+		Nav:        nav,
+		Data:       data,
+	}
+	s.measured(c)
+	var err error
+	if s.teacher != nil {
+		v.Footer, err = s.teacher.Footer(c)
+	}
+
+	var buf bytes.Buffer
+	if err == nil {
+		if t, ok := s.tmpl[page]; !ok {
+			err = fmt.Errorf("no template %q", page)
+		} else {
+			err = t.ExecuteTemplate(&buf, "layout", v)
+		}
+	}
+	if err != nil {
+		s.log.Error("render page", "page", page, "err", err)
+		status = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString("<!doctype html><title>Error</title><h1>Something went wrong</h1><p>The page could not be built.</p>")
+	}
+	if err := saveSession(c); err != nil {
+		s.log.Error("save session", "err", err)
+	}
+	web.SetOpsHeader(c)
+	c.Header("Cache-Control", "no-store")
+	c.Header("X-Content-Type-Options", "nosniff")
+	c.Header("X-Frame-Options", "DENY")
+	c.Header("Referrer-Policy", "same-origin")
+	c.Header("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	c.Data(status, "text/html; charset=utf-8", buf.Bytes())
+	c.Abort()
+}
+
+type errorData struct {
+	Status  int
+	Heading string
+	Message string
+}
+
+// ErrorPage renders the error page with status.
+func (s *Site) ErrorPage(c *gin.Context, status int, heading, message string) {
+	s.Render(c, status, "error", heading, "", errorData{Status: status, Heading: heading, Message: message})
+}
+
+// Fail renders the error page for err, mapped to a status by web.MapError; server errors are
+// logged with their details and shown generically.
+func (s *Site) Fail(c *gin.Context, err error) {
+	p := web.MapError(err)
+	heading := http.StatusText(p.Status)
+	msg := p.Message
+	switch {
+	case p.Status == http.StatusNotFound:
+		heading, msg = "Not found", "There is nothing here: "+p.Message+"."
+	case p.Status >= 500:
+		s.log.LogAttrs(c.Request.Context(), slog.LevelError, "page failed",
+			slog.String("path", c.Request.URL.Path), slog.Any("error", err))
+		heading = "Something went wrong"
+		if p.Status == http.StatusServiceUnavailable {
+			msg = "The storage is not answering right now. Try again in a moment."
+		} else {
+			msg = "The page could not be built. Try again in a moment."
+		}
+	}
+	s.ErrorPage(c, p.Status, heading, msg)
+}
+
+// Redirect saves the session (flashes, login) and answers 303 See Other to to. action names
+// the form's action c carried, for the learner ("your post"): the Teacher keeps what it cost
+// for the next page to show. It is "" for a redirect that answers no form.
+func (s *Site) Redirect(c *gin.Context, to, action string) {
+	s.measured(c)
+	if action != "" && s.teacher != nil {
+		s.teacher.Acted(c, action)
+	}
+	if err := saveSession(c); err != nil {
+		s.log.Error("save session", "err", err)
+	}
+	web.SetOpsHeader(c)
+	c.Redirect(http.StatusSeeOther, to)
+	c.Abort()
+}
+
+// ProblemMessage is the message to show beside a form for err, and its status.
+func ProblemMessage(err error) (int, string) {
+	var ve *domain.ValidationError
+	if errors.As(err, &ve) {
+		return http.StatusBadRequest, Sentence(ve.Error())
+	}
+	p := web.MapError(err)
+	return p.Status, Sentence(p.Message)
+}
+
+// Sentence capitalises the first letter and ends with a full stop.
+func Sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+// SafeNext accepts only a local path as a place to go back to.
+func SafeNext(s string) string {
+	if s == "" || !strings.HasPrefix(s, "/") || strings.HasPrefix(s, "//") || strings.HasPrefix(s, "/\\") {
+		return "/"
+	}
+	return s
+}

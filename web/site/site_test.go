@@ -1,0 +1,205 @@
+package site
+
+import (
+	"errors"
+	"html/template"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+
+	"github.com/gin-gonic/gin"
+	"golang.org/x/crypto/bcrypt"
+
+	"twissandra/adapters/memory"
+	"twissandra/domain"
+	"twissandra/domain/social"
+	"twissandra/web"
+)
+
+// teacher records what the site tells it and answers a footer of its own.
+type teacher struct {
+	mu       sync.Mutex
+	footer   template.HTML
+	fail     bool
+	acted    []string
+	measured []Measured
+}
+
+func (t *teacher) Footer(*gin.Context) (template.HTML, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.fail {
+		return "", errors.New("no footer")
+	}
+	return t.footer, nil
+}
+
+func (t *teacher) Acted(_ *gin.Context, action string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.acted = append(t.acted, action)
+}
+
+func (t *teacher) Measured(_ *gin.Context, kind Measured) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.measured = append(t.measured, kind)
+}
+
+// told is what the teacher was told so far.
+func (t *teacher) told() (acted []string, measured []Measured) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.acted), slices.Clone(t.measured)
+}
+
+// newSite serves two pages of its own on a site: hello, and broken, whose template fails.
+func newSite(t *testing.T) (*Site, *httptest.Server) {
+	t.Helper()
+	m := memory.New()
+	svc := social.New(m, m, m, nil, domain.NewPasswordHasher(bcrypt.MinCost))
+	s, err := web.NewServer(web.Config{TokenSecret: []byte(strings.Repeat("k", 32))}, web.Deps{Social: svc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := New(s, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := fstest.MapFS{
+		"hello.html":  {Data: []byte(`{{define "content"}}<h1>{{.Data}}</h1>{{end}}`)},
+		"broken.html": {Data: []byte(`{{define "content"}}{{.Data.Nope}}{{end}}`)},
+	}
+	if err := st.Templates(pages, nil, nil, "hello", "broken"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Templates(pages, nil, nil, "hello"); err == nil {
+		t.Fatal("a second page named hello was accepted")
+	}
+	g := st.Routes()
+	g.GET("hello", func(c *gin.Context) { st.Render(c, http.StatusOK, "hello", "Hello", "", "hi there") })
+	g.GET("broken", func(c *gin.Context) { st.Render(c, http.StatusOK, "broken", "Broken", "", "text") })
+	g.GET("measured", func(c *gin.Context) {
+		Measure(c, HomeTimelinePage)
+		st.Render(c, http.StatusOK, "hello", "Hello", "", "measured")
+	})
+	g.GET("acted", func(c *gin.Context) {
+		Measure(c, Post)
+		st.Redirect(c, "/hello", "your thing")
+	})
+	g.GET("moved", func(c *gin.Context) { st.Redirect(c, "/hello", "") })
+	g.GET("panic", func(*gin.Context) { panic("kaboom") })
+	srv := httptest.NewServer(s.Engine)
+	t.Cleanup(srv.Close)
+	return st, srv
+}
+
+func get(t *testing.T, srv *httptest.Server, path string) (*http.Response, string) {
+	t.Helper()
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := c.Get(srv.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, string(b)
+}
+
+func TestRenderWithoutTeacher(t *testing.T) {
+	t.Parallel()
+	_, srv := newSite(t)
+	res, body := get(t, srv, "/hello")
+	if res.StatusCode != http.StatusOK || !strings.Contains(body, "<h1>hi there</h1>") || !strings.Contains(body, "<title>Hello · Twissandra</title>") {
+		t.Fatalf("hello: %d\n%s", res.StatusCode, body)
+	}
+	if !strings.Contains(body, "<footer>\n  \n  <p class=\"muted\">Twissandra in Go:") {
+		t.Errorf("the footer without a teacher:\n%s", body)
+	}
+	for h, want := range map[string]string{
+		"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+		"Cache-Control":           "no-store",
+		"X-Frame-Options":         "DENY",
+		"Content-Type":            "text/html; charset=utf-8",
+		web.StorageOpsHeader:      "0 ops",
+	} {
+		if got := res.Header.Get(h); got != want {
+			t.Errorf("%s: %q, want %q", h, got, want)
+		}
+	}
+	res, body = get(t, srv, "/broken")
+	if res.StatusCode != http.StatusInternalServerError || strings.Contains(body, "<footer>") || !strings.Contains(body, "Something went wrong") {
+		t.Fatalf("a failing template: %d\n%s", res.StatusCode, body)
+	}
+	res, body = get(t, srv, "/panic")
+	if res.StatusCode != http.StatusInternalServerError || !strings.Contains(body, "The page could not be built") || !strings.Contains(body, "<footer>") {
+		t.Fatalf("a panic: %d\n%s", res.StatusCode, body)
+	}
+	res, body = get(t, srv, "/nowhere")
+	if res.StatusCode != http.StatusNotFound || !strings.Contains(body, "There is no page at /nowhere.") {
+		t.Fatalf("404: %d\n%s", res.StatusCode, body)
+	}
+	if res, _ = get(t, srv, "/hello/"); res.StatusCode != http.StatusMovedPermanently || res.Header.Get("Location") != "/hello" {
+		t.Fatalf("trailing slash: %d %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	if res, _ = get(t, srv, "/acted"); res.StatusCode != http.StatusSeeOther || res.Header.Get("Location") != "/hello" {
+		t.Fatalf("redirect: %d %q", res.StatusCode, res.Header.Get("Location"))
+	}
+}
+
+// The teacher's footer heads the layout's footer; the site tells it what the handlers said, and
+// nothing more.
+func TestTeacherHooks(t *testing.T) {
+	t.Parallel()
+	st, srv := newSite(t)
+	tt := &teacher{footer: `<p id="lesson">what it cost</p>`}
+	st.Teach(tt)
+	_, body := get(t, srv, "/hello")
+	if !strings.Contains(body, "<footer>\n  <p id=\"lesson\">what it cost</p>\n  <p class=\"muted\">Twissandra in Go:") {
+		t.Fatalf("the teacher's footer:\n%s", body)
+	}
+	if acted, measured := tt.told(); len(acted) != 0 || len(measured) != 0 {
+		t.Fatalf("a plain page told the teacher %v %v", acted, measured)
+	}
+	get(t, srv, "/measured")
+	if acted, measured := tt.told(); len(measured) != 1 || measured[0] != HomeTimelinePage || len(acted) != 0 {
+		t.Fatalf("a measured page: %v %v", acted, measured)
+	}
+	get(t, srv, "/acted")
+	if acted, measured := tt.told(); len(measured) != 2 || measured[1] != Post || len(acted) != 1 || acted[0] != "your thing" {
+		t.Fatalf("an action: %v %v", acted, measured)
+	}
+	get(t, srv, "/moved")
+	if acted, measured := tt.told(); len(acted) != 1 || len(measured) != 2 {
+		t.Fatalf("a plain redirect: %v %v", acted, measured)
+	}
+	tt.mu.Lock()
+	tt.fail = true
+	tt.mu.Unlock()
+	res, body := get(t, srv, "/hello")
+	if res.StatusCode != http.StatusInternalServerError || strings.Contains(body, "hi there") {
+		t.Fatalf("a failing footer: %d\n%s", res.StatusCode, body)
+	}
+}
+
+func TestSafeNextAndSentence(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"": "/", "/public": "/public", "//evil.example/": "/", "/\\evil": "/", "https://evil.example/": "/"} {
+		if got := SafeNext(in); got != want {
+			t.Errorf("SafeNext(%q) = %q, want %q", in, got, want)
+		}
+	}
+	for in, want := range map[string]string{"": "", "body: must not be empty": "Body: must not be empty.", "Done.": "Done."} {
+		if got := Sentence(in); got != want {
+			t.Errorf("Sentence(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package site
+
+import (
+	"html/template"
+
+	"github.com/gin-gonic/gin"
+)
+
+// Teacher is what the teaching views add to every page the site serves. The site calls it at
+// fixed points and knows nothing of what it does; package teach supplies one (Site.Teach).
+type Teacher interface {
+	// Footer is the HTML the layout shows at the head of the footer of the page rendered in
+	// answer to c. An error makes the page a 500, as a template failure does.
+	Footer(c *gin.Context) (template.HTML, error)
+	// Acted is told, just before its redirect, that c carried a form's action, named for the
+	// learner ("your post"): what it cost is for the next page to show.
+	Acted(c *gin.Context, action string)
+	// Measured is told, as the response to c is written (a page or a redirect), that the
+	// handler said it is one of kind (Measure).
+	Measured(c *gin.Context, kind Measured)
+}
+
+// Measured names a kind of response whose storage cost the teaching views keep: the last of
+// each is measured for the pages that compare data models. The handler that serves one says so
+// with Measure; the site itself knows none of them.
+type Measured int
+
+// The kinds of measured response.
+const (
+	// HomeTimelinePage is a signed-in reader's home timeline page.
+	HomeTimelinePage Measured = iota + 1
+	// Post is the action of posting a tweet.
+	Post
+)
+
+const measureKey = "twissandra.site.measured"
+
+// Measure says that the response to c, the page it renders or the redirect it answers with, is
+// one of kind: the Teacher is told as it is written.
+func Measure(c *gin.Context, kind Measured) { c.Set(measureKey, kind) }
+
+// measured tells the Teacher what the handler said the response to c is, if anything.
+func (s *Site) measured(c *gin.Context) {
+	if s.teacher == nil {
+		return
+	}
+	v, _ := c.Get(measureKey)
+	if kind, ok := v.(Measured); ok {
+		s.teacher.Measured(c, kind)
+	}
+}

@@ -1,0 +1,196 @@
+package teach
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"twissandra/domain"
+	"twissandra/ports/teaching"
+	"twissandra/web/site"
+)
+
+// "Where does it live" (/models/where): every row, column, partition or map entry one record occupies in the
+// running model(s), read from the stores now (teaching.Locator), from any tweet, user, follow,
+// blog entry or comment.
+
+// locateFollowers is how many followers' timelines one page of a tweet's places lists.
+const locateFollowers = 50
+
+type locateData struct {
+	Available bool
+	What      string
+	Error     string
+	Models    []locateModel
+	NextURL   string
+	FirstURL  string
+	Followers bool // the tweet's followers page
+}
+
+type locateModel struct {
+	Model   string
+	Title   string
+	Present int
+	Places  []locatePlace
+}
+
+type locatePlace struct {
+	Role, Container, Address, Inspect string
+	Present                           bool
+	Lines                             []notationLine // the place as its model writes it
+	Disk                              []notationLine // a CQL row as Cassandra 1.2-2.2 stored it
+}
+
+var modelTitles = map[string]string{
+	"widerow": "widerow: Cassandra 0.6 column families (seed 001)",
+	"cql3":    "cql3: CQL3 tables (seed 002)",
+	"memory":  "memory: Go maps behind the ports",
+}
+
+func (h *handler) locate(c *gin.Context) {
+	d := locateData{Available: h.deps.Locator != nil}
+	page := func(status int) { h.site.Render(c, status, "locate", "Where does it live", "models", d) }
+	if !d.Available {
+		page(http.StatusOK)
+		return
+	}
+	ctx := c.Request.Context()
+	loci, err := h.locateLoci(ctx, c, &d)
+	if err == nil && loci == nil {
+		d.Error = "Say what to locate: ?tweet=<id>, ?user=<name>, ?follower=<name>&followed=<name>, ?entry=<slug> or ?entry=<slug>&comment=<id>. Every tweet, user page, blog entry and comment links here."
+		page(http.StatusBadRequest)
+		return
+	}
+	if err != nil {
+		d.Error = site.Sentence(inspectError(err))
+		if errors.Is(err, domain.ErrNotFound) {
+			d.Error = "Not found: " + inspectError(err) + "."
+		}
+		page(statusOf(err))
+		return
+	}
+	places, err := h.deps.Locator.Locate(ctx, loci)
+	if err != nil {
+		d.Error = "Reading the stores failed: " + err.Error()
+		page(statusOf(err))
+		return
+	}
+	d.Models = h.groupPlaces(places)
+	page(http.StatusOK)
+}
+
+// locateLoci reads the query: what to locate. nil, nil when it names nothing.
+func (h *handler) locateLoci(ctx context.Context, c *gin.Context, d *locateData) ([]teaching.Locus, error) {
+	bad := func(field, format string, args ...any) error { return domain.Invalid(field, format, args...) }
+	switch {
+	case c.Query("tweet") != "":
+		id, err := uuid.Parse(c.Query("tweet"))
+		if err != nil {
+			return nil, bad("tweet", "%q is not a tweet ID (a UUID)", c.Query("tweet"))
+		}
+		after := c.Query("after")
+		t, loci, next, err := h.deps.Social.TweetLoci(ctx, id, after, locateFollowers)
+		if err != nil {
+			return nil, err
+		}
+		d.What = fmt.Sprintf("@%s's tweet %q", t.Username, t.Body)
+		d.Followers = after != ""
+		if next != "" {
+			d.NextURL = "/models/where?" + url.Values{"tweet": {id.String()}, "after": {next}}.Encode()
+		}
+		if after != "" {
+			d.FirstURL = "/models/where?tweet=" + id.String()
+		}
+		return loci, nil
+	case c.Query("user") != "":
+		d.What = "the user @" + c.Query("user")
+		return h.deps.Social.UserLoci(ctx, c.Query("user"))
+	case c.Query("follower") != "" || c.Query("followed") != "":
+		a, b := c.Query("follower"), c.Query("followed")
+		if a == "" || b == "" {
+			return nil, bad("follow", "a follow needs both follower and followed")
+		}
+		for _, n := range []string{a, b} {
+			if _, err := h.deps.Social.UserLoci(ctx, n); err != nil {
+				return nil, err
+			}
+		}
+		d.What = fmt.Sprintf("@%s follows @%s", a, b)
+		return h.deps.Social.FollowLoci(a, b), nil
+	case c.Query("entry") != "":
+		if h.deps.Blog == nil {
+			return nil, bad("entry", "this server runs no blog")
+		}
+		slug := c.Query("entry")
+		if s := c.Query("comment"); s != "" {
+			id, err := uuid.Parse(s)
+			if err != nil {
+				return nil, bad("comment", "%q is not a comment ID (a UUID)", s)
+			}
+			d.What = fmt.Sprintf("comment %s on the entry %q", id, slug)
+			return h.deps.Blog.CommentLoci(ctx, slug, id)
+		}
+		d.What = fmt.Sprintf("the blog entry %q", slug)
+		return h.deps.Blog.EntryLoci(ctx, slug)
+	}
+	return nil, nil
+}
+
+func (h *handler) groupPlaces(places []teaching.Placement) []locateModel {
+	var models []locateModel
+	for _, p := range places {
+		i := len(models) - 1
+		if i < 0 || models[i].Model != p.Model {
+			title := modelTitles[p.Model]
+			if title == "" {
+				title = p.Model
+			}
+			models = append(models, locateModel{Model: p.Model, Title: title})
+			i++
+		}
+		wp := locatePlace{Role: p.Locus.Role, Container: p.Container, Address: p.Address, Present: p.Present}
+		if p.Model == h.deps.Backend && p.Inspect != "" && (h.deps.Wide != nil || h.deps.CQL != nil) {
+			wp.Inspect = "/models/inspect?" + p.Inspect
+		}
+		if p.Present {
+			models[i].Present++
+			wp.Lines, wp.Disk = placeLines(p)
+		}
+		models[i].Places = append(models[i].Places, wp)
+	}
+	return models
+}
+
+// placeLines writes a place in its model's notation: a 0.6 row with its columns (name, value,
+// timestamp), a CQL row with its key columns, or a Go map entry; a CQL row also as the composite
+// cells it was in Cassandra 1.2 to 2.2.
+func placeLines(p teaching.Placement) (lines, disk []notationLine) {
+	switch {
+	case p.Table != nil:
+		row := make([]CQLCell, len(p.Cells))
+		for i, c := range p.Cells {
+			row[i] = CQLCell{Name: c.Name, Value: c.Value, Null: c.Value == "null", Timestamp: c.Timestamp, TTL: c.TTL}
+		}
+		rows := [][]CQLCell{row}
+		return cqlNotation(p.Table, []string{p.Key}, rows), wideRowNotation(p.Table, []string{p.Key}, rows)
+	case p.Model == "widerow":
+		cols := make([]teaching.WideColumn, len(p.Cells))
+		for i, c := range p.Cells {
+			cols[i] = teaching.WideColumn{Name: c.Name, Value: c.Value, Timestamp: c.Timestamp}
+		}
+		_, cf, _ := strings.Cut(p.Container, ".")
+		return notation(cf, p.Key, cols), nil
+	}
+	lines = []notationLine{{Name: p.Container + "[" + strconv.Quote(p.Key) + "]", Open: true}}
+	for _, c := range p.Cells {
+		lines = append(lines, notationLine{Indent: "    ", Name: c.Name, Value: c.Value})
+	}
+	return append(lines, notationLine{Close: true}), nil
+}

@@ -1,0 +1,176 @@
+package teach
+
+import (
+	"fmt"
+	"html"
+	"maps"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"twissandra/domain/blog"
+)
+
+// The "where does it live" page on widerow and memory: every place of a tweet (followers
+// paged), a user, a follow, an entry and a comment, present or absent as the stores hold them.
+func TestWhereDoesItLive(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		st       func(t *testing.T) stores
+		tweetRow string // the tweet's place, as the model writes it
+		public   string
+		follow   []string
+		entry    []string
+		user     string
+	}{
+		{"widerow", func(t *testing.T) stores { return widerowStores(t) }, "Twissandra.Tweet[", `Twissandra.Userline["!PUBLIC!"][`,
+			[]string{"Twissandra.Friends[", "Twissandra.Followers["},
+			[]string{`BloggyAppy.BlogEntries["where-entry"]`, `BloggyAppy.TaggedPosts["__notag__"][`, `BloggyAppy.TaggedPosts["go"][`, `BloggyAppy.Authors["Ann"]`}, "2 of 2 places hold it"},
+		{"memory", func(t *testing.T) stores { return memoryStores() }, "tweets[", "lines[public] entry Time=",
+			[]string{`friends["ann"] item "bob"`, `followers["bob"] item "ann"`},
+			[]string{`entries["where-entry"]`, `tagged["__notag__"] ref `, `tagged["go"] ref `, `authors["Ann"]`}, "1 of 1 places hold it"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			app := newApp(t, tc.st(t))
+			c := app.client(t)
+			if _, err := app.social.SignUp(bg(), "bob", "password1"); err != nil {
+				t.Fatal(err)
+			}
+			for i := range locateFollowers + 1 {
+				fan := fmt.Sprintf("fan%02d", i)
+				if _, err := app.social.SignUp(bg(), fan, "password1"); err != nil {
+					t.Fatal(err)
+				}
+				if err := app.social.Follow(bg(), fan, "bob"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c.signUp("ann")
+			if r := c.post("/users/bob/follow", url.Values{"next": {"/users/bob"}}); r.status != http.StatusSeeOther {
+				t.Fatalf("follow: %d", r.status)
+			}
+			tw, err := app.social.Post(bg(), "bob", "where do I live")
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The home page links every tweet to its places.
+			mustContain(t, c.get("/").body, `href="/models/where?tweet=`+tw.ID.String()+`"`)
+
+			// 4 places plus 50 followers' timelines on the first page, 2 more on the next.
+			r := c.get("/models/where?tweet=" + tw.ID.String())
+			if r.status != http.StatusOK {
+				t.Fatalf("where tweet: %d\n%s", r.status, r.body)
+			}
+			body := html.UnescapeString(r.body)
+			mustContain(t, body, "54 of 54 places hold it", tc.tweetRow, tc.public, "where do I live")
+			seen := followersListed(body)
+			if tc.name == "widerow" { // each place links to the inspector, on the row and column
+				mustContain(t, r.body, `<a href="/models/inspect?cf_path=Twissandra.Tweet&amp;key=`+tw.ID.String()+`">inspect</a>`)
+			}
+			next := regexp.MustCompile(`id="where-next" href="([^"]+)"`).FindStringSubmatch(r.body)
+			if next == nil {
+				t.Fatal("no link to the next followers' timelines")
+			}
+			r = c.get(html.UnescapeString(next[1]))
+			body = html.UnescapeString(r.body)
+			mustContain(t, body, "2 of 2 places hold it", "(more followers' timelines)")
+			mustNotContain(t, body, `id="where-next"`, tc.public)
+			// The two pages name every follower once, in whatever order the store keeps them
+			// (widerow's Followers row is sorted by the followers' random uuids).
+			for name, n := range followersListed(body) {
+				seen[name] += n
+			}
+			want := map[string]int{"ann": 1}
+			for i := range locateFollowers + 1 {
+				want[fmt.Sprintf("fan%02d", i)] = 1
+			}
+			if !maps.Equal(seen, want) {
+				t.Fatalf("the pages name the followers %v, want each of %v once", seen, want)
+			}
+
+			// The user, and the follow on both sides, linked from the user page.
+			up := c.get("/users/bob").body
+			mustContain(t, up, `id="where-user" href="/models/where?user=bob"`, `id="where-follow" href="/models/where?follower=ann&amp;followed=bob"`)
+			mustContain(t, html.UnescapeString(c.get("/models/where?user=bob").body), tc.user)
+			follow := html.UnescapeString(c.get("/models/where?follower=ann&followed=bob").body)
+			mustContain(t, follow, append([]string{"ann follows bob", "2 of 2 places hold it"}, tc.follow...)...)
+			if r := c.post("/users/bob/unfollow", url.Values{"next": {"/users/bob"}}); r.status != http.StatusSeeOther {
+				t.Fatalf("unfollow: %d", r.status)
+			}
+			mustContain(t, html.UnescapeString(c.get("/models/where?follower=ann&followed=bob").body), "0 of 2 places hold it", "absent")
+
+			// A blog entry: its row, its place under each tag and __notag__, its author; a comment.
+			if _, err := app.blog.Publish(bg(), blog.Draft{Slug: "where-entry", Title: "Where", Body: "b", Author: "Ann", Tags: []string{"go"}, NewAuthor: true}); err != nil {
+				t.Fatal(err)
+			}
+			cm, err := app.blog.Comment(bg(), "where-entry", blog.CommentDraft{Name: "reader", Email: "r@example.com", Text: "hi"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := c.get("/blog/entries/where-entry").body
+			mustContain(t, page, `href="/models/where?entry=where-entry"`, `href="/models/where?entry=where-entry&amp;comment=`+cm.ID.String()+`"`)
+			mustContain(t, html.UnescapeString(c.get("/models/where?entry=where-entry").body), append([]string{"4 of 4 places hold it"}, tc.entry...)...)
+			cp := html.UnescapeString(c.get("/models/where?entry=where-entry&comment=" + cm.ID.String()).body)
+			mustContain(t, cp, "1 of 1 places hold it", "<email, hidden>")
+			mustNotContain(t, cp, "r@example.com")
+
+			for _, bad := range []struct{ query, msg string }{
+				{"", "Say what to locate"},
+				{"tweet=nope", "is not a tweet ID"},
+				{"tweet=" + uuid.Must(uuid.NewUUID()).String(), "not found"},
+				{"user=nobody", "not found"},
+				{"follower=ann", "needs both"},
+				{"entry=where-entry&comment=x", "is not a comment ID"},
+				{"entry=nothing-here", "not found"},
+			} {
+				r := c.get("/models/where?" + bad.query)
+				if r.status != http.StatusBadRequest {
+					t.Errorf("%q: status %d, want 400", bad.query, r.status)
+				}
+				if !strings.Contains(strings.ToLower(html.UnescapeString(r.body)), strings.ToLower(bad.msg)) {
+					t.Errorf("%q: the page lacks %q", bad.query, bad.msg)
+				}
+			}
+		})
+	}
+}
+
+// followersListed counts the followers whose timelines a page of a tweet's places names.
+func followersListed(body string) map[string]int {
+	n := map[string]int{}
+	for _, m := range regexp.MustCompile(`follower (\w+)'s timeline`).FindAllStringSubmatch(body, -1) {
+		n[m[1]]++
+	}
+	return n
+}
+
+// UUIDs in the inspector are links: a line's tweet ID to the tweet's places, a Username id and
+// a Friends column name to the user's User row.
+func TestInspectorLinksUUIDs(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, widerowStores(t))
+	c := app.client(t)
+	c.signUp("bob")
+	c.signUp("ann")
+	if r := c.post("/users/bob/follow", url.Values{"next": {"/users/bob"}}); r.status != http.StatusSeeOther {
+		t.Fatalf("follow: %d", r.status)
+	}
+	tw, err := app.social.Post(bg(), "bob", "linked")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob, err := app.social.GetUser(bg(), "bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, c.get("/models/inspect?cf_path=Twissandra.Timeline&user=ann").body, `<a href="/models/where?tweet=`+tw.ID.String()+`">`)
+	userRow := `<a href="/models/inspect?cf_path=Twissandra.User&amp;key=` + bob.ID.String() + `">`
+	mustContain(t, c.get("/models/inspect?cf_path=Twissandra.Username&key=bob").body, userRow)
+	mustContain(t, c.get("/models/inspect?cf_path=Twissandra.Friends&user=ann").body, userRow)
+}

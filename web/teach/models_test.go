@@ -1,0 +1,140 @@
+package teach
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"twissandra/adapters/widerow"
+	"twissandra/ports/teaching"
+)
+
+func TestModelsAndInspector(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, widerowStores(t))
+	c := app.client(t)
+	c.signUp("rita")
+	for _, body := range []string{"first", "second", "third"} {
+		if r := c.post("/tweets", url.Values{"body": {body}}); r.status != http.StatusSeeOther {
+			t.Fatalf("post: %d", r.status)
+		}
+	}
+	m := c.get("/models")
+	mustContain(t, m.body, `&lt;Keyspace Name=&#34;Twissandra&#34;&gt;`, "CREATE TABLE IF NOT EXISTS twissandra.userline", "WITH COMPACT STORAGE", "Twissandra.Userline")
+
+	// The username helper resolves the row key through the Username column family.
+	r := c.get("/models/inspect?ks=Twissandra&cf=Userline&user=rita&reversed=1&count=2")
+	if r.status != http.StatusOK {
+		t.Fatalf("inspect: %d\n%s", r.status, r.body)
+	}
+	mustContain(t, r.body, `id="row-notation"`, "Userline =", "/* row key */", "get_slice returned 2 columns",
+		"get_slice Twissandra.Username[&#39;rita&#39;] names=[&#34;id&#34;] -&gt; 1 columns",
+		"reversed count=2 -&gt; 2 columns")
+	if h := r.header.Get("Storage-Ops"); h != "2 ops: get_slice=2" {
+		t.Fatalf("Storage-Ops: %q", h)
+	}
+	// The User row: UTF8 names; the bcrypt hash shown as what it is (secrets_test.go), never raw.
+	r = c.get("/models/inspect?ks=Twissandra&cf=User&user=rita")
+	mustContain(t, r.body, `&#34;username&#34;</span>: <span class="v">&#34;rita&#34;`)
+	// The key list of a column family.
+	r = c.get("/models/inspect?cf_path=Twissandra.Username")
+	mustContain(t, r.body, "Some row keys of Twissandra.Username", `key=rita`)
+	// The public line row, bounded by a date.
+	public := "/models/inspect?ks=Twissandra&cf=Userline&key=" + url.QueryEscape("!PUBLIC!")
+	mustContain(t, c.get(public+"&start=2000-01-01T00:00:00Z").body, "get_slice returned 3 columns")
+	mustContain(t, c.get(public+"&finish=2000-01-01T00:00:00Z").body, "get_slice returned 0 columns")
+
+	for _, tc := range []struct{ query, msg string }{
+		{"ks=Twissandra&cf=Nope", "There is no column family Twissandra.Nope"},
+		{"ks=Twissandra&cf=Userline&key=x&start=soon", "is neither a number nor a date"},
+		{"ks=Twissandra&cf=Userline&key=x&count=0", "Count must be a number from 1 to 1000"},
+		{"ks=Twissandra&cf=Userline&user=nobody", "No user is named &#34;nobody&#34; (the Username row has no id column)."},
+		{"ks=BloggyAppy&cf=TaggedPosts&key=x&start=not-a-uuid", "is not a UUID"},
+	} {
+		r := c.get("/models/inspect?" + tc.query)
+		if r.status != http.StatusBadRequest {
+			t.Fatalf("%s: status %d", tc.query, r.status)
+		}
+		mustContain(t, r.body, tc.msg)
+	}
+}
+
+func TestInspectorElsewhere(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, memoryStores())
+	r := app.client(t).get("/models/inspect")
+	if r.status != http.StatusOK || !strings.Contains(r.body, "--backend widerow") {
+		t.Fatalf("inspector on memory: %d\n%s", r.status, r.body)
+	}
+}
+
+func TestNotationSuperColumns(t *testing.T) {
+	t.Parallel()
+	lines := notation("AddressBook", "phatduckk", []teaching.WideColumn{{Name: `"John"`,
+		Columns: []teaching.WideColumn{{Name: `"street"`, Value: `"Howard street"`}, {Name: `"zip"`, Value: `"94404"`}},
+	}})
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(l.Indent)
+		switch {
+		case l.Close:
+			b.WriteString("}")
+		case l.Open:
+			b.WriteString(l.Name + " {")
+		default:
+			b.WriteString(l.Name + ": " + l.Value)
+		}
+		b.WriteString("\n")
+	}
+	want := "AddressBook = {\n    \"phatduckk\" {\n        \"John\" {\n            \"street\": \"Howard street\"\n            \"zip\": \"94404\"\n        }\n    }\n}\n"
+	if b.String() != want {
+		t.Fatalf("notation:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+func TestRegisterTypedNilNode(t *testing.T) {
+	t.Parallel()
+	st := memoryStores()
+	var in *widerow.Inspector
+	st.wide = in
+	app := newApp(t, st)
+	r := app.client(t).get("/models/inspect")
+	if r.status != http.StatusOK || !strings.Contains(r.body, "--backend widerow") {
+		t.Fatalf("inspector with a nil node: %d", r.status)
+	}
+}
+
+// Every seed defines a column as name, value and timestamp: the inspector shows all three, and
+// a column written again shows its newer timestamp.
+func TestInspectorShowsTimestamps(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, widerowStores(t))
+	app.client(t).signUp("rita")
+	r := app.client(t).get("/models/inspect?ks=Twissandra&cf=User&user=rita")
+	year := strconv.Itoa(time.Now().UTC().Year())
+	mustContain(t, r.body, `&#34;username&#34;</span>: <span class="v">&#34;rita&#34;</span>, <span class="c ts">/* timestamp `, ", "+year+"-")
+}
+
+// A delete writes a tombstone: after an unfollow the Friends row reads empty, and the inspector
+// shows the tombstone it stores, with its deletion time.
+func TestInspectorShowsTombstones(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, widerowStores(t))
+	c := app.client(t)
+	c.signUp("bob")
+	c.signUp("ann")
+	friends := "/models/inspect?cf_path=Twissandra.Friends&user=ann"
+	if r := c.post("/users/bob/follow", url.Values{"next": {"/users/bob"}}); r.status != http.StatusSeeOther {
+		t.Fatalf("follow: %d", r.status)
+	}
+	mustNotContain(t, c.get(friends).body, `id="stored-cells"`) // nothing deleted yet
+	if r := c.post("/users/bob/unfollow", url.Values{"next": {"/users/bob"}}); r.status != http.StatusSeeOther {
+		t.Fatalf("unfollow: %d", r.status)
+	}
+	r := c.get(friends)
+	year := strconv.Itoa(time.Now().UTC().Year())
+	mustContain(t, r.body, "get_slice returned 0 columns", "What the row stores: 1 cell, 1 tombstone",
+		`<span class="tomb">tombstone</span>, <span class="c ts">/* tombstone, deleted at `, ", "+year+"-")
+}

@@ -1,0 +1,71 @@
+package teach
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"twissandra/ports/oplog"
+	"twissandra/web"
+)
+
+// A post on widerow, with the JSON record asked for: each operation carries its model, kind,
+// call, column family, keys and time; the fan-out is one batch_mutate of 4 row keys (the
+// author's, holding its Userline and Timeline rows, !PUBLIC!, and two followers'), and the note
+// says 5 lines. The page
+// after the redirect shows the same operations with their kinds and times.
+func TestStructuredOpsOfAPost(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, widerowStores(t))
+	for _, fan := range []string{"fan1", "fan2"} {
+		if _, err := app.social.SignUp(bg(), fan, "password1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := app.client(t)
+	c.signUp("star")
+	for _, fan := range []string{"fan1", "fan2"} {
+		if err := app.social.Follow(bg(), fan, "star"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	form := url.Values{"body": {"structured"}, "csrf_token": {c.csrf()}}
+	req, _ := http.NewRequest(http.MethodPost, app.srv.URL+"/tweets", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set(web.StorageOpsDetailHeader, "json")
+	r := c.do(req)
+	if r.status != http.StatusSeeOther {
+		t.Fatalf("post: %d", r.status)
+	}
+	var rec web.OpsRecord
+	if err := json.Unmarshal([]byte(r.header.Get(web.StorageOpsDetailHeader)), &rec); err != nil {
+		t.Fatalf("record %q: %v", r.header.Get(web.StorageOpsDetailHeader), err)
+	}
+	var batch, note *oplog.Op
+	for i, op := range rec.Ops {
+		switch {
+		case op.Call == "batch_mutate" && strings.Contains(op.Family, "Timeline"):
+			batch = &rec.Ops[i]
+		case op.Call == "fan-out:":
+			note = &rec.Ops[i]
+		}
+		if op.Kind == "" || op.Text == "" {
+			t.Errorf("operation without kind or text: %+v", op)
+		}
+	}
+	if batch == nil || note == nil {
+		t.Fatalf("no fan-out batch or note in %+v", rec.Ops)
+	}
+	if batch.Model != "widerow" || batch.Kind != oplog.Write || batch.KeyCount != 4 || len(batch.Keys) != 4 || batch.Took <= 0 ||
+		batch.Family != "Twissandra (Timeline: 3 rows, Userline: 2 rows)" {
+		t.Errorf("the fan-out's batch: %+v", *batch)
+	}
+	if note.Kind != oplog.Note || note.Touched != "5 lines" {
+		t.Errorf("the fan-out's note: %+v", *note)
+	}
+	page := c.get("/").body
+	mustContain(t, page, `What your post cost`, `<li class="op op-write"><code>batch_mutate Twissandra 4 rows (Timeline: 3 rows, Userline: 2 rows)`,
+		`<span class="op-meta">write · `, " µs</span>")
+}

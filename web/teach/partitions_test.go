@@ -1,0 +1,223 @@
+package teach
+
+import (
+	"fmt"
+	"html"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"twissandra/adapters/memory"
+)
+
+func postMany(t *testing.T, app *testApp, author string, fans, posts int) {
+	t.Helper()
+	if _, err := app.social.SignUp(bg(), author, "password1"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range fans {
+		fan := fmt.Sprintf("fan%d", i)
+		if _, err := app.social.SignUp(bg(), fan, "password1"); err != nil {
+			t.Fatal(err)
+		}
+		if err := app.social.Follow(bg(), fan, author); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range posts {
+		if _, err := app.social.Post(bg(), author, fmt.Sprintf("post %d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// widestRow is a row of the page's table of the widest rows: its container, key (as linked),
+// link and size cell.
+type widestRow struct{ container, key, link, size string }
+
+var widestRowRE = regexp.MustCompile(`(?s)<td data-label="Container">([^<]*)</td>\s*<td data-label="Key">(?:<a href="([^"]*)">)?([^<]*)(?:</a>)?.*?</td>\s*<td data-label="Size">([^<]*)`)
+
+func widestRows(t *testing.T, body string) []widestRow {
+	t.Helper()
+	_, table, ok := strings.Cut(body, `id="widest-rows"`)
+	if !ok {
+		t.Fatalf("no table of the widest rows:\n%s", body)
+	}
+	table, _, _ = strings.Cut(table, "</table>")
+	var out []widestRow
+	for _, m := range widestRowRE.FindAllStringSubmatch(table, -1) {
+		out = append(out, widestRow{container: m[1], link: html.UnescapeString(m[2]), key: html.UnescapeString(m[3]), size: strings.TrimSpace(m[4])})
+	}
+	return out
+}
+
+// The partition lessons on widerow and memory: the public line is one row holding every post,
+// the widest of the store, and the widest rows are listed widest first, linked to the
+// inspector on widerow.
+func TestPartitionsPage(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		st     func(t *testing.T) stores
+		public widestRow
+		wants  []string
+	}{
+		{"widerow", func(t *testing.T) stores { return widerowStores(t) },
+			widestRow{"Twissandra.Userline", "!PUBLIC!", "/models/inspect?cf_path=Twissandra.Userline&key=%21PUBLIC%21", "15"}, []string{
+				`the public line is one row, <code>Twissandra.Userline[!PUBLIC!]</code>, holding <strong id="public-count">15</strong> columns`,
+				"Every post writes one more", "the hot partition", "(@star)", "The widest rows", "at most 10000 of each column family"}},
+		{"memory", func(t *testing.T) stores { return memoryStores() },
+			widestRow{"lines", "public", "", "15"}, []string{
+				`<strong id="public-count">15</strong> entries`, "The widest rows", "at most 10000 of each map"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			app := newApp(t, tc.st(t))
+			postMany(t, app, "star", 3, 12)
+			if _, err := app.social.SignUp(bg(), "quiet", "password1"); err != nil {
+				t.Fatal(err)
+			}
+			for i := range 3 {
+				if _, err := app.social.Post(bg(), "quiet", fmt.Sprintf("a quiet post %d", i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c := app.client(t)
+			r := c.get("/models/partitions")
+			if r.status != http.StatusOK {
+				t.Fatalf("partitions: %d\n%s", r.status, r.body)
+			}
+			mustContain(t, r.body, tc.wants...)
+			if strings.Contains(r.body, `id="widest-capped"`) {
+				t.Error("a scan of a small store says it was capped")
+			}
+			rows := widestRows(t, r.body)
+			if len(rows) < 5 || rows[0] != tc.public {
+				t.Fatalf("widest rows %+v, want the public line first: %+v", rows, tc.public)
+			}
+			// Then the 12-post lines: star's userline and timeline, and the fans' timelines.
+			for i, row := range rows[1:6] {
+				if row.size != "12" {
+					t.Errorf("row %d: %+v, want 12 entries", i+1, row)
+				}
+			}
+			if tc.public.link != "" {
+				for _, row := range rows {
+					if row.link == "" {
+						t.Errorf("no link to the inspector: %+v", row)
+					}
+				}
+				in := c.get(tc.public.link)
+				if in.status != http.StatusOK || !strings.Contains(in.body, "&#34;!PUBLIC!&#34;") || strings.Count(in.body, `href="/models/where?tweet=`) != 15 {
+					t.Errorf("the inspector on %s: %d\n%s", tc.public.link, in.status, in.body)
+				}
+			}
+			r = c.get("/models/partitions?limit=2")
+			if rows := widestRows(t, r.body); r.status != http.StatusOK || len(rows) != 2 || rows[0] != tc.public {
+				t.Errorf("limit=2: %d, %+v", r.status, rows)
+			}
+		})
+	}
+}
+
+// A limit the page cannot use is a readable 400; a store that cannot measure, or a scan that
+// hits its bound, says so.
+func TestPartitionsPageBadInputAndBounds(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, memoryStores())
+	postMany(t, app, "star", 2, 4)
+	c := app.client(t)
+	for _, bad := range []string{"0", "-3", "201", "ten", "1e3", ""} {
+		r := c.get("/models/partitions?limit=" + bad)
+		if r.status != http.StatusBadRequest {
+			t.Errorf("limit=%q: %d, want 400", bad, r.status)
+		}
+		mustContain(t, html.UnescapeString(r.body), `id="partitions-error"`, fmt.Sprintf("limit %q: list from 1 to 200", bad))
+	}
+
+	st := memoryStores()
+	st.sizes = nil
+	r := newApp(t, st).client(t).get("/models/partitions")
+	if r.status != http.StatusOK {
+		t.Errorf("no sizer: %d", r.status)
+	}
+	mustContain(t, r.body, `id="partitions-unavailable"`, "unavailable")
+
+	st = memoryStores()
+	st.sizes = st.locator.(memory.Locator).ScanCapped(3)
+	app = newApp(t, st)
+	postMany(t, app, "star", 2, 4)
+	r = app.client(t).get("/models/partitions")
+	mustContain(t, r.body, `id="widest-capped"`, "Scanned the first 3 entries of lines only", "at most 3 of each map")
+	for _, row := range widestRows(t, r.body) {
+		if n, err := strconv.Atoi(row.size); err != nil || n > 3 {
+			t.Errorf("%+v holds more than the bound", row)
+		}
+	}
+}
+
+// The partition lessons on a real node: today's public_line bucket counts every post and
+// links to the CQL inspector on that partition, the widest partitions come widest first with
+// their keys linked, and a bad limit is a 400 here too.
+func TestPartitionsPageOnNode(t *testing.T) {
+	st, store := cql3Stores(t)
+	app := newApp(t, st)
+	postMany(t, app, "star", 4, 6)
+	c := app.client(t)
+	r := c.get("/models/partitions")
+	if r.status != http.StatusOK {
+		t.Fatalf("partitions: %d\n%s", r.status, r.body)
+	}
+	today := time.Now().UTC().Format(time.DateOnly)
+	bucket := "/models/inspect?key=" + today + "&table=public_line"
+	mustContain(t, html.UnescapeString(r.body), "one partition of <code>public_line</code> per day", "6 posts in the last 1 day",
+		`<a href="`+bucket+`">`+today+`</a></td><td>6</td>`, `<meter min="0" max="6" value="6"`, "at most 10000 of each table")
+	rows := widestRows(t, r.body)
+	if len(rows) < 8 {
+		t.Fatalf("widest partitions: %+v", rows)
+	}
+	// The six-post partitions: today's bucket, star's userline and timeline, and 4 fans' timelines.
+	sixes := 0
+	for i, row := range rows {
+		if !strings.HasPrefix(row.container, store.Keyspace()+".") || row.link == "" {
+			t.Errorf("row %d: %+v, want a table of %s linked to the inspector", i, row, store.Keyspace())
+		}
+		if row.size == "6" {
+			sixes++
+		}
+	}
+	if sixes != 7 || rows[0].size != "6" || rows[7].size != "4" { // then star's 4 followers
+		t.Errorf("widest partitions %+v, want seven of 6 rows then 4", rows)
+	}
+	in := c.get(bucket)
+	if in.status != http.StatusOK || strings.Count(in.body, "post ") < 6 {
+		t.Errorf("the inspector on today's bucket: %d\n%s", in.status, in.body)
+	}
+	if r := c.get("/models/partitions?limit=1000"); r.status != http.StatusBadRequest {
+		t.Errorf("limit=1000: %d, want 400", r.status)
+	}
+}
+
+// On widerow an unfollow leaves tombstones: the row stays as wide until a compaction, and the
+// page says how many of its columns are tombstones.
+func TestPartitionsPageTombstones(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, widerowStores(t))
+	postMany(t, app, "star", 2, 4)
+	if err := app.social.Unfollow(bg(), "fan0", "star"); err != nil {
+		t.Fatal(err)
+	}
+	r := app.client(t).get("/models/partitions")
+	body := html.UnescapeString(r.body)
+	// fan0's timeline: the 4 entries removed by the unfollow, now 4 tombstones.
+	row := regexp.MustCompile(`(?s)<td data-label="Container">Twissandra.Timeline</td>\s*<td data-label="Key"><a[^>]*>[^<]*</a> <span class="muted">\(@fan0\)</span></td>\s*<td data-label="Size">([^<]*)<span class="muted">\(([^)]*)\)`).FindStringSubmatch(body)
+	if r.status != http.StatusOK || row == nil || strings.TrimSpace(row[1]) != "4" || row[2] != "4 tombstones" {
+		t.Fatalf("fan0's timeline after the unfollow: %q\n%s", row, body)
+	}
+	// star's Followers row: fan1, and fan0's tombstone.
+	mustContain(t, body, `(@star)</span></td>
+    <td data-label="Size">2 <span class="muted">(1 tombstone)</span>`)
+}

@@ -1,0 +1,171 @@
+// Package teach serves Twissandra's teaching views in the frame of package site: the "Models"
+// pages (the running backend's schema beside the other model's, the storage inspector of the
+// widerow engine's rows and the cql3 backend's partitions, where a record lives, the comparator
+// lab, the partition lessons, three generations of the data model, the celebrity problem, the
+// uniqueness race), and the footer of every page, which says what the page cost the storage, in
+// each model's own words.
+//
+// The footer comes through the site's Teacher hook: the site renders what this package gives
+// it, and the product's pages (package pages) say what they are (a measured home page, a form's
+// action) through the site, never to this package.
+package teach
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"twissandra/domain/blog"
+	"twissandra/domain/social"
+	"twissandra/ports/teaching"
+	"twissandra/web/site"
+)
+
+// noneIfNil sets *p, an interface, to nil when it holds a nil pointer.
+func noneIfNil[T any](p *T) {
+	if r := reflect.ValueOf(*p); r.Kind() == reflect.Pointer && r.IsNil() {
+		var none T
+		*p = none
+	}
+}
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Deps are the teaching views' collaborators.
+type Deps struct {
+	// Social runs Twissandra's use cases (required). Its stores record what each request cost
+	// them (package oplog), which the footer lists.
+	Social *social.Service
+	// Blog runs the blog; nil leaves blog entries and comments out of "where does it live".
+	Blog *blog.Service
+	// Backend names the running backend: "widerow", "cql3" or "memory".
+	Backend string
+	// Wide reads the widerow engine's rows, for the storage inspector and the live schema; nil
+	// on the other backends.
+	Wide teaching.WideRowInspector
+	// StorageConf is the widerow engine's storage-conf.xml, shown on the models page when the
+	// running backend is another (Wide nil).
+	StorageConf string
+	// CQL reads the cql3 backend's tables for the storage inspector; nil elsewhere.
+	CQL teaching.CQLInspector
+	// Lab is the comparator and slice lab's scratch keyspace; nil leaves the lab out.
+	Lab teaching.ColumnLab
+	// Claims is the uniqueness race's sandbox in the running backend's model; nil leaves the
+	// race out.
+	Claims teaching.NameClaims
+	// Sizes measures the running store's rows for the partition lessons; nil leaves them out.
+	Sizes teaching.RowSizer
+	// CompareSizes measures compare mode's second backend, named CompareBackend, beside the
+	// running one; nil outside compare mode.
+	CompareSizes   teaching.RowSizer
+	CompareBackend string
+	// Locator says where each record lives, for the "where does it live" pages; nil leaves
+	// them out.
+	Locator teaching.Locator
+	// CQLSchema is the CQL DDL of the cql3 adapter (its migrations); empty means the pages'
+	// own rendition of the equivalent tables.
+	CQLSchema string
+	// QueryFirstDDL is the cql3 adapter's migrations whatever the backend, for the Chebotko
+	// diagram of the generations page; empty leaves the diagram out.
+	QueryFirstDDL string
+}
+
+type handler struct {
+	deps    Deps
+	site    *site.Site
+	log     *slog.Logger
+	actions *actionStore
+	costs   costLedger
+	diagram *chebDiagram // of Deps.QueryFirstDDL, laid out once
+	footer  *template.Template
+}
+
+// pageFiles lists the teaching views' templates.
+var pageFiles = []string{"models", "inspect", "inspect_cql", "locate", "lab", "race", "partitions", "generations", "celebrity"}
+
+// funcs are the templates' functions beside the site's.
+var funcs = template.FuncMap{
+	"nameAt": nameAt,
+	// micros shows a duration in microseconds, as an operation's time reads best.
+	"micros": func(d time.Duration) string {
+		return strconv.FormatFloat(float64(d)/float64(time.Microsecond), 'f', 0, 64) + " µs"
+	},
+	// inspect is the storage inspector's address for a query a store made (url.Values encoded).
+	"inspect": func(query string) template.URL { return template.URL("/models/inspect?" + query) },
+	// cqlTable is the table name at the start of a mapping's CQL3 table, "" for none.
+	"cqlTable": func(s string) string {
+		name, _, _ := strings.Cut(s, " ")
+		if strings.HasPrefix(name, "(") {
+			return ""
+		}
+		return name
+	},
+}
+
+// Register adds the teaching views to the site: their routes, templates and static files, and
+// the footer of every page (site.Teacher).
+func Register(st *site.Site, deps Deps) error {
+	if deps.Social == nil {
+		return errors.New("teach: Deps.Social is required")
+	}
+	// A nil pointer from an optional fx dependency is no collaborator.
+	noneIfNil(&deps.Wide)
+	noneIfNil(&deps.CQL)
+	noneIfNil(&deps.Lab)
+	noneIfNil(&deps.Claims)
+	noneIfNil(&deps.Sizes)
+	noneIfNil(&deps.CompareSizes)
+	noneIfNil(&deps.Locator)
+	if deps.Backend == "" {
+		deps.Backend = "memory"
+	}
+	templates, err := fs.Sub(templateFS, "templates")
+	if err != nil {
+		return err
+	}
+	if err := st.Templates(templates, funcs, []string{"partials.html"}, pageFiles...); err != nil {
+		return err
+	}
+	footer, err := template.New("footer").Funcs(funcs).ParseFS(templates, "footer.html")
+	if err != nil {
+		return fmt.Errorf("teach: parse the footer: %w", err)
+	}
+	h := &handler{deps: deps, site: st, log: st.Logger(), actions: newActionStore(), footer: footer}
+	if deps.QueryFirstDDL != "" {
+		d := chebotko(deps.QueryFirstDDL)
+		h.diagram = &d
+	}
+	static, err := fs.Sub(staticFS, "static")
+	if err != nil {
+		return err
+	}
+	st.Static(static, "celebrity.svg")
+	h.routes(st.Routes())
+	st.Teach(h)
+	return nil
+}
+
+func (h *handler) routes(g *gin.RouterGroup) {
+	g.GET("models", h.models)
+	g.GET("models/inspect", h.inspect)
+	g.GET("models/where", h.locate)
+	h.registerLab(g)
+	g.GET("models/partitions", h.partitions)
+	g.GET("models/generations", h.generations)
+	g.GET("models/celebrity", h.celebrity)
+	g.GET("models/race", h.racePage)
+	g.POST("models/race", h.runRace)
+}
