@@ -192,7 +192,7 @@ func TestCompareModeWiderowCQL3(t *testing.T) {
 	}
 	page, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || !strings.Contains(string(page), `id="divergences"`) || !strings.Contains(string(page), "DIVERGENCE get user alice") {
+	if resp.StatusCode != 200 || !strings.Contains(string(page), `id="divergences"`) || !strings.Contains(string(page), "DIVERGENCE get_user alice") {
 		t.Fatalf("the page does not show the divergence: %d", resp.StatusCode)
 	}
 }
