@@ -5,11 +5,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"twissandra/domain"
 	"twissandra/ports"
-	"twissandra/ports/oplog"
 )
 
 // Hybrid fan-out: the answer to the celebrity problem.
@@ -151,20 +149,11 @@ func (s *Service) mergedPage(ctx context.Context, username string, pulled []doma
 		}
 		merged = append(merged, e)
 	}
-	if oplog.Detailed(ctx) {
-		names, reads := make([]string, len(pulled)), 0
-		for i, f := range pulled {
-			names[i] = f.Username
-		}
-		for _, c := range cursors {
-			reads += c.slices
-		}
-		oplog.Record(ctx, oplog.Op{Kind: oplog.Note, Call: "merge:", Touched: fmt.Sprintf("%d lines", len(cursors)),
-			Text: fmt.Sprintf("merge: %s's timeline and the userlines of the %d pulled authors %s follows (%s), newest first: %d slices for %d entries",
-				username, len(pulled), username, strings.Join(names, ", "), reads, len(merged))})
-	} else {
-		oplog.Record(ctx, oplog.Op{Kind: oplog.Note, Call: "merge:"})
+	reads := 0
+	for _, c := range cursors {
+		reads += c.slices
 	}
+	noteMerge(ctx, username, pulled, reads, len(merged))
 	return s.pageOf(ctx, merged, limit)
 }
 

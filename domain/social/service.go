@@ -14,7 +14,6 @@ import (
 
 	"twissandra/domain"
 	"twissandra/ports"
-	"twissandra/ports/oplog"
 )
 
 // BackfillSize is how many of the followed user's newest tweets a follow copies into the
@@ -323,23 +322,8 @@ func (s *Service) publish(ctx context.Context, t domain.Tweet) error {
 	s.publicWrites.begin()
 	defer s.publicWrites.end()
 	err = s.lines.Append(ctx, domain.LineEntry{Time: t.Time(), TweetID: t.ID, Tweet: &t}, lines...)
-	if !oplog.Detailed(ctx) {
-		oplog.Record(ctx, oplog.Op{Kind: oplog.Note, Call: "fan-out:"})
-	} else {
-		// The size of the fan-out on write, in the same words on every backend; the store's
-		// own operations above it say how its model wrote them.
-		oplog.Record(ctx, oplog.Op{Kind: oplog.Note, Call: "fan-out:", Touched: fmt.Sprintf("%d lines", len(lines)),
-			Text: fmt.Sprintf("fan-out: the tweet went to %d lines in one Append: %s's userline, the public line, %s's timeline and %d followers' timelines; %s%s",
-				len(lines), t.Username, t.Username, len(lines)-3, plan, errSuffix(err))})
-	}
+	noteFanout(ctx, t.Username, len(lines), plan, err)
 	return err
-}
-
-func errSuffix(err error) string {
-	if err != nil {
-		return " -> error"
-	}
-	return ""
 }
 
 // GetTweet returns one tweet.
