@@ -44,7 +44,7 @@ func (h *handler) blogList(c *gin.Context, tag string) {
 		d.Heading = "Entries tagged “" + tag + "”"
 		d.OlderURL = olderURL("/blog/tags/"+url.PathEscape(tag), page.Next)
 	}
-	h.site.Render(c, http.StatusOK, "blog_index", d.Heading, "blog", d)
+	h.site.RenderHTML(c, http.StatusOK, "blog_index", d.Heading, "blog", d)
 }
 
 type commentForm struct {
@@ -83,7 +83,7 @@ func (h *handler) renderEntry(c *gin.Context, status int, form commentForm) {
 		h.site.Fail(c, err)
 		return
 	}
-	h.site.Render(c, status, "blog_entry", e.Title, "blog", blogEntryData{
+	h.site.RenderHTML(c, status, "blog_entry", e.Title, "blog", blogEntryData{
 		Entry: e, Comments: cs.Comments, Form: form, MaxText: model.MaxCommentLen,
 		NewerURL: olderURL("/blog/entries/"+url.PathEscape(slug), cs.Next),
 	})
@@ -149,7 +149,7 @@ func (h *handler) blogAuthor(c *gin.Context) {
 		h.site.Fail(c, err)
 		return
 	}
-	h.site.Render(c, http.StatusOK, "blog_author", a.Name, "blog", blogAuthorData{Author: a, Keys: keys,
+	h.site.RenderHTML(c, http.StatusOK, "blog_author", a.Name, "blog", blogAuthorData{Author: a, Keys: keys,
 		Entries: page.Entries, OlderURL: olderURL("/blog/authors/"+url.PathEscape(a.Name), page.Next), ScanLimit: blog.AuthorScanLimit})
 }
 
@@ -165,7 +165,7 @@ func (h *handler) blogNewForm(c *gin.Context) {
 		h.site.Redirect(c, "/login?next=/blog/new", "")
 		return
 	}
-	h.site.Render(c, http.StatusOK, "blog_new", "Write an entry", "blog", blogNewData{MaxTitle: model.MaxTitleLen, MaxTags: model.MaxTags})
+	h.site.RenderHTML(c, http.StatusOK, "blog_new", "Write an entry", "blog", blogNewData{MaxTitle: model.MaxTitleLen, MaxTags: model.MaxTags})
 }
 
 // blogEntryAction names the action of publishing an entry, for the learner.
@@ -205,7 +205,7 @@ func (h *handler) blogPublish(c *gin.Context) {
 			return
 		}
 		d.Error = msg
-		h.site.Render(c, status, "blog_new", "Write an entry", "blog", d)
+		h.site.RenderHTML(c, status, "blog_new", "Write an entry", "blog", d)
 		return
 	}
 	site.AddFlash(c, site.FlashOK, "Published.")

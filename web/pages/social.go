@@ -103,7 +103,7 @@ func (h *handler) renderHome(c *gin.Context, status int, body, problem string) {
 		return
 	}
 	d.Tweets, d.pager = page.Tweets, linePager(c, "/", page.Next)
-	h.site.Render(c, status, "home", "Home", "home", d)
+	h.site.RenderHTML(c, status, "home", "Home", "home", d)
 }
 
 func (h *handler) public(c *gin.Context) {
@@ -112,7 +112,7 @@ func (h *handler) public(c *gin.Context) {
 		h.site.Fail(c, err)
 		return
 	}
-	h.site.Render(c, http.StatusOK, "home", "Public timeline", "public", lineData{
+	h.site.RenderHTML(c, http.StatusOK, "home", "Public timeline", "public", lineData{
 		Heading: "Public timeline", Tweets: page.Tweets, pager: linePager(c, "/public", page.Next),
 		Empty: "No one has posted yet.",
 	})
@@ -210,7 +210,7 @@ func (h *handler) userPage(c *gin.Context) {
 			return
 		}
 	}
-	h.site.Render(c, http.StatusOK, "user", u.Username, "", d)
+	h.site.RenderHTML(c, http.StatusOK, "user", u.Username, "", d)
 }
 
 // follows reports whether me follows other. The ports have no point lookup of one follow, so
@@ -258,7 +258,7 @@ func (h *handler) followList(friends bool) gin.HandlerFunc {
 			h.site.Fail(c, err)
 			return
 		}
-		h.site.Render(c, http.StatusOK, "follows", title, "", followsData{
+		h.site.RenderHTML(c, http.StatusOK, "follows", title, "", followsData{
 			User: u.Username, Friends: friends, Names: page.Usernames(),
 			OlderURL: olderURL("/users/"+url.PathEscape(u.Username)+path, page.Next),
 		})
@@ -320,19 +320,19 @@ func (h *handler) find(c *gin.Context) {
 	q := strings.TrimSpace(c.Query("username"))
 	d := findData{Query: q}
 	if _, asked := c.GetQuery("username"); !asked {
-		h.site.Render(c, http.StatusOK, "find", "Find people", "find", d)
+		h.site.RenderHTML(c, http.StatusOK, "find", "Find people", "find", d)
 		return
 	}
 	d.Searched = true
 	if err := domain.ValidateUsername(q); err != nil {
 		_, d.Error = site.ProblemMessage(err)
-		h.site.Render(c, http.StatusBadRequest, "find", "Find people", "find", d)
+		h.site.RenderHTML(c, http.StatusBadRequest, "find", "Find people", "find", d)
 		return
 	}
 	u, err := h.deps.Social.GetUser(c.Request.Context(), q)
 	if errors.Is(err, domain.ErrNotFound) {
 		d.Error = "No user is named “" + q + "”. Usernames are case-sensitive."
-		h.site.Render(c, http.StatusNotFound, "find", "Find people", "find", d)
+		h.site.RenderHTML(c, http.StatusNotFound, "find", "Find people", "find", d)
 		return
 	}
 	if err != nil {
@@ -346,7 +346,7 @@ func (h *handler) find(c *gin.Context) {
 			return
 		}
 	}
-	h.site.Render(c, http.StatusOK, "find", "Find people", "find", d)
+	h.site.RenderHTML(c, http.StatusOK, "find", "Find people", "find", d)
 }
 
 type loginData struct {
@@ -364,7 +364,7 @@ func (h *handler) loginForm(c *gin.Context, status int, d loginData) {
 	if d.Next == "" {
 		d.Next = site.SafeNext(c.Query("next"))
 	}
-	h.site.Render(c, status, "login", "Sign in or sign up", "login", d)
+	h.site.RenderHTML(c, status, "login", "Sign in or sign up", "login", d)
 }
 
 func (h *handler) loginPage(c *gin.Context) {

@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"html/template"
@@ -10,13 +11,17 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
 
 	"twissandra/domain"
 	"twissandra/web"
 )
+
+//go:generate go tool templ generate -path .
 
 // funcs are the template functions every page may use; a package adds its own in Templates.
 var funcs = template.FuncMap{
@@ -68,9 +73,9 @@ func (s *Site) Templates(fsys fs.FS, more template.FuncMap, partials []string, p
 	return nil
 }
 
-// View is what the layout gets: the frame's fields, the teaching footer, and the page's own
-// Data, which its "content" block renders.
-type View struct {
+// htmlView is what the html/template layout gets: the frame's fields, the teaching footer, and
+// the page's own Data, which its "content" block renders.
+type htmlView struct {
 	Title      string
 	Me         string
 	CSRF       string
@@ -83,12 +88,11 @@ type View struct {
 	Data   any
 }
 
-// Render executes the page named page (see Templates) in the layout into a buffer, then saves
-// the session, sets the Storage-Ops header and the security headers, and writes the page with
-// status. nav names the navigation link to mark as the current page. A template failure is a
-// logged 500, never half a page.
-func (s *Site) Render(c *gin.Context, status int, page, title, nav string, data any) {
-	v := View{
+// RenderHTML executes the page named page (see Templates) in the html/template layout into a
+// buffer, then writes it as Render does. nav names the navigation link to mark as the current
+// page. A template failure is a logged 500, never half a page.
+func (s *Site) RenderHTML(c *gin.Context, status int, page, title, nav string, data any) {
+	v := htmlView{
 		Title:      title,
 		Me:         User(c),
 		CSRF:       csrfToken(c),
@@ -118,6 +122,86 @@ func (s *Site) Render(c *gin.Context, status int, page, title, nav string, data 
 		buf.Reset()
 		buf.WriteString("<!doctype html><title>Error</title><h1>Something went wrong</h1><p>The page could not be built.</p>")
 	}
+	s.write(c, status, buf.Bytes())
+}
+
+// Page is what a handler renders: its title, the navigation link it marks as the current page
+// ("" for none), and its content, which the layout frames.
+type Page struct {
+	Title   string
+	Nav     string
+	Content templ.Component
+}
+
+// View is what the layout shows around a page's content: the frame's fields and the teaching
+// views' footer.
+type View struct {
+	Title      string
+	Me         string
+	FlashOK    []string
+	FlashError []string
+	BlogOn     bool
+	Nav        string
+	// Footer is what the teaching views show at the head of the footer (Teacher.Footer).
+	Footer templ.Component
+}
+
+// The page being rendered carries its gin context in the context its components get, for what
+// a component asks of the request (CSRFInput's token).
+type ginKey struct{}
+
+// CSRF is the CSRF token of the session of the page being rendered in ctx (made on first use, so
+// a page without a form writes no session), "" outside a page.
+func CSRF(ctx context.Context) string {
+	c, _ := ctx.Value(ginKey{}).(*gin.Context)
+	if c == nil {
+		return ""
+	}
+	return csrfToken(c)
+}
+
+// bufs are the buffers pages are rendered into: a page is written whole or, on a failure, not
+// at all, and its buffer serves the next page.
+var bufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// Render renders p in the layout into a buffer, then saves the session, sets the Storage-Ops
+// header and the security headers, and writes the page with status. A rendering failure is a
+// logged 500, never half a page.
+func (s *Site) Render(c *gin.Context, status int, p Page) {
+	v := &View{
+		Title:      p.Title,
+		Me:         User(c),
+		FlashOK:    takeFlashes(c, FlashOK),
+		FlashError: takeFlashes(c, FlashError),
+		BlogOn:     s.blog,
+		Nav:        p.Nav,
+	}
+	s.measured(c)
+	var err error
+	if s.teacher != nil {
+		var footer template.HTML
+		if footer, err = s.teacher.Footer(c); err == nil {
+			v.Footer = templ.Raw(string(footer))
+		}
+	}
+	buf := bufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufs.Put(buf)
+	if err == nil {
+		err = layout(v, p.Content).Render(context.WithValue(c.Request.Context(), ginKey{}, c), buf)
+	}
+	if err != nil {
+		s.log.Error("render page", "page", p.Title, "err", err)
+		status = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString("<!doctype html><title>Error</title><h1>Something went wrong</h1><p>The page could not be built.</p>")
+	}
+	s.write(c, status, buf.Bytes())
+}
+
+// write saves the session, sets the Storage-Ops header and the security headers, and writes the
+// page with status.
+func (s *Site) write(c *gin.Context, status int, page []byte) {
 	if err := saveSession(c); err != nil {
 		s.log.Error("save session", "err", err)
 	}
@@ -127,19 +211,13 @@ func (s *Site) Render(c *gin.Context, status int, page, title, nav string, data 
 	c.Header("X-Frame-Options", "DENY")
 	c.Header("Referrer-Policy", "same-origin")
 	c.Header("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
-	c.Data(status, "text/html; charset=utf-8", buf.Bytes())
+	c.Data(status, "text/html; charset=utf-8", page)
 	c.Abort()
-}
-
-type errorData struct {
-	Status  int
-	Heading string
-	Message string
 }
 
 // ErrorPage renders the error page with status.
 func (s *Site) ErrorPage(c *gin.Context, status int, heading, message string) {
-	s.Render(c, status, "error", heading, "", errorData{Status: status, Heading: heading, Message: message})
+	s.Render(c, status, Page{Title: heading, Content: errorContent(status, heading, message)})
 }
 
 // Fail renders the error page for err, mapped to a status by web.MapError; server errors are

@@ -62,14 +62,6 @@ func New(s *web.Server, cfg Config) (*Site, error) {
 		return nil, err
 	}
 	st := &Site{engine: s.Engine, log: cfg.Logger, blog: cfg.Blog, tmpl: map[string]*template.Template{}}
-	templates, err := fs.Sub(templateFS, "templates")
-	if err != nil {
-		return nil, err
-	}
-	if err := st.Templates(templates, nil, nil, "error"); err != nil {
-		return nil, err
-	}
-
 	static, err := fs.Sub(staticFS, "static")
 	if err != nil {
 		return nil, err

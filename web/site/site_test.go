@@ -82,11 +82,11 @@ func newSite(t *testing.T) (*Site, *httptest.Server) {
 		t.Fatal("a second page named hello was accepted")
 	}
 	g := st.Routes()
-	g.GET("hello", func(c *gin.Context) { st.Render(c, http.StatusOK, "hello", "Hello", "", "hi there") })
-	g.GET("broken", func(c *gin.Context) { st.Render(c, http.StatusOK, "broken", "Broken", "", "text") })
+	g.GET("hello", func(c *gin.Context) { st.RenderHTML(c, http.StatusOK, "hello", "Hello", "", "hi there") })
+	g.GET("broken", func(c *gin.Context) { st.RenderHTML(c, http.StatusOK, "broken", "Broken", "", "text") })
 	g.GET("measured", func(c *gin.Context) {
 		Measure(c, HomeTimelinePage)
-		st.Render(c, http.StatusOK, "hello", "Hello", "", "measured")
+		st.RenderHTML(c, http.StatusOK, "hello", "Hello", "", "measured")
 	})
 	g.GET("acted", func(c *gin.Context) {
 		Measure(c, Post)

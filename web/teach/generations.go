@@ -67,5 +67,5 @@ func (h *handler) generations(c *gin.Context) {
 				h.deps.Backend == "cql3"},
 		}}
 	d.Diagram = h.diagram
-	h.site.Render(c, http.StatusOK, "generations", "Three generations", "models", d)
+	h.site.RenderHTML(c, http.StatusOK, "generations", "Three generations", "models", d)
 }

@@ -116,7 +116,7 @@ func (h *handler) labPage(c *gin.Context, status int, d labData) {
 	for i := range d.Held {
 		d.Depth = append(d.Depth, i)
 	}
-	h.site.Render(c, status, "lab", "Comparator lab", "models", d)
+	h.site.RenderHTML(c, status, "lab", "Comparator lab", "models", d)
 }
 
 // labError is the message and status of a lab failure.
@@ -134,7 +134,7 @@ func (h *handler) labUnavailable(c *gin.Context, d labData) bool {
 	if d.Available {
 		return false
 	}
-	h.site.Render(c, http.StatusNotFound, "lab", "Comparator lab", "models", d)
+	h.site.RenderHTML(c, http.StatusNotFound, "lab", "Comparator lab", "models", d)
 	return true
 }
 

@@ -97,7 +97,7 @@ func (h *handler) models(c *gin.Context) {
 	if h.deps.Backend == "cql3" {
 		d.CQLNote += " This is the running backend."
 	}
-	h.site.Render(c, http.StatusOK, "models", "Models", "models", d)
+	h.site.RenderHTML(c, http.StatusOK, "models", "Models", "models", d)
 }
 
 // The storage inspector.
@@ -173,7 +173,7 @@ func (h *handler) inspect(c *gin.Context) {
 	}
 	d := inspectData{Available: h.deps.Wide != nil, Count: inspectDefaultCount, Backend: h.deps.Backend}
 	if h.deps.Wide == nil {
-		h.site.Render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
+		h.site.RenderHTML(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
 		return
 	}
 	d.Keyspace = c.DefaultQuery("ks", "Twissandra")
@@ -197,7 +197,7 @@ func (h *handler) inspect(c *gin.Context) {
 	}
 	if cf == nil {
 		d.Error = "There is no column family " + d.Keyspace + "." + d.CF + " in this schema."
-		h.site.Render(c, http.StatusBadRequest, "inspect", "Storage inspector", "models", d)
+		h.site.RenderHTML(c, http.StatusBadRequest, "inspect", "Storage inspector", "models", d)
 		return
 	}
 	d.Def, d.StartHelp = cf.Definition, cf.BoundHelp
@@ -205,7 +205,7 @@ func (h *handler) inspect(c *gin.Context) {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > inspectMaxCount {
 			d.Error = fmt.Sprintf("Count must be a number from 1 to %d.", inspectMaxCount)
-			h.site.Render(c, http.StatusBadRequest, "inspect", "Storage inspector", "models", d)
+			h.site.RenderHTML(c, http.StatusBadRequest, "inspect", "Storage inspector", "models", d)
 			return
 		}
 		d.Count = n
@@ -215,7 +215,7 @@ func (h *handler) inspect(c *gin.Context) {
 		id, err := h.deps.Wide.UserRowKey(ctx, d.User)
 		if err != nil {
 			d.Error = site.Sentence(inspectError(err))
-			h.site.Render(c, statusOf(err), "inspect", "Storage inspector", "models", d)
+			h.site.RenderHTML(c, statusOf(err), "inspect", "Storage inspector", "models", d)
 			return
 		}
 		d.Key = id
@@ -226,13 +226,13 @@ func (h *handler) inspect(c *gin.Context) {
 			d.Error = "Listing keys failed: " + err.Error()
 		}
 		d.Keys = keys
-		h.site.Render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
+		h.site.RenderHTML(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
 		return
 	}
 	cols, err := h.deps.Wide.ReadRow(ctx, d.Keyspace, d.CF, d.Key, teaching.Slice{Start: d.Start, Finish: d.Finish, Reversed: d.Reversed, Count: d.Count})
 	if err != nil {
 		d.Error = site.Sentence(inspectError(err))
-		h.site.Render(c, statusOf(err), "inspect", "Storage inspector", "models", d)
+		h.site.RenderHTML(c, statusOf(err), "inspect", "Storage inspector", "models", d)
 		return
 	}
 	d.Ran, d.Returned = true, len(cols)
@@ -247,7 +247,7 @@ func (h *handler) inspect(c *gin.Context) {
 			d.Stored, d.StoredCells = notation(cf.Name, d.Key, stored), len(stored)
 		}
 	}
-	h.site.Render(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
+	h.site.RenderHTML(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
 }
 
 // uuidLinks links the UUIDs of a column of cf (a column family or a table) to what they name,

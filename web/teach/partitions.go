@@ -48,13 +48,13 @@ func (h *handler) partitions(c *gin.Context) {
 		if err != nil || n < 1 || n > partitionsMax {
 			d.Available = false
 			d.Error = fmt.Sprintf("limit %q: list from 1 to %d of the widest rows.", v, partitionsMax)
-			h.site.Render(c, http.StatusBadRequest, "partitions", "Partitions", "models", d)
+			h.site.RenderHTML(c, http.StatusBadRequest, "partitions", "Partitions", "models", d)
 			return
 		}
 		d.Limit = n
 	}
 	if !d.Available {
-		h.site.Render(c, http.StatusOK, "partitions", "Partitions", "models", d)
+		h.site.RenderHTML(c, http.StatusOK, "partitions", "Partitions", "models", d)
 		return
 	}
 	ctx := c.Request.Context()
@@ -77,13 +77,13 @@ func (h *handler) partitions(c *gin.Context) {
 	if err != nil {
 		d.Error = "Measuring the store failed: " + err.Error()
 		h.log.Error("partitions", "err", err)
-		h.site.Render(c, statusOf(err), "partitions", "Partitions", "models", d)
+		h.site.RenderHTML(c, statusOf(err), "partitions", "Partitions", "models", d)
 		return
 	}
 	for i := range d.Models {
 		d.Models[i].Many, d.Models[i].Limit = len(d.Models) > 1, d.Limit
 	}
-	h.site.Render(c, http.StatusOK, "partitions", "Partitions", "models", d)
+	h.site.RenderHTML(c, http.StatusOK, "partitions", "Partitions", "models", d)
 }
 
 func measure(ctx context.Context, s teaching.RowSizer, backend string, limit int) (partitionsModel, error) {
