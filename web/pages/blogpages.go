@@ -44,7 +44,7 @@ func (h *handler) blogList(c *gin.Context, tag string) {
 		d.Heading = "Entries tagged “" + tag + "”"
 		d.OlderURL = olderURL("/blog/tags/"+url.PathEscape(tag), page.Next)
 	}
-	h.site.RenderHTML(c, http.StatusOK, "blog_index", d.Heading, "blog", d)
+	h.site.Render(c, http.StatusOK, site.Page{Title: d.Heading, Nav: "blog", Content: blogIndexContent(site.User(c), d)})
 }
 
 type commentForm struct {
@@ -83,10 +83,10 @@ func (h *handler) renderEntry(c *gin.Context, status int, form commentForm) {
 		h.site.Fail(c, err)
 		return
 	}
-	h.site.RenderHTML(c, status, "blog_entry", e.Title, "blog", blogEntryData{
+	h.site.Render(c, status, site.Page{Title: e.Title, Nav: "blog", Content: blogEntryContent(blogEntryData{
 		Entry: e, Comments: cs.Comments, Form: form, MaxText: model.MaxCommentLen,
 		NewerURL: olderURL("/blog/entries/"+url.PathEscape(slug), cs.Next),
-	})
+	})})
 }
 
 func (h *handler) blogComment(c *gin.Context) {
@@ -149,8 +149,8 @@ func (h *handler) blogAuthor(c *gin.Context) {
 		h.site.Fail(c, err)
 		return
 	}
-	h.site.RenderHTML(c, http.StatusOK, "blog_author", a.Name, "blog", blogAuthorData{Author: a, Keys: keys,
-		Entries: page.Entries, OlderURL: olderURL("/blog/authors/"+url.PathEscape(a.Name), page.Next), ScanLimit: blog.AuthorScanLimit})
+	h.site.Render(c, http.StatusOK, site.Page{Title: a.Name, Nav: "blog", Content: blogAuthorContent(blogAuthorData{Author: a, Keys: keys,
+		Entries: page.Entries, OlderURL: olderURL("/blog/authors/"+url.PathEscape(a.Name), page.Next), ScanLimit: blog.AuthorScanLimit})})
 }
 
 type blogNewData struct {
@@ -165,7 +165,11 @@ func (h *handler) blogNewForm(c *gin.Context) {
 		h.site.Redirect(c, "/login?next=/blog/new", "")
 		return
 	}
-	h.site.RenderHTML(c, http.StatusOK, "blog_new", "Write an entry", "blog", blogNewData{MaxTitle: model.MaxTitleLen, MaxTags: model.MaxTags})
+	h.renderNew(c, http.StatusOK, blogNewData{MaxTitle: model.MaxTitleLen, MaxTags: model.MaxTags})
+}
+
+func (h *handler) renderNew(c *gin.Context, status int, d blogNewData) {
+	h.site.Render(c, status, site.Page{Title: "Write an entry", Nav: "blog", Content: blogNewContent(site.User(c), d)})
 }
 
 // blogEntryAction names the action of publishing an entry, for the learner.
@@ -205,7 +209,7 @@ func (h *handler) blogPublish(c *gin.Context) {
 			return
 		}
 		d.Error = msg
-		h.site.RenderHTML(c, status, "blog_new", "Write an entry", "blog", d)
+		h.renderNew(c, status, d)
 		return
 	}
 	site.AddFlash(c, site.FlashOK, "Published.")

@@ -8,9 +8,7 @@
 package pages
 
 import (
-	"embed"
 	"errors"
-	"io/fs"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -21,8 +19,7 @@ import (
 	"twissandra/web/site"
 )
 
-//go:embed templates/*.html
-var templateFS embed.FS
+//go:generate go tool templ generate -path .
 
 // Deps are the pages' collaborators.
 type Deps struct {
@@ -57,13 +54,7 @@ type handler struct {
 	addrFails *limiter
 }
 
-// pageFiles lists the page templates.
-var pageFiles = []string{
-	"home", "user", "follows", "login", "find",
-	"blog_index", "blog_entry", "blog_author", "blog_new",
-}
-
-// Register adds the pages to the site: their routes and their templates.
+// Register adds the pages to the site: their routes.
 func Register(st *site.Site, deps Deps) error {
 	if deps.Social == nil {
 		return errors.New("pages: Deps.Social is required")
@@ -71,13 +62,6 @@ func Register(st *site.Site, deps Deps) error {
 	now := time.Now
 	if deps.Clock != nil {
 		now = deps.Clock.Now
-	}
-	templates, err := fs.Sub(templateFS, "templates")
-	if err != nil {
-		return err
-	}
-	if err := st.Templates(templates, nil, []string{"partials.html"}, pageFiles...); err != nil {
-		return err
 	}
 	h := &handler{
 		deps:      deps,

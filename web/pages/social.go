@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
 
 	"twissandra/domain"
@@ -103,7 +104,7 @@ func (h *handler) renderHome(c *gin.Context, status int, body, problem string) {
 		return
 	}
 	d.Tweets, d.pager = page.Tweets, linePager(c, "/", page.Next)
-	h.site.RenderHTML(c, status, "home", "Home", "home", d)
+	h.site.Render(c, status, site.Page{Title: "Home", Nav: "home", Content: homeContent(d)})
 }
 
 func (h *handler) public(c *gin.Context) {
@@ -112,10 +113,10 @@ func (h *handler) public(c *gin.Context) {
 		h.site.Fail(c, err)
 		return
 	}
-	h.site.RenderHTML(c, http.StatusOK, "home", "Public timeline", "public", lineData{
+	h.site.Render(c, http.StatusOK, site.Page{Title: "Public timeline", Nav: "public", Content: homeContent(lineData{
 		Heading: "Public timeline", Tweets: page.Tweets, pager: linePager(c, "/public", page.Next),
 		Empty: "No one has posted yet.",
-	})
+	})})
 }
 
 // postAction names the action of posting a tweet, for the learner.
@@ -210,7 +211,7 @@ func (h *handler) userPage(c *gin.Context) {
 			return
 		}
 	}
-	h.site.RenderHTML(c, http.StatusOK, "user", u.Username, "", d)
+	h.site.Render(c, http.StatusOK, site.Page{Title: u.Username, Content: userContent(me, d)})
 }
 
 // follows reports whether me follows other. The ports have no point lookup of one follow, so
@@ -258,10 +259,10 @@ func (h *handler) followList(friends bool) gin.HandlerFunc {
 			h.site.Fail(c, err)
 			return
 		}
-		h.site.RenderHTML(c, http.StatusOK, "follows", title, "", followsData{
+		h.site.Render(c, http.StatusOK, site.Page{Title: title, Content: followsContent(followsData{
 			User: u.Username, Friends: friends, Names: page.Usernames(),
 			OlderURL: olderURL("/users/"+url.PathEscape(u.Username)+path, page.Next),
-		})
+		})})
 	}
 }
 
@@ -320,19 +321,19 @@ func (h *handler) find(c *gin.Context) {
 	q := strings.TrimSpace(c.Query("username"))
 	d := findData{Query: q}
 	if _, asked := c.GetQuery("username"); !asked {
-		h.site.RenderHTML(c, http.StatusOK, "find", "Find people", "find", d)
+		h.renderFind(c, http.StatusOK, d)
 		return
 	}
 	d.Searched = true
 	if err := domain.ValidateUsername(q); err != nil {
 		_, d.Error = site.ProblemMessage(err)
-		h.site.RenderHTML(c, http.StatusBadRequest, "find", "Find people", "find", d)
+		h.renderFind(c, http.StatusBadRequest, d)
 		return
 	}
 	u, err := h.deps.Social.GetUser(c.Request.Context(), q)
 	if errors.Is(err, domain.ErrNotFound) {
 		d.Error = "No user is named “" + q + "”. Usernames are case-sensitive."
-		h.site.RenderHTML(c, http.StatusNotFound, "find", "Find people", "find", d)
+		h.renderFind(c, http.StatusNotFound, d)
 		return
 	}
 	if err != nil {
@@ -346,7 +347,22 @@ func (h *handler) find(c *gin.Context) {
 			return
 		}
 	}
-	h.site.RenderHTML(c, http.StatusOK, "find", "Find people", "find", d)
+	h.renderFind(c, http.StatusOK, d)
+}
+
+func (h *handler) renderFind(c *gin.Context, status int, d findData) {
+	h.site.Render(c, status, site.Page{Title: "Find people", Nav: "find", Content: findContent(site.User(c), d)})
+}
+
+// userURL is a user's page.
+func userURL(name string) templ.SafeURL { return templ.SafeURL("/users/" + url.PathEscape(name)) }
+
+// followButtonID is the id of a user page's follow button, by what it does.
+func followButtonID(following bool) string {
+	if following {
+		return "unfollow"
+	}
+	return "follow"
 }
 
 type loginData struct {
@@ -364,7 +380,7 @@ func (h *handler) loginForm(c *gin.Context, status int, d loginData) {
 	if d.Next == "" {
 		d.Next = site.SafeNext(c.Query("next"))
 	}
-	h.site.RenderHTML(c, status, "login", "Sign in or sign up", "login", d)
+	h.site.Render(c, status, site.Page{Title: "Sign in or sign up", Nav: "login", Content: loginContent(d)})
 }
 
 func (h *handler) loginPage(c *gin.Context) {
