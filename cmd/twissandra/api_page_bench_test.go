@@ -17,8 +17,8 @@ import (
 )
 
 // apiPageEnv is serve's own handler (the fx graph of serve, without the listener) on one
-// backend, holding 8 authors of 30 tweets each, all followed by a reader, and the reader's
-// bearer token.
+// backend, holding 8 authors of 30 tweets each (author0: 45, so that its userline has a page of
+// 40), all followed by a reader, and the reader's bearer token.
 type apiPageEnv struct {
 	h     http.Handler
 	token string
@@ -53,7 +53,11 @@ func newAPIPageEnv(b testing.TB, backend string) *apiPageEnv {
 		if err := svc.Follow(ctx, "reader", author); err != nil {
 			b.Fatal(err)
 		}
-		for i := range 30 {
+		n := 30
+		if a == 0 {
+			n = 45
+		}
+		for i := range n {
 			if _, err := svc.Post(ctx, author, fmt.Sprintf("tweet %d of %s, about the column families of Cassandra 0.6", i, author)); err != nil {
 				b.Fatal(err)
 			}
