@@ -105,7 +105,12 @@ func (s *Site) RenderHTML(c *gin.Context, status int, page, title, nav string, d
 	s.measured(c)
 	var err error
 	if s.teacher != nil {
-		v.Footer, err = s.teacher.Footer(c)
+		// The teacher's footer is a templ component; the html/template layout takes it as
+		// markup templ has escaped. This goes with RenderHTML once every page renders with Render.
+		var footer strings.Builder
+		if err = s.teacher.Footer(c).Render(context.WithValue(c.Request.Context(), ginKey{}, c), &footer); err == nil {
+			v.Footer = template.HTML(footer.String())
+		}
 	}
 
 	var buf bytes.Buffer
@@ -177,19 +182,13 @@ func (s *Site) Render(c *gin.Context, status int, p Page) {
 		Nav:        p.Nav,
 	}
 	s.measured(c)
-	var err error
 	if s.teacher != nil {
-		var footer template.HTML
-		if footer, err = s.teacher.Footer(c); err == nil {
-			v.Footer = templ.Raw(string(footer))
-		}
+		v.Footer = s.teacher.Footer(c)
 	}
 	buf := bufs.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer bufs.Put(buf)
-	if err == nil {
-		err = layout(v, p.Content).Render(context.WithValue(c.Request.Context(), ginKey{}, c), buf)
-	}
+	err := layout(v, p.Content).Render(context.WithValue(c.Request.Context(), ginKey{}, c), buf)
 	if err != nil {
 		s.log.Error("render page", "page", p.Title, "err", err)
 		status = http.StatusInternalServerError

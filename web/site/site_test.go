@@ -1,8 +1,8 @@
 package site
 
 import (
+	"context"
 	"errors"
-	"html/template"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
 	"golang.org/x/crypto/bcrypt"
 
@@ -24,19 +25,23 @@ import (
 // teacher records what the site tells it and answers a footer of its own.
 type teacher struct {
 	mu       sync.Mutex
-	footer   template.HTML
+	footer   string // written as it is
 	fail     bool
 	acted    []string
 	measured []Measured
 }
 
-func (t *teacher) Footer(*gin.Context) (template.HTML, error) {
+func (t *teacher) Footer(*gin.Context) templ.Component {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.fail {
-		return "", errors.New("no footer")
-	}
-	return t.footer, nil
+	fail, footer := t.fail, t.footer
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		if fail {
+			return errors.New("no footer")
+		}
+		_, err := io.WriteString(w, footer)
+		return err
+	})
 }
 
 func (t *teacher) Acted(_ *gin.Context, action string) {
@@ -84,6 +89,12 @@ func newSite(t *testing.T) (*Site, *httptest.Server) {
 	g := st.Routes()
 	g.GET("hello", func(c *gin.Context) { st.RenderHTML(c, http.StatusOK, "hello", "Hello", "", "hi there") })
 	g.GET("broken", func(c *gin.Context) { st.RenderHTML(c, http.StatusOK, "broken", "Broken", "", "text") })
+	g.GET("component", func(c *gin.Context) {
+		st.Render(c, http.StatusOK, Page{Title: "Component", Content: templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+			_, err := io.WriteString(w, "<h1>a component</h1>")
+			return err
+		})})
+	})
 	g.GET("measured", func(c *gin.Context) {
 		Measure(c, HomeTimelinePage)
 		st.RenderHTML(c, http.StatusOK, "hello", "Hello", "", "measured")
@@ -166,6 +177,9 @@ func TestTeacherHooks(t *testing.T) {
 	if !strings.Contains(body, "<footer>\n  <p id=\"lesson\">what it cost</p>\n  <p class=\"muted\">Twissandra in Go:") {
 		t.Fatalf("the teacher's footer:\n%s", body)
 	}
+	if _, body := get(t, srv, "/component"); !strings.Contains(body, `<footer><p id="lesson">what it cost</p><p class="muted">Twissandra in Go:`) {
+		t.Fatalf("the teacher's footer on a templ page:\n%s", body)
+	}
 	if acted, measured := tt.told(); len(acted) != 0 || len(measured) != 0 {
 		t.Fatalf("a plain page told the teacher %v %v", acted, measured)
 	}
@@ -184,9 +198,11 @@ func TestTeacherHooks(t *testing.T) {
 	tt.mu.Lock()
 	tt.fail = true
 	tt.mu.Unlock()
-	res, body := get(t, srv, "/hello")
-	if res.StatusCode != http.StatusInternalServerError || strings.Contains(body, "hi there") {
-		t.Fatalf("a failing footer: %d\n%s", res.StatusCode, body)
+	for path, content := range map[string]string{"/hello": "hi there", "/component": "a component"} {
+		res, body := get(t, srv, path)
+		if res.StatusCode != http.StatusInternalServerError || strings.Contains(body, content) {
+			t.Fatalf("%s with a failing footer: %d\n%s", path, res.StatusCode, body)
+		}
 	}
 }
 

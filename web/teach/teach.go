@@ -13,14 +13,11 @@ package teach
 import (
 	"embed"
 	"errors"
-	"fmt"
 	"html/template"
 	"io/fs"
 	"log/slog"
 	"reflect"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -40,6 +37,9 @@ func noneIfNil[T any](p *T) {
 
 //go:embed templates/*.html
 var templateFS embed.FS
+
+// The views are templ components in the .templ files (see views.go); this writes their Go.
+//go:generate go tool templ generate -path .
 
 //go:embed static
 var staticFS embed.FS
@@ -90,7 +90,6 @@ type handler struct {
 	actions *actionStore
 	costs   costLedger
 	diagram *chebDiagram // of Deps.QueryFirstDDL, laid out once
-	footer  *template.Template
 }
 
 // pageFiles lists the teaching views' templates.
@@ -99,10 +98,7 @@ var pageFiles = []string{"models", "inspect", "inspect_cql", "locate", "lab", "r
 // funcs are the templates' functions beside the site's.
 var funcs = template.FuncMap{
 	"nameAt": nameAt,
-	// micros shows a duration in microseconds, as an operation's time reads best.
-	"micros": func(d time.Duration) string {
-		return strconv.FormatFloat(float64(d)/float64(time.Microsecond), 'f', 0, 64) + " µs"
-	},
+	"micros": micros,
 	// inspect is the storage inspector's address for a query a store made (url.Values encoded).
 	"inspect": func(query string) template.URL { return template.URL("/models/inspect?" + query) },
 	// cqlTable is the table name at the start of a mapping's CQL3 table, "" for none.
@@ -139,11 +135,7 @@ func Register(st *site.Site, deps Deps) error {
 	if err := st.Templates(templates, funcs, []string{"partials.html"}, pageFiles...); err != nil {
 		return err
 	}
-	footer, err := template.New("footer").Funcs(funcs).ParseFS(templates, "footer.html")
-	if err != nil {
-		return fmt.Errorf("teach: parse the footer: %w", err)
-	}
-	h := &handler{deps: deps, site: st, log: st.Logger(), actions: newActionStore(), footer: footer}
+	h := &handler{deps: deps, site: st, log: st.Logger(), actions: newActionStore()}
 	if deps.QueryFirstDDL != "" {
 		d := chebotko(deps.QueryFirstDDL)
 		h.diagram = &d

@@ -1,0 +1,34 @@
+package teach
+
+import (
+	"strconv"
+	"time"
+)
+
+// The views are templ components, one .templ file a page (footer.templ, models.templ, ...),
+// each taking its page's data; `go generate ./web/teach` compiles them into the *_templ.go
+// files beside them. Below are the small helpers they call.
+//
+// Whitespace in a .templ file reaches the page as templ decides: a newline between two pieces of
+// inline content (text, an expression, <a>, <strong>, an if or a for among them) becomes one
+// space, none otherwise, and a component call (@x) must follow a space or a newline. Where a
+// sentence runs on with no space, the views say it in one piece: a word a condition adds is
+// when(cond, s); a list or a clause that ends a sentence renders its end (end).
+// `go tool templ fmt` keeps these files as they are.
+
+// when is s if cond, else "": a piece of a sentence that a condition adds, written where no
+// space may separate it from the words around it.
+func when(cond bool, s string) string {
+	if cond {
+		return s
+	}
+	return ""
+}
+
+// sep is s before every item of a list but the first (i is the item's index).
+func sep(i int, s string) string { return when(i > 0, s) }
+
+// micros shows a duration in microseconds, as an operation's time reads best.
+func micros(d time.Duration) string {
+	return strconv.FormatFloat(float64(d)/float64(time.Microsecond), 'f', 0, 64) + " µs"
+}
