@@ -17,7 +17,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"reflect"
-	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -93,7 +92,7 @@ type handler struct {
 }
 
 // pageFiles lists the teaching views' templates.
-var pageFiles = []string{"models", "inspect", "inspect_cql", "locate", "lab", "race", "partitions", "generations", "celebrity"}
+var pageFiles = []string{"lab", "race", "partitions", "generations", "celebrity"}
 
 // funcs are the templates' functions beside the site's.
 var funcs = template.FuncMap{
@@ -101,14 +100,6 @@ var funcs = template.FuncMap{
 	"micros": micros,
 	// inspect is the storage inspector's address for a query a store made (url.Values encoded).
 	"inspect": func(query string) template.URL { return template.URL("/models/inspect?" + query) },
-	// cqlTable is the table name at the start of a mapping's CQL3 table, "" for none.
-	"cqlTable": func(s string) string {
-		name, _, _ := strings.Cut(s, " ")
-		if strings.HasPrefix(name, "(") {
-			return ""
-		}
-		return name
-	},
 }
 
 // Register adds the teaching views to the site: their routes, templates and static files, and

@@ -2,6 +2,7 @@ package teach
 
 import (
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -28,7 +29,24 @@ func when(cond bool, s string) string {
 // sep is s before every item of a list but the first (i is the item's index).
 func sep(i int, s string) string { return when(i > 0, s) }
 
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 // micros shows a duration in microseconds, as an operation's time reads best.
 func micros(d time.Duration) string {
 	return strconv.FormatFloat(float64(d)/float64(time.Microsecond), 'f', 0, 64) + " µs"
+}
+
+// cqlTable is the table name at the start of a mapping's CQL3 table, "" for none.
+func cqlTable(s string) string {
+	name, _, _ := strings.Cut(s, " ")
+	if strings.HasPrefix(name, "(") {
+		return ""
+	}
+	return name
 }
