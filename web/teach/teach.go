@@ -13,7 +13,6 @@ package teach
 import (
 	"embed"
 	"errors"
-	"html/template"
 	"io/fs"
 	"log/slog"
 	"reflect"
@@ -33,9 +32,6 @@ func noneIfNil[T any](p *T) {
 		*p = none
 	}
 }
-
-//go:embed templates/*.html
-var templateFS embed.FS
 
 // The views are templ components in the .templ files (see views.go); this writes their Go.
 //go:generate go tool templ generate -path .
@@ -91,19 +87,8 @@ type handler struct {
 	diagram *chebDiagram // of Deps.QueryFirstDDL, laid out once
 }
 
-// pageFiles lists the teaching views' templates.
-var pageFiles = []string{"lab", "race", "partitions", "generations", "celebrity"}
-
-// funcs are the templates' functions beside the site's.
-var funcs = template.FuncMap{
-	"nameAt": nameAt,
-	"micros": micros,
-	// inspect is the storage inspector's address for a query a store made (url.Values encoded).
-	"inspect": func(query string) template.URL { return template.URL("/models/inspect?" + query) },
-}
-
-// Register adds the teaching views to the site: their routes, templates and static files, and
-// the footer of every page (site.Teacher).
+// Register adds the teaching views to the site: their routes and static files, and the footer
+// of every page (site.Teacher).
 func Register(st *site.Site, deps Deps) error {
 	if deps.Social == nil {
 		return errors.New("teach: Deps.Social is required")
@@ -118,13 +103,6 @@ func Register(st *site.Site, deps Deps) error {
 	noneIfNil(&deps.Locator)
 	if deps.Backend == "" {
 		deps.Backend = "memory"
-	}
-	templates, err := fs.Sub(templateFS, "templates")
-	if err != nil {
-		return err
-	}
-	if err := st.Templates(templates, funcs, []string{"partials.html"}, pageFiles...); err != nil {
-		return err
 	}
 	h := &handler{deps: deps, site: st, log: st.Logger(), actions: newActionStore()}
 	if deps.QueryFirstDDL != "" {
