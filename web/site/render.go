@@ -4,15 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
-	"html/template"
-	"io/fs"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
@@ -22,108 +17,6 @@ import (
 )
 
 //go:generate go tool templ generate -path .
-
-// funcs are the template functions every page may use; a package adds its own in Templates.
-var funcs = template.FuncMap{
-	"when": func(t time.Time) string {
-		if t.IsZero() {
-			return ""
-		}
-		return t.UTC().Format("2 Jan 2006 15:04 UTC")
-	},
-	"iso":        func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	"pathEscape": url.PathEscape,
-	"join":       strings.Join,
-	"lines":      func(s string) []string { return strings.Split(s, "\n") },
-	"add":        func(a, b int) int { return a + b },
-	// short cuts s to n runes, with an ellipsis.
-	"short": func(s string, n int) string {
-		if r := []rune(s); len(r) > n {
-			return string(r[:n-1]) + "…"
-		}
-		return s
-	},
-}
-
-// Templates parses pages of fsys, each <page>.html, to be rendered by name (Render): each is
-// parsed with the site's layout and partials, then the package's partials (files of fsys), so
-// that every page defines its own "content" block without colliding with another's. more adds
-// template functions to the site's own.
-func (s *Site) Templates(fsys fs.FS, more template.FuncMap, partials []string, pages ...string) error {
-	siteTemplates, err := fs.Sub(templateFS, "templates")
-	if err != nil {
-		return err
-	}
-	for _, name := range pages {
-		if _, ok := s.tmpl[name]; ok {
-			return fmt.Errorf("site: two pages are named %q", name)
-		}
-		t, err := template.New(name).Funcs(funcs).Funcs(more).ParseFS(siteTemplates, "layout.html", "partials.html")
-		if err == nil && len(partials) > 0 {
-			t, err = t.ParseFS(fsys, partials...)
-		}
-		if err == nil {
-			t, err = t.ParseFS(fsys, name+".html")
-		}
-		if err != nil {
-			return fmt.Errorf("site: parse %s: %w", name, err)
-		}
-		s.tmpl[name] = t
-	}
-	return nil
-}
-
-// htmlView is what the html/template layout gets: the frame's fields, the teaching footer, and
-// the page's own Data, which its "content" block renders.
-type htmlView struct {
-	Title      string
-	Me         string
-	CSRF       string
-	FlashOK    []string
-	FlashError []string
-	BlogOn     bool
-	Nav        string
-	// Footer is what the teaching views show at the head of the footer (Teacher.Footer).
-	Footer template.HTML
-	Data   any
-}
-
-// RenderHTML executes the page named page (see Templates) in the html/template layout into a
-// buffer, then writes it as Render does. nav names the navigation link to mark as the current
-// page. A template failure is a logged 500, never half a page.
-func (s *Site) RenderHTML(c *gin.Context, status int, page, title, nav string, data any) {
-	v := htmlView{
-		Title:      title,
-		Me:         User(c),
-		CSRF:       csrfToken(c),
-		FlashOK:    takeFlashes(c, FlashOK),
-		FlashError: takeFlashes(c, FlashError),
-		BlogOn:     s.blog,
-		Nav:        nav,
-		Data:       data,
-	}
-	s.measured(c)
-	var err error
-	if s.teacher != nil {
-		v.Footer, err = s.teacher.Footer(c)
-	}
-
-	var buf bytes.Buffer
-	if err == nil {
-		if t, ok := s.tmpl[page]; !ok {
-			err = fmt.Errorf("no template %q", page)
-		} else {
-			err = t.ExecuteTemplate(&buf, "layout", v)
-		}
-	}
-	if err != nil {
-		s.log.Error("render page", "page", page, "err", err)
-		status = http.StatusInternalServerError
-		buf.Reset()
-		buf.WriteString("<!doctype html><title>Error</title><h1>Something went wrong</h1><p>The page could not be built.</p>")
-	}
-	s.write(c, status, buf.Bytes())
-}
 
 // Page is what a handler renders: its title, the navigation link it marks as the current page
 // ("" for none), and its content, which the layout frames.
@@ -177,19 +70,13 @@ func (s *Site) Render(c *gin.Context, status int, p Page) {
 		Nav:        p.Nav,
 	}
 	s.measured(c)
-	var err error
 	if s.teacher != nil {
-		var footer template.HTML
-		if footer, err = s.teacher.Footer(c); err == nil {
-			v.Footer = templ.Raw(string(footer))
-		}
+		v.Footer = s.teacher.Footer(c)
 	}
 	buf := bufs.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer bufs.Put(buf)
-	if err == nil {
-		err = layout(v, p.Content).Render(context.WithValue(c.Request.Context(), ginKey{}, c), buf)
-	}
+	err := layout(v, p.Content).Render(context.WithValue(c.Request.Context(), ginKey{}, c), buf)
 	if err != nil {
 		s.log.Error("render page", "page", p.Title, "err", err)
 		status = http.StatusInternalServerError

@@ -4,7 +4,7 @@
 // redirects, the static files, the HTML 404 and 405 pages and the trailing-slash redirect.
 //
 // It knows no page: package pages serves the product's pages and package teach the teaching
-// views, each registering its routes on Routes and its templates with Templates. What the
+// views, each registering its routes on Routes and rendering its components with Render. What the
 // teaching views add to every page (the footer that says what the page cost) comes through a
 // Teacher, which the site calls and knows nothing of.
 package site
@@ -12,7 +12,6 @@ package site
 import (
 	"embed"
 	"errors"
-	"html/template"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -24,9 +23,6 @@ import (
 
 	"twissandra/web"
 )
-
-//go:embed templates/*.html
-var templateFS embed.FS
 
 //go:embed static
 var staticFS embed.FS
@@ -40,13 +36,12 @@ type Config struct {
 }
 
 // Site is the frame of the HTML pages on one server's engine. Build it with New, then register
-// the pages on it; it is not safe to change (Templates, Teach) once it serves.
+// the pages on it; it is not safe to change (Teach) once it serves.
 type Site struct {
 	engine  *gin.Engine
 	routes  *gin.RouterGroup
 	log     *slog.Logger
 	blog    bool
-	tmpl    map[string]*template.Template
 	teacher Teacher
 }
 
@@ -61,7 +56,7 @@ func New(s *web.Server, cfg Config) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &Site{engine: s.Engine, log: cfg.Logger, blog: cfg.Blog, tmpl: map[string]*template.Template{}}
+	st := &Site{engine: s.Engine, log: cfg.Logger, blog: cfg.Blog}
 	static, err := fs.Sub(staticFS, "static")
 	if err != nil {
 		return nil, err

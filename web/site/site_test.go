@@ -1,8 +1,8 @@
 package site
 
 import (
+	"context"
 	"errors"
-	"html/template"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"testing/fstest"
 
+	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
 	"golang.org/x/crypto/bcrypt"
 
@@ -24,19 +24,23 @@ import (
 // teacher records what the site tells it and answers a footer of its own.
 type teacher struct {
 	mu       sync.Mutex
-	footer   template.HTML
+	footer   string // written as it is
 	fail     bool
 	acted    []string
 	measured []Measured
 }
 
-func (t *teacher) Footer(*gin.Context) (template.HTML, error) {
+func (t *teacher) Footer(*gin.Context) templ.Component {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.fail {
-		return "", errors.New("no footer")
-	}
-	return t.footer, nil
+	fail, footer := t.fail, t.footer
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		if fail {
+			return errors.New("no footer")
+		}
+		_, err := io.WriteString(w, footer)
+		return err
+	})
 }
 
 func (t *teacher) Acted(_ *gin.Context, action string) {
@@ -58,7 +62,7 @@ func (t *teacher) told() (acted []string, measured []Measured) {
 	return slices.Clone(t.acted), slices.Clone(t.measured)
 }
 
-// newSite serves two pages of its own on a site: hello, and broken, whose template fails.
+// newSite serves pages of its own on a site: hello, and broken, whose content fails to render.
 func newSite(t *testing.T) (*Site, *httptest.Server) {
 	t.Helper()
 	m := memory.New()
@@ -71,22 +75,27 @@ func newSite(t *testing.T) (*Site, *httptest.Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages := fstest.MapFS{
-		"hello.html":  {Data: []byte(`{{define "content"}}<h1>{{.Data}}</h1>{{end}}`)},
-		"broken.html": {Data: []byte(`{{define "content"}}{{.Data.Nope}}{{end}}`)},
+	text := func(html string) templ.Component {
+		return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+			_, err := io.WriteString(w, html)
+			return err
+		})
 	}
-	if err := st.Templates(pages, nil, nil, "hello", "broken"); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Templates(pages, nil, nil, "hello"); err == nil {
-		t.Fatal("a second page named hello was accepted")
-	}
+	broken := templ.ComponentFunc(func(context.Context, io.Writer) error { return errors.New("no such field") })
 	g := st.Routes()
-	g.GET("hello", func(c *gin.Context) { st.RenderHTML(c, http.StatusOK, "hello", "Hello", "", "hi there") })
-	g.GET("broken", func(c *gin.Context) { st.RenderHTML(c, http.StatusOK, "broken", "Broken", "", "text") })
+	g.GET("hello", func(c *gin.Context) {
+		st.Render(c, http.StatusOK, Page{Title: "Hello", Content: text("<h1>hi there</h1>")})
+	})
+	g.GET("broken", func(c *gin.Context) { st.Render(c, http.StatusOK, Page{Title: "Broken", Content: broken}) })
+	g.GET("component", func(c *gin.Context) {
+		st.Render(c, http.StatusOK, Page{Title: "Component", Content: templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+			_, err := io.WriteString(w, "<h1>a component</h1>")
+			return err
+		})})
+	})
 	g.GET("measured", func(c *gin.Context) {
 		Measure(c, HomeTimelinePage)
-		st.RenderHTML(c, http.StatusOK, "hello", "Hello", "", "measured")
+		st.Render(c, http.StatusOK, Page{Title: "Hello", Content: text("<h1>measured</h1>")})
 	})
 	g.GET("acted", func(c *gin.Context) {
 		Measure(c, Post)
@@ -121,7 +130,7 @@ func TestRenderWithoutTeacher(t *testing.T) {
 	if res.StatusCode != http.StatusOK || !strings.Contains(body, "<h1>hi there</h1>") || !strings.Contains(body, "<title>Hello · Twissandra</title>") {
 		t.Fatalf("hello: %d\n%s", res.StatusCode, body)
 	}
-	if !strings.Contains(body, "<footer>\n  \n  <p class=\"muted\">Twissandra in Go:") {
+	if !strings.Contains(body, "<footer><p class=\"muted\">Twissandra in Go:") {
 		t.Errorf("the footer without a teacher:\n%s", body)
 	}
 	for h, want := range map[string]string{
@@ -163,8 +172,11 @@ func TestTeacherHooks(t *testing.T) {
 	tt := &teacher{footer: `<p id="lesson">what it cost</p>`}
 	st.Teach(tt)
 	_, body := get(t, srv, "/hello")
-	if !strings.Contains(body, "<footer>\n  <p id=\"lesson\">what it cost</p>\n  <p class=\"muted\">Twissandra in Go:") {
+	if !strings.Contains(body, `<footer><p id="lesson">what it cost</p><p class="muted">Twissandra in Go:`) {
 		t.Fatalf("the teacher's footer:\n%s", body)
+	}
+	if _, body := get(t, srv, "/component"); !strings.Contains(body, `<footer><p id="lesson">what it cost</p><p class="muted">Twissandra in Go:`) {
+		t.Fatalf("the teacher's footer on a templ page:\n%s", body)
 	}
 	if acted, measured := tt.told(); len(acted) != 0 || len(measured) != 0 {
 		t.Fatalf("a plain page told the teacher %v %v", acted, measured)
@@ -184,9 +196,11 @@ func TestTeacherHooks(t *testing.T) {
 	tt.mu.Lock()
 	tt.fail = true
 	tt.mu.Unlock()
-	res, body := get(t, srv, "/hello")
-	if res.StatusCode != http.StatusInternalServerError || strings.Contains(body, "hi there") {
-		t.Fatalf("a failing footer: %d\n%s", res.StatusCode, body)
+	for path, content := range map[string]string{"/hello": "hi there", "/component": "a component"} {
+		res, body := get(t, srv, path)
+		if res.StatusCode != http.StatusInternalServerError || strings.Contains(body, content) {
+			t.Fatalf("%s with a failing footer: %d\n%s", path, res.StatusCode, body)
+		}
 	}
 }
 

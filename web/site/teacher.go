@@ -1,17 +1,16 @@
 package site
 
 import (
-	"html/template"
-
+	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
 )
 
 // Teacher is what the teaching views add to every page the site serves. The site calls it at
 // fixed points and knows nothing of what it does; package teach supplies one (Site.Teach).
 type Teacher interface {
-	// Footer is the HTML the layout shows at the head of the footer of the page rendered in
-	// answer to c. An error makes the page a 500, as a template failure does.
-	Footer(c *gin.Context) (template.HTML, error)
+	// Footer is what the layout shows at the head of the footer of the page rendered in answer
+	// to c. An error from its Render makes the page a 500, as any rendering failure does.
+	Footer(c *gin.Context) templ.Component
 	// Acted is told, just before its redirect, that c carried a form's action, named for the
 	// learner ("your post"): what it cost is for the next page to show.
 	Acted(c *gin.Context, action string)

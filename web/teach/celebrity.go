@@ -100,5 +100,5 @@ func (h *handler) celebrity(c *gin.Context) {
 			return
 		}
 	}
-	h.site.RenderHTML(c, status, "celebrity", "The celebrity problem", "models", d)
+	h.site.Render(c, status, site.Page{Title: "The celebrity problem", Nav: "models", Content: celebrityView(d)})
 }

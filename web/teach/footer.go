@@ -1,12 +1,11 @@
 package teach
 
 import (
-	"bytes"
-	"html/template"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
 
 	"twissandra/ports/oplog"
@@ -19,8 +18,8 @@ import (
 // differently; below them, the access patterns the page serves and whether a cache answered.
 // The site renders it at the head of its layout's footer (site.Teacher).
 
-// footerView is what the footer template gets.
-type footerView struct {
+// footerData is what the footer shows (footer.templ).
+type footerData struct {
 	Backend    string
 	Ops        []oplog.Op
 	OpsDropped int
@@ -40,9 +39,9 @@ type footerView struct {
 	Cached bool
 }
 
-// Footer renders the footer of the page rendered in answer to c.
-func (h *handler) Footer(c *gin.Context) (template.HTML, error) {
-	v := footerView{Backend: h.deps.Backend, Action: h.takeActionOps(c), Queries: queriesOf(c)}
+// Footer is the footer of the page rendered in answer to c.
+func (h *handler) Footer(c *gin.Context) templ.Component {
+	v := footerData{Backend: h.deps.Backend, Action: h.takeActionOps(c), Queries: queriesOf(c)}
 	ops := oplog.LogFrom(c.Request.Context())
 	v.Ops, v.OpsDropped = ops.Ops()
 	v.OpsSummary = ops.Summary()
@@ -55,11 +54,7 @@ func (h *handler) Footer(c *gin.Context) (template.HTML, error) {
 		}
 	}
 	v.Cached = slices.ContainsFunc(v.Ops, isCacheOp) || (v.Action != nil && slices.ContainsFunc(v.Action.Ops, isCacheOp))
-	var buf bytes.Buffer
-	if err := h.footer.ExecuteTemplate(&buf, "footer", v); err != nil {
-		return "", err
-	}
-	return template.HTML(buf.String()), nil
+	return footer(v)
 }
 
 // Acted keeps what the form's action that c carried cost, for the next page (actionOps).

@@ -3,9 +3,11 @@ package teach
 import (
 	"net/http"
 	"sync/atomic"
-	"twissandra/ports/oplog"
 
 	"github.com/gin-gonic/gin"
+
+	"twissandra/ports/oplog"
+	"twissandra/web/site"
 )
 
 // Three generations of the same application's data model, and what a page and a post cost in
@@ -67,5 +69,5 @@ func (h *handler) generations(c *gin.Context) {
 				h.deps.Backend == "cql3"},
 		}}
 	d.Diagram = h.diagram
-	h.site.RenderHTML(c, http.StatusOK, "generations", "Three generations", "models", d)
+	h.site.Render(c, http.StatusOK, site.Page{Title: "Three generations", Nav: "models", Content: generationsView(d)})
 }

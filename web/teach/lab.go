@@ -116,7 +116,7 @@ func (h *handler) labPage(c *gin.Context, status int, d labData) {
 	for i := range d.Held {
 		d.Depth = append(d.Depth, i)
 	}
-	h.site.RenderHTML(c, status, "lab", "Comparator lab", "models", d)
+	h.site.Render(c, status, site.Page{Title: "Comparator lab", Nav: "models", Content: labView(d)})
 }
 
 // labError is the message and status of a lab failure.
@@ -134,7 +134,7 @@ func (h *handler) labUnavailable(c *gin.Context, d labData) bool {
 	if d.Available {
 		return false
 	}
-	h.site.RenderHTML(c, http.StatusNotFound, "lab", "Comparator lab", "models", d)
+	h.site.Render(c, http.StatusNotFound, site.Page{Title: "Comparator lab", Nav: "models", Content: labView(d)})
 	return true
 }
 
@@ -287,6 +287,15 @@ func lwwVerdict(writes []teaching.LabWrite, got teaching.LabCell) string {
 		return fmt.Sprintf("Both replicas read %q: its timestamp (%d) is higher than the delete's (%d), so the tombstone hides only what was written before it, whatever order the writes arrived in.", got.Value, got.TS, del.Timestamp)
 	}
 	return fmt.Sprintf("Both replicas read %q: the write with the highest timestamp (%d) wins, not the one that arrived last.", got.Value, got.TS)
+}
+
+// rejected are why each name of the last insert was refused, comparator by comparator.
+func rejected(rows []teaching.LabRow) []string {
+	var whys []string
+	for _, r := range rows {
+		whys = append(whys, r.Rejected...)
+	}
+	return whys
 }
 
 // nameAt is the i-th name of a lab row, nil past its end (the order table's empty cells).

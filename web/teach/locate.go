@@ -56,7 +56,9 @@ var modelTitles = map[string]string{
 
 func (h *handler) locate(c *gin.Context) {
 	d := locateData{Available: h.deps.Locator != nil}
-	page := func(status int) { h.site.RenderHTML(c, status, "locate", "Where does it live", "models", d) }
+	page := func(status int) {
+		h.site.Render(c, status, site.Page{Title: "Where does it live", Nav: "models", Content: locateView(d)})
+	}
 	if !d.Available {
 		page(http.StatusOK)
 		return

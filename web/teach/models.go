@@ -97,7 +97,7 @@ func (h *handler) models(c *gin.Context) {
 	if h.deps.Backend == "cql3" {
 		d.CQLNote += " This is the running backend."
 	}
-	h.site.RenderHTML(c, http.StatusOK, "models", "Models", "models", d)
+	h.site.Render(c, http.StatusOK, site.Page{Title: "Models", Nav: "models", Content: modelsView(d)})
 }
 
 // The storage inspector.
@@ -128,6 +128,24 @@ type notationLine struct {
 	// Tombstone marks a deleted column: it shows its deletion time and no value.
 	Tombstone bool
 	List      bool // the line opens or closes a list: `[`, `],`
+}
+
+// closing is a closing line after its indent: `}` or `]`, and a comma inside another map.
+func (l notationLine) closing() string {
+	s := "}"
+	if l.List {
+		s = "]"
+	}
+	return s + when(l.Indent != "", ",")
+}
+
+// opening is what follows an opening line's name: a colon inside another map, then `{` or `[`.
+func (l notationLine) opening() string {
+	s := when(l.Indent != "" && l.Name != "", ":") + when(l.Name != "", " ")
+	if l.List {
+		return s + "["
+	}
+	return s + "{"
 }
 
 type inspectData struct {
@@ -172,8 +190,11 @@ func (h *handler) inspect(c *gin.Context) {
 		return
 	}
 	d := inspectData{Available: h.deps.Wide != nil, Count: inspectDefaultCount, Backend: h.deps.Backend}
+	page := func(status int) {
+		h.site.Render(c, status, site.Page{Title: "Storage inspector", Nav: "models", Content: inspectView(d)})
+	}
 	if h.deps.Wide == nil {
-		h.site.RenderHTML(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
+		page(http.StatusOK)
 		return
 	}
 	d.Keyspace = c.DefaultQuery("ks", "Twissandra")
@@ -197,7 +218,7 @@ func (h *handler) inspect(c *gin.Context) {
 	}
 	if cf == nil {
 		d.Error = "There is no column family " + d.Keyspace + "." + d.CF + " in this schema."
-		h.site.RenderHTML(c, http.StatusBadRequest, "inspect", "Storage inspector", "models", d)
+		page(http.StatusBadRequest)
 		return
 	}
 	d.Def, d.StartHelp = cf.Definition, cf.BoundHelp
@@ -205,7 +226,7 @@ func (h *handler) inspect(c *gin.Context) {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > inspectMaxCount {
 			d.Error = fmt.Sprintf("Count must be a number from 1 to %d.", inspectMaxCount)
-			h.site.RenderHTML(c, http.StatusBadRequest, "inspect", "Storage inspector", "models", d)
+			page(http.StatusBadRequest)
 			return
 		}
 		d.Count = n
@@ -215,7 +236,7 @@ func (h *handler) inspect(c *gin.Context) {
 		id, err := h.deps.Wide.UserRowKey(ctx, d.User)
 		if err != nil {
 			d.Error = site.Sentence(inspectError(err))
-			h.site.RenderHTML(c, statusOf(err), "inspect", "Storage inspector", "models", d)
+			page(statusOf(err))
 			return
 		}
 		d.Key = id
@@ -226,13 +247,13 @@ func (h *handler) inspect(c *gin.Context) {
 			d.Error = "Listing keys failed: " + err.Error()
 		}
 		d.Keys = keys
-		h.site.RenderHTML(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
+		page(http.StatusOK)
 		return
 	}
 	cols, err := h.deps.Wide.ReadRow(ctx, d.Keyspace, d.CF, d.Key, teaching.Slice{Start: d.Start, Finish: d.Finish, Reversed: d.Reversed, Count: d.Count})
 	if err != nil {
 		d.Error = site.Sentence(inspectError(err))
-		h.site.RenderHTML(c, statusOf(err), "inspect", "Storage inspector", "models", d)
+		page(statusOf(err))
 		return
 	}
 	d.Ran, d.Returned = true, len(cols)
@@ -247,7 +268,7 @@ func (h *handler) inspect(c *gin.Context) {
 			d.Stored, d.StoredCells = notation(cf.Name, d.Key, stored), len(stored)
 		}
 	}
-	h.site.RenderHTML(c, http.StatusOK, "inspect", "Storage inspector", "models", d)
+	page(http.StatusOK)
 }
 
 // uuidLinks links the UUIDs of a column of cf (a column family or a table) to what they name,

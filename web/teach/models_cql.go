@@ -71,7 +71,9 @@ func (h *handler) inspectCQL(c *gin.Context) {
 	d.User = strings.TrimSpace(c.Query("user"))
 	d.Start, d.Finish = strings.TrimSpace(c.Query("start")), strings.TrimSpace(c.Query("finish"))
 	d.Reversed = c.Query("reversed") != ""
-	page := func(status int) { h.site.RenderHTML(c, status, "inspect_cql", "Storage inspector", "models", d) }
+	page := func(status int) {
+		h.site.Render(c, status, site.Page{Title: "Storage inspector", Nav: "models", Content: inspectCQLView(d)})
+	}
 
 	tables, err := h.deps.CQL.InspectTables(ctx)
 	if err != nil {

@@ -94,7 +94,7 @@ func TestCQLInspectorRendering(t *testing.T) {
 	// No key: some partition keys to pick from, links that escape them.
 	r = c.get("/models/inspect?table=timeline")
 	mustContain(t, r.body, "Some partition keys of timeline", `href="/models/inspect?key=jericevans&amp;table=timeline"`,
-		`href="/models/inspect?key=it%27s&#43;me&amp;table=timeline"`)
+		`href="/models/inspect?key=it%27s+me&amp;table=timeline"`)
 
 	// A table without clustering columns: no slice controls; the wide row is a row marker and
 	// one cell per column that is not null.

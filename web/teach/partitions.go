@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"twissandra/ports/teaching"
 
 	"github.com/gin-gonic/gin"
+
+	"twissandra/ports/teaching"
+	"twissandra/web/site"
 )
 
 // The partition lessons: the widest rows or partitions of the running store, and the public
@@ -43,18 +45,21 @@ type partitionsModel struct {
 
 func (h *handler) partitions(c *gin.Context) {
 	d := partitionsData{Available: h.deps.Sizes != nil, Limit: partitionsShown}
+	page := func(status int) {
+		h.site.Render(c, status, site.Page{Title: "Partitions", Nav: "models", Content: partitionsView(d)})
+	}
 	if v, ok := c.GetQuery("limit"); ok {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > partitionsMax {
 			d.Available = false
 			d.Error = fmt.Sprintf("limit %q: list from 1 to %d of the widest rows.", v, partitionsMax)
-			h.site.RenderHTML(c, http.StatusBadRequest, "partitions", "Partitions", "models", d)
+			page(http.StatusBadRequest)
 			return
 		}
 		d.Limit = n
 	}
 	if !d.Available {
-		h.site.RenderHTML(c, http.StatusOK, "partitions", "Partitions", "models", d)
+		page(http.StatusOK)
 		return
 	}
 	ctx := c.Request.Context()
@@ -77,13 +82,13 @@ func (h *handler) partitions(c *gin.Context) {
 	if err != nil {
 		d.Error = "Measuring the store failed: " + err.Error()
 		h.log.Error("partitions", "err", err)
-		h.site.RenderHTML(c, statusOf(err), "partitions", "Partitions", "models", d)
+		page(statusOf(err))
 		return
 	}
 	for i := range d.Models {
 		d.Models[i].Many, d.Models[i].Limit = len(d.Models) > 1, d.Limit
 	}
-	h.site.RenderHTML(c, http.StatusOK, "partitions", "Partitions", "models", d)
+	page(http.StatusOK)
 }
 
 func measure(ctx context.Context, s teaching.RowSizer, backend string, limit int) (partitionsModel, error) {
@@ -99,4 +104,15 @@ func measure(ctx context.Context, s teaching.RowSizer, backend string, limit int
 		m.MaxPublic = max(m.MaxPublic, r.Cells)
 	}
 	return m, nil
+}
+
+// containerName is what holds the rows measured in unit: a table, a column family or a map.
+func containerName(unit string) string {
+	switch unit {
+	case "rows":
+		return "table"
+	case "columns":
+		return "column family"
+	}
+	return "map"
 }

@@ -32,21 +32,26 @@ type raceData struct {
 	Lost      int
 }
 
+// renderRace renders the race page with status.
+func (h *handler) renderRace(c *gin.Context, status int, d raceData) {
+	h.site.Render(c, status, site.Page{Title: "Uniqueness race", Nav: "models", Content: raceView(d)})
+}
+
 func (h *handler) racePage(c *gin.Context) {
-	h.site.RenderHTML(c, http.StatusOK, "race", "Uniqueness race", "models", raceData{Available: h.deps.Claims != nil, Backend: h.deps.Backend, Name: "rita", Racers: 32, Hash: true, Max: teaching.MaxRacers})
+	h.renderRace(c, http.StatusOK, raceData{Available: h.deps.Claims != nil, Backend: h.deps.Backend, Name: "rita", Racers: 32, Hash: true, Max: teaching.MaxRacers})
 }
 
 func (h *handler) runRace(c *gin.Context) {
 	d := raceData{Available: h.deps.Claims != nil, Backend: h.deps.Backend, Name: strings.TrimSpace(c.PostForm("name")),
 		Hash: c.PostForm("hash") != "", Max: teaching.MaxRacers}
 	if !d.Available {
-		h.site.RenderHTML(c, http.StatusOK, "race", "Uniqueness race", "models", d)
+		h.renderRace(c, http.StatusOK, d)
 		return
 	}
 	n, err := strconv.Atoi(c.PostForm("racers"))
 	if err != nil {
 		d.Error = "The number of sign-ups must be a whole number."
-		h.site.RenderHTML(c, http.StatusBadRequest, "race", "Uniqueness race", "models", d)
+		h.renderRace(c, http.StatusBadRequest, d)
 		return
 	}
 	d.Racers = n
@@ -62,9 +67,9 @@ func (h *handler) runRace(c *gin.Context) {
 			h.log.Error("uniqueness race", "err", err)
 			d.Error = "The race could not run: the store failed. Try again."
 		}
-		h.site.RenderHTML(c, status, "race", "Uniqueness race", "models", d)
+		h.renderRace(c, status, d)
 		return
 	}
 	d.Result, d.Lost = &res, res.ReadThenWrite.Winners-1
-	h.site.RenderHTML(c, http.StatusOK, "race", "Uniqueness race", "models", d)
+	h.renderRace(c, http.StatusOK, d)
 }

@@ -13,14 +13,9 @@ package teach
 import (
 	"embed"
 	"errors"
-	"fmt"
-	"html/template"
 	"io/fs"
 	"log/slog"
 	"reflect"
-	"strconv"
-	"strings"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -38,8 +33,8 @@ func noneIfNil[T any](p *T) {
 	}
 }
 
-//go:embed templates/*.html
-var templateFS embed.FS
+// The views are templ components in the .templ files (see views.go); this writes their Go.
+//go:generate go tool templ generate -path .
 
 //go:embed static
 var staticFS embed.FS
@@ -90,33 +85,10 @@ type handler struct {
 	actions *actionStore
 	costs   costLedger
 	diagram *chebDiagram // of Deps.QueryFirstDDL, laid out once
-	footer  *template.Template
 }
 
-// pageFiles lists the teaching views' templates.
-var pageFiles = []string{"models", "inspect", "inspect_cql", "locate", "lab", "race", "partitions", "generations", "celebrity"}
-
-// funcs are the templates' functions beside the site's.
-var funcs = template.FuncMap{
-	"nameAt": nameAt,
-	// micros shows a duration in microseconds, as an operation's time reads best.
-	"micros": func(d time.Duration) string {
-		return strconv.FormatFloat(float64(d)/float64(time.Microsecond), 'f', 0, 64) + " µs"
-	},
-	// inspect is the storage inspector's address for a query a store made (url.Values encoded).
-	"inspect": func(query string) template.URL { return template.URL("/models/inspect?" + query) },
-	// cqlTable is the table name at the start of a mapping's CQL3 table, "" for none.
-	"cqlTable": func(s string) string {
-		name, _, _ := strings.Cut(s, " ")
-		if strings.HasPrefix(name, "(") {
-			return ""
-		}
-		return name
-	},
-}
-
-// Register adds the teaching views to the site: their routes, templates and static files, and
-// the footer of every page (site.Teacher).
+// Register adds the teaching views to the site: their routes and static files, and the footer
+// of every page (site.Teacher).
 func Register(st *site.Site, deps Deps) error {
 	if deps.Social == nil {
 		return errors.New("teach: Deps.Social is required")
@@ -132,18 +104,7 @@ func Register(st *site.Site, deps Deps) error {
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}
-	templates, err := fs.Sub(templateFS, "templates")
-	if err != nil {
-		return err
-	}
-	if err := st.Templates(templates, funcs, []string{"partials.html"}, pageFiles...); err != nil {
-		return err
-	}
-	footer, err := template.New("footer").Funcs(funcs).ParseFS(templates, "footer.html")
-	if err != nil {
-		return fmt.Errorf("teach: parse the footer: %w", err)
-	}
-	h := &handler{deps: deps, site: st, log: st.Logger(), actions: newActionStore(), footer: footer}
+	h := &handler{deps: deps, site: st, log: st.Logger(), actions: newActionStore()}
 	if deps.QueryFirstDDL != "" {
 		d := chebotko(deps.QueryFirstDDL)
 		h.diagram = &d

@@ -1,0 +1,73 @@
+package teach
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+)
+
+// The views are templ components, one .templ file a page (footer.templ, models.templ, ...),
+// each taking its page's data; `go generate ./web/teach` compiles them into the *_templ.go
+// files beside them. Below are the small helpers they call.
+//
+// Whitespace in a .templ file reaches the page as templ decides: a newline between two pieces of
+// inline content (text, an expression, <a>, <strong>, an if or a for among them) becomes one
+// space, none otherwise, and a component call (@x) must follow a space or a newline. Where a
+// sentence runs on with no space, the views say it in one piece: a word a condition adds is
+// when(cond, s) or ifElse; a list or a clause that ends a sentence renders its end (end).
+// `go tool templ fmt` keeps these files as they are.
+
+// when is s if cond, else "": a piece of a sentence that a condition adds, written where no
+// space may separate it from the words around it.
+func when(cond bool, s string) string { return ifElse(cond, s, "") }
+
+// ifElse is yes if cond, else no: a word a condition picks, written where no space may separate
+// it from the words around it.
+func ifElse(cond bool, yes, no string) string {
+	if cond {
+		return yes
+	}
+	return no
+}
+
+// sep is s before every item of a list but the first (i is the item's index).
+func sep(i int, s string) string { return when(i > 0, s) }
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// micros shows a duration in microseconds, as an operation's time reads best.
+func micros(d time.Duration) string {
+	return strconv.FormatFloat(float64(d)/float64(time.Microsecond), 'f', 0, 64) + " µs"
+}
+
+// inspectURL is the storage inspector's address for a query a store made (url.Values encoded).
+func inspectURL(query string) string { return "/models/inspect?" + query }
+
+// userURL is a user's page.
+func userURL(name string) templ.SafeURL { return templ.SafeURL("/users/" + url.PathEscape(name)) }
+
+// cqlTable is the table name at the start of a mapping's CQL3 table, "" for none.
+func cqlTable(s string) string {
+	name, _, _ := strings.Cut(s, " ")
+	if strings.HasPrefix(name, "(") {
+		return ""
+	}
+	return name
+}
+
+// short cuts s to n runes, with an ellipsis.
+func short(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
