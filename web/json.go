@@ -59,18 +59,18 @@ func (s *Server) writeTweetPage(c *gin.Context, page social.TweetPage) {
 }
 
 // appendTweetPage writes {"tweets":[...],"next":"..."|null}, the one encoder of a page of
-// tweets: tweet(b, i) appends the JSON of page.Tweets[i] (the tweet cache's copy, say), and a
-// nil tweet means appendTweet.
-func appendTweetPage(b []byte, page social.TweetPage, tweet func(b []byte, i int) []byte) []byte {
+// tweets: tweets appends the page's tweets, comma-separated (the tweet cache's copies, say), and
+// a nil tweets means each appendTweet.
+func appendTweetPage(b []byte, page social.TweetPage, tweets func(b []byte) []byte) []byte {
 	b = append(b, `{"tweets":[`...)
-	for i := range page.Tweets {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if tweet == nil {
-			b = appendTweet(b, page.Tweets[i])
-		} else {
-			b = tweet(b, i)
+	if tweets != nil {
+		b = tweets(b)
+	} else {
+		for i, t := range page.Tweets {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendTweet(b, t)
 		}
 	}
 	b = append(b, `],"next":`...)

@@ -99,7 +99,7 @@ func TestAppendTimestamp(t *testing.T) {
 
 func TestTweetCache(t *testing.T) {
 	t.Parallel()
-	tc := newTweetCache(3)
+	tc := NewTweetCache(3)
 	var tweets []domain.Tweet
 	for i := range 5 {
 		tweets = append(tweets, domain.Tweet{ID: domain.NewTimeUUID(int64(i + 1)), Username: "u", Body: "<b>" + strings.Repeat("x", i), CreatedAt: time.UnixMicro(int64(i + 1))})

@@ -82,7 +82,7 @@ type Server struct {
 	cfg    Config
 	deps   Deps
 	log    *slog.Logger
-	tweets *tweetCache
+	tweets *TweetCache
 	pages  *pageCache // nil unless Config.CachePublicPages
 }
 
@@ -134,7 +134,7 @@ func NewServer(cfg Config, deps Deps) (*Server, error) {
 	// pages redirect trailing slashes themselves (web/site).
 	engine.RedirectTrailingSlash = false
 
-	s := &Server{Engine: engine, Tokens: tokens, cfg: cfg, deps: deps, log: deps.Logger, tweets: newTweetCache(tweetCacheSize)}
+	s := &Server{Engine: engine, Tokens: tokens, cfg: cfg, deps: deps, log: deps.Logger, tweets: NewTweetCache(TweetCacheSize)}
 	if cfg.CachePublicPages {
 		s.pages = newPageCache()
 	}
