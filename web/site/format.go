@@ -40,3 +40,31 @@ func TimeTag(t time.Time) templ.Component {
 		return err
 	})
 }
+
+// AppendEscaped appends s to b with the five characters that matter in HTML text and quoted
+// attribute values escaped, as html.EscapeString does, without a string of its own: for the
+// few components written in Go because they run per item of a page (TimeTag, the footer's
+// operations), where templ's text expressions format through fmt.
+func AppendEscaped(b []byte, s string) []byte {
+	last := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		default:
+			continue
+		}
+		b = append(append(b, s[last:i]...), esc...)
+		last = i + 1
+	}
+	return append(b, s[last:]...)
+}

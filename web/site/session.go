@@ -8,7 +8,6 @@ import (
 	"net/http"
 
 	"github.com/gin-contrib/sessions"
-	"github.com/gin-contrib/sessions/cookie"
 	"github.com/gin-gonic/gin"
 )
 
@@ -48,13 +47,10 @@ func newSessionStore(keys KeySource) (sessions.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	store := cookie.NewStore(hashKey, blockKey)
-	store.Options(baseCookieOptions(false))
+	store := newCookieStore(hashKey, blockKey)
 	// The codec refuses cookies older than this, whatever the browser keeps.
-	if m, ok := store.(interface{ MaxAge(int) }); ok {
-		m.MaxAge(sessionMaxAge)
-		store.Options(baseCookieOptions(false))
-	}
+	store.MaxAge(sessionMaxAge)
+	store.Options(baseCookieOptions(false))
 	return store, nil
 }
 
