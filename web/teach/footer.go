@@ -1,7 +1,10 @@
 package teach
 
 import (
+	"context"
+	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,8 +35,8 @@ type footerData struct {
 	Secondary   *opsSet
 	Elapsed     time.Duration
 	Divergences []string
-	// Queries are the access patterns this page serves (accessPatterns).
-	Queries []accessPattern
+	// Queries is what the page says of the access patterns it serves (queryBlocks).
+	Queries []byte
 	// Cached says that caches answered some lookups (ops starting with "cache "), so the same
 	// page may cost more on a first visit.
 	Cached bool
@@ -41,7 +44,7 @@ type footerData struct {
 
 // Footer is the footer of the page rendered in answer to c.
 func (h *handler) Footer(c *gin.Context) templ.Component {
-	v := footerData{Backend: h.deps.Backend, Action: h.takeActionOps(c), Queries: queriesOf(c)}
+	v := footerData{Backend: h.deps.Backend, Action: h.takeActionOps(c), Queries: queryBlocks()[c.FullPath()]}
 	ops := oplog.LogFrom(c.Request.Context())
 	v.Ops, v.OpsDropped = ops.Ops()
 	v.OpsSummary = ops.Summary()
@@ -76,3 +79,34 @@ func (h *handler) Measured(c *gin.Context, kind site.Measured) {
 
 // isCacheOp reports whether op says a cache answered, not the store.
 func isCacheOp(op oplog.Op) bool { return strings.HasPrefix(op.Text, "cache ") }
+
+// opList is the <ol> of a model's operations, each its text in the model's notation, its kind
+// and its time:
+//
+//	<li class="op op-read"><code>get_slice …</code> <span class="op-meta">read · 12 µs</span></li>
+//
+// It is written in Go, not templ, because it runs per operation on every page (templ formats each
+// text expression through fmt): the text is escaped as templ escapes it.
+func opList(ops []oplog.Op) templ.Component {
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		b := make([]byte, 0, 64+160*len(ops))
+		b = append(b, "<ol>"...)
+		for _, op := range ops {
+			b = append(b, `<li class="op op-`...)
+			b = site.AppendEscaped(b, string(op.Kind))
+			b = append(b, `"><code>`...)
+			b = site.AppendEscaped(b, op.Text)
+			b = append(b, `</code> <span class="op-meta">`...)
+			b = site.AppendEscaped(b, string(op.Kind))
+			if op.Took != 0 {
+				b = append(b, " · "...)
+				b = strconv.AppendFloat(b, float64(op.Took)/float64(time.Microsecond), 'f', 0, 64)
+				b = append(b, " µs"...)
+			}
+			b = append(b, "</span></li>"...)
+		}
+		b = append(b, "</ol>"...)
+		_, err := w.Write(b)
+		return err
+	})
+}

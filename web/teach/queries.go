@@ -1,6 +1,10 @@
 package teach
 
-import "github.com/gin-gonic/gin"
+import (
+	"bytes"
+	"context"
+	"sync"
+)
 
 // The access patterns of the seeds' application, numbered as the models page lists them: each
 // model lays its rows out so that every one is a slice of one row (a partition), or a multiget
@@ -37,9 +41,9 @@ var pageQueries = map[string][]string{
 	"/blog/authors/:name":        {"Q9", "Q6"},
 }
 
-// queriesOf returns the access patterns the request's page serves.
-func queriesOf(c *gin.Context) []accessPattern {
-	ids := pageQueries[c.FullPath()]
+// queriesOf returns the access patterns of route's page.
+func queriesOf(route string) []accessPattern {
+	ids := pageQueries[route]
 	out := make([]accessPattern, 0, len(ids))
 	for _, id := range ids {
 		for _, q := range accessPatterns {
@@ -50,3 +54,18 @@ func queriesOf(c *gin.Context) []accessPattern {
 	}
 	return out
 }
+
+// queryBlocks are the footer's words on the access patterns of each route's page, rendered
+// once (pageQueriesBlock): they are the same for every request of the route, and were a fifth
+// of a page's footer.
+var queryBlocks = sync.OnceValue(func() map[string][]byte {
+	out := make(map[string][]byte, len(pageQueries))
+	for route := range pageQueries {
+		var b bytes.Buffer
+		if err := pageQueriesBlock(queriesOf(route)).Render(context.Background(), &b); err != nil {
+			panic("teach: the access patterns of " + route + " do not render: " + err.Error())
+		}
+		out[route] = b.Bytes()
+	}
+	return out
+})
