@@ -34,6 +34,10 @@ type Log struct {
 	shadow      atomic.Pointer[Log]
 	// brief: the request wants the counts only (see Detailer).
 	brief bool
+	// summary is the last Summary, of summaryOf operations: a response asks for it a few
+	// times (its headers, a page's footer), and nothing has happened in between.
+	summary   string
+	summaryOf int
 }
 
 // NewLog returns an empty Log; a brief one keeps only the counts of its operations (see
@@ -111,6 +115,9 @@ func (l *Log) Record(op Op) {
 	// A brief log keeps the counts only: nothing ever reads its operations (a request that asks
 	// for them is not brief), and copying each one in costs every API response.
 	if len(l.ops) < MaxRecordedOps && !l.brief {
+		if l.ops == nil {
+			l.ops = make([]Op, 0, 8) // a page's handful, in one allocation
+		}
 		l.ops = append(l.ops, op)
 	} else {
 		l.dropped++
@@ -152,11 +159,15 @@ func (l *Log) Summary() string {
 	if n == 0 {
 		return NoOps
 	}
+	if n == l.summaryOf {
+		return l.summary
+	}
 	b := make([]byte, 0, 16+24*len(l.kinds))
 	b = append(strconv.AppendInt(b, int64(n), 10), " ops:"...)
 	for i, k := range l.kinds {
 		b = append(append(append(b, ' '), k...), '=')
 		b = strconv.AppendInt(b, int64(l.counts[i]), 10)
 	}
-	return string(b)
+	l.summary, l.summaryOf = string(b), n
+	return l.summary
 }
