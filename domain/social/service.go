@@ -165,15 +165,20 @@ func (s *Service) Followers(ctx context.Context, username, start string, limit i
 type followLister func(ctx context.Context, username, after string, limit int) ([]domain.Follow, error)
 
 func (s *Service) followPage(ctx context.Context, list followLister, username, start string, limit int) (FollowPage, error) {
+	if _, err := s.GetUser(ctx, username); err != nil {
+		return FollowPage{}, err
+	}
+	return s.follows(ctx, list, username, start, limit)
+}
+
+// follows is a page of a follow list of a user known to exist.
+func (s *Service) follows(ctx context.Context, list followLister, username, start string, limit int) (FollowPage, error) {
 	limit, err := domain.ValidateLimit(limit)
 	if err != nil {
 		return FollowPage{}, err
 	}
 	after, err := domain.ParseFollowCursor(start)
 	if err != nil {
-		return FollowPage{}, err
-	}
-	if _, err := s.GetUser(ctx, username); err != nil {
 		return FollowPage{}, err
 	}
 	follows, err := list(ctx, username, after, limit+1)
@@ -343,6 +348,35 @@ func (s *Service) Userline(ctx context.Context, username, start string, limit in
 		return TweetPage{}, err
 	}
 	return s.linePage(ctx, domain.UserlineOf(username), start, limit)
+}
+
+// Profile is what a user's page shows: the user, a page of their userline, and the first of the
+// users they follow and of their followers.
+type Profile struct {
+	User      domain.User
+	Line      TweetPage
+	Friends   FollowPage
+	Followers FollowPage
+}
+
+// Profile reads a user's page: the user once, the userline from start (at most limit tweets),
+// and the first follows of each side (at most follows each).
+func (s *Service) Profile(ctx context.Context, username, start string, limit, follows int) (Profile, error) {
+	u, err := s.GetUser(ctx, username)
+	if err != nil {
+		return Profile{}, err
+	}
+	p := Profile{User: u}
+	if p.Line, err = s.linePage(ctx, domain.UserlineOf(username), start, limit); err != nil {
+		return Profile{}, err
+	}
+	if p.Friends, err = s.follows(ctx, s.users.Friends, username, "", follows); err != nil {
+		return Profile{}, err
+	}
+	if p.Followers, err = s.follows(ctx, s.users.Followers, username, "", follows); err != nil {
+		return Profile{}, err
+	}
+	return p, nil
 }
 
 // Timeline is username's home timeline: the timeline row, merged with the userlines of the

@@ -12,6 +12,7 @@ import (
 
 	"twissandra/domain"
 	"twissandra/domain/blog"
+	"twissandra/web"
 	"twissandra/web/site"
 )
 
@@ -299,6 +300,22 @@ func TestNotFound(t *testing.T) {
 	r = c.do(req)
 	if r.status != http.StatusMethodNotAllowed || !strings.Contains(r.body, "Not allowed") {
 		t.Fatalf("HTML 405: %d %s", r.status, r.body)
+	}
+}
+
+// A user's page reads the user once (social.Profile), then the userline and both follow lists;
+// a cursor it cannot read is a 400, as on the other lines.
+func TestUserPageReadsTheUserOnce(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, memoryStores())
+	c := app.client(t)
+	c.signUp("bob")
+	r := c.get("/users/bob")
+	if r.status != http.StatusOK || r.header.Get(web.StorageOpsHeader) != "4 ops: get=1 slice=3" {
+		t.Fatalf("user page: %d, Storage-Ops %q", r.status, r.header.Get(web.StorageOpsHeader))
+	}
+	if r := c.get("/users/bob?start=not-a-cursor"); r.status != http.StatusBadRequest {
+		t.Fatalf("bad cursor: %d", r.status)
 	}
 }
 

@@ -162,48 +162,42 @@ type userData struct {
 func (h *handler) lookUser(c *gin.Context) (domain.User, bool) {
 	name := c.Param("username")
 	u, err := h.deps.Social.GetUser(c.Request.Context(), name)
-	if errors.Is(err, domain.ErrInvalid) || errors.Is(err, domain.ErrNotFound) {
-		h.site.ErrorPage(c, http.StatusNotFound, "No such user", "There is no user named “"+name+"”.")
-		return domain.User{}, false
-	}
-	if err != nil {
-		h.site.Fail(c, err)
+	if h.noSuchUser(c, name, err) {
 		return domain.User{}, false
 	}
 	return u, true
 }
 
+// noSuchUser renders the 404 page when err says there is no user of that name, the error page
+// of any other error, and reports whether it rendered one.
+func (h *handler) noSuchUser(c *gin.Context, name string, err error) bool {
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, domain.ErrNotFound) || domain.ValidateUsername(name) != nil:
+		h.site.ErrorPage(c, http.StatusNotFound, "No such user", "There is no user named “"+name+"”.")
+	default:
+		h.site.Fail(c, err)
+	}
+	return true
+}
+
 func (h *handler) userPage(c *gin.Context) {
-	ctx := c.Request.Context()
-	u, ok := h.lookUser(c)
-	if !ok {
+	name := c.Param("username")
+	p, err := h.deps.Social.Profile(c.Request.Context(), name, c.Query("start"), linePageSize, followPreview)
+	if h.noSuchUser(c, name, err) {
 		return
 	}
-	me := site.User(c)
-	page, err := h.deps.Social.Userline(ctx, u.Username, c.Query("start"), linePageSize)
-	if err != nil {
-		h.site.Fail(c, err)
-		return
-	}
-	friends, err := h.deps.Social.Friends(ctx, u.Username, "", followPreview)
-	if err != nil {
-		h.site.Fail(c, err)
-		return
-	}
-	followers, err := h.deps.Social.Followers(ctx, u.Username, "", followPreview)
-	if err != nil {
-		h.site.Fail(c, err)
-		return
-	}
+	me, u := site.User(c), p.User
 	d := userData{
 		User: u, IsMe: me == u.Username,
 		Line: lineData{
-			Heading: "Tweets", Tweets: page.Tweets,
-			pager: linePager(c, "/users/"+url.PathEscape(u.Username), page.Next),
+			Heading: "Tweets", Tweets: p.Line.Tweets,
+			pager: linePager(c, "/users/"+url.PathEscape(u.Username), p.Line.Next),
 			Empty: u.Username + " has not posted yet.",
 		},
-		Friends: friends.Usernames(), FriendsMore: friends.Next != "",
-		Followers: followers.Usernames(), FollowersMore: followers.Next != "",
+		Friends: p.Friends.Usernames(), FriendsMore: p.Friends.Next != "",
+		Followers: p.Followers.Usernames(), FollowersMore: p.Followers.Next != "",
 	}
 	if me != "" && !d.IsMe {
 		if d.Following, err = h.follows(c, me, u.Username); err != nil {
