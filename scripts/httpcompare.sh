@@ -8,8 +8,15 @@
 #   public-1     GET /api/v1/public?limit=40 (served from the public line's page cache)
 # The bare handler serves the widerow timeline page's bytes: the floor of gin and net/http.
 #
+# The same pages as HTML (issue #26), with the footer of what each cost the storage, against the
+# API's (the html/api lines at the end):
+#   html-home    GET / signed in as the reader (the session cookie of a log-in)
+#   html-public-2, html-public-1   GET /public?start=<next>, GET /public
+#   html-userline  GET /users/author1 (45 tweets; its friends and followers too), beside
+#   userline       GET /api/v1/users/author1/tweets?limit=40
+#
 # Environment: ROUNDS (3), DURATION (5s), CONNS (32), THREADS (1), PAGES ("timeline public-2
-# public-1"); on a many-core machine SERVER_CPUS and LOAD_CPUS (taskset lists, e.g. 0-3 and
+# public-1"; add html-home html-public-2 html-public-1 userline html-userline for the pages); on a many-core machine SERVER_CPUS and LOAD_CPUS (taskset lists, e.g. 0-3 and
 # 4-11) pin the servers and wrk apart, and GOMAXPROCS applies to the servers. PROFILE=file
 # writes a CPU profile of the PROFILE_BACKEND server (widerow) during its first measurement, and
 # file.mutex the contention seen so far (scripts/profile.sh).
@@ -84,7 +91,7 @@ fi
 ready "${PORT[widerow]}"
 ready "${PORT[memory]}"
 
-declare -A TOKEN URL_timeline URL_public1 URL_public2
+declare -A TOKEN COOKIE URL_timeline URL_public1 URL_public2 URL_userline
 seed() { # seed BACKEND: the authors, their tweets and the reader, through the API
 	local api="http://127.0.0.1:${PORT[$1]}/api/v1" a i tok
 	curl -sf -XPOST "$api/users" -d '{"username":"reader","password":"reader-password"}' >/dev/null
@@ -93,11 +100,21 @@ seed() { # seed BACKEND: the authors, their tweets and the reader, through the A
 		curl -sf -XPOST "$api/users" -d "{\"username\":\"author$a\",\"password\":\"author-password\"}" >/dev/null
 		tok=$(curl -sf -XPOST "$api/sessions" -d "{\"username\":\"author$a\",\"password\":\"author-password\"}" | jq -r .token)
 		curl -sf -XPUT -H "Authorization: Bearer ${TOKEN[$1]}" "$api/users/reader/friends/author$a" >/dev/null
-		for i in $(seq 1 30); do
+		n=30
+		if [[ $a == 1 ]]; then n=45; fi # a userline with a page of 40
+		for i in $(seq 1 "$n"); do
 			curl -sf -XPOST -H "Authorization: Bearer $tok" "$api/tweets" -d "{\"body\":\"tweet $i of author $a, about the column families of Cassandra 0.6\"}" >/dev/null
 		done
 	done
 	URL_timeline[$1]="$api/timeline?limit=40"
+	URL_userline[$1]="$api/users/author1/tweets?limit=40"
+	# The pages' session: log in through the form, as a browser does, then read the page that
+	# shows the welcome once (the cookie after it is what a browser sends from then on).
+	local base="http://127.0.0.1:${PORT[$1]}" jar="$tmp/$1.cookies" csrf
+	csrf=$(curl -sf -c "$jar" "$base/login" | sed -n 's/.*name="csrf_token" value="\([^"]*\)".*/\1/p' | head -1)
+	curl -sf -b "$jar" -c "$jar" -o /dev/null --data-urlencode "csrf_token=$csrf" -d username=reader -d password=reader-password "$base/login"
+	curl -sf -b "$jar" -c "$jar" -o /dev/null "$base/"
+	COOKIE[$1]=$(awk '$6 == "twissandra_session" {print $6 "=" $7}' "$jar")
 	URL_public1[$1]="$api/public?limit=40"
 	local next
 	next=$(curl -sf "$api/public?limit=40" | jq -r .next)
@@ -116,12 +133,25 @@ TOKEN[bare]=none
 URL_timeline[bare]="http://127.0.0.1:${PORT[bare]}/api/v1/timeline"
 
 url() { # url PAGE BACKEND
+	local base="http://127.0.0.1:${PORT[$2]}"
 	case $1 in
 	timeline) echo "${URL_timeline[$2]:-}" ;;
 	public-1) echo "${URL_public1[$2]:-}" ;;
 	public-2) echo "${URL_public2[$2]:-}" ;;
+	userline) echo "${URL_userline[$2]:-}" ;;
+	html-*)
+		if [[ -z "${COOKIE[$2]:-}" ]]; then return 0; fi # no pages (the bare handler)
+		case $1 in
+		html-home) echo "$base/" ;;
+		html-public-1) echo "$base/public" ;;
+		html-public-2) echo "$base/public?${URL_public2[$2]#*\?limit=40&}" ;;
+		html-userline) echo "$base/users/author1" ;;
+		esac
+		;;
 	esac
 }
+# The API of each page, for the html/api lines.
+declare -A API_OF=([html-home]=timeline [html-public-1]=public-1 [html-public-2]=public-2 [html-userline]=userline)
 measure_raw() { # measure_raw PAGE: slices/s of the raw driver
 	local args
 	case $1 in
@@ -132,11 +162,17 @@ measure_raw() { # measure_raw PAGE: slices/s of the raw driver
 	(pin "${SERVER_CPUS:-}" "$rawslice" -hosts "$CQL_HOSTS" -keyspace "$keyspace" -conns "$CONNS" -duration "$DURATION" "${args[@]}") |
 		awk '/^Requests\/sec:/ {printf "%.0f", $2}'
 }
-measure() { # measure URL TOKEN: pages/s
-	(pin "${LOAD_CPUS:-}" wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" -H "Authorization: Bearer $2" "$1") |
+measure() { # measure URL TOKEN [COOKIE]: pages/s
+	local auth=(-H "Authorization: Bearer $2")
+	if [[ -n "${3:-}" ]]; then auth=(-H "Cookie: $3"); fi
+	(pin "${LOAD_CPUS:-}" wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" "${auth[@]}" "$1") |
 		awk '/Non-2xx/ {bad=1} /^Requests\/sec:/ {rps=$2} END {if (bad) print "error"; else printf "%.0f", rps}'
 }
 
+cookie() { # cookie PAGE BACKEND: the session cookie a page is read with, "" for the API
+	case $1 in html-*) echo "${COOKIE[$2]:-}" ;; esac
+}
+declare -A RATES # "page,backend" -> the rates of each round
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a + 0 == a) printf "%.2f", a / b; else print "-" }'; }
 echo "wrk -t$THREADS -c$CONNS -d$DURATION, $ROUNDS rounds; pages of 40; servers on ${SERVER_CPUS:-any CPU}, wrk on ${LOAD_CPUS:-any CPU}"
 header=$(printf '%-10s %5s %10s %10s %10s %16s' page round bare memory widerow widerow/memory)
@@ -164,19 +200,33 @@ for page in $PAGES; do
 				secs=${DURATION%s}
 				curl -sf -o "$PROFILE" "http://127.0.0.1:18091/debug/pprof/profile?seconds=$((secs > 2 ? secs - 1 : 1))" &
 				prof=$!
-				rate[$backend]=$(measure "$u" "${TOKEN[$backend]}")
+				rate[$backend]=$(measure "$u" "${TOKEN[$backend]}" "$(cookie "$page" "$backend")")
 				wait "$prof"
 				curl -sf -o "$PROFILE.mutex" "http://127.0.0.1:18091/debug/pprof/mutex"
 				PROFILE=
 			else
-				rate[$backend]=$(measure "$u" "${TOKEN[$backend]}")
+				rate[$backend]=$(measure "$u" "${TOKEN[$backend]}" "$(cookie "$page" "$backend")")
 			fi
+			RATES["$page,$backend"]+=" ${rate[$backend]}"
 		done
 		line=$(printf '%-10s %5s %10s %10s %10s %16s' "$page" "$r" "${rate[bare]}" "${rate[memory]}" "${rate[widerow]}" \
 			"$(ratio "${rate[widerow]}" "${rate[memory]}")")
 		if [[ -n "${CQL_HOSTS:-}" ]]; then
 			line+=$(printf ' %10s %10s %10s' "${rate[cql3]}" "${rate[raw]}" "$(ratio "${rate[cql3]}" "${rate[raw]}")")
 		fi
+		echo "$line"
+	done
+done
+
+# html/api: each HTML page's rate against its API page's, round by round (both in this run).
+for page in $PAGES; do
+	api=${API_OF[$page]:-}
+	if [[ -z "$api" || " $PAGES " != *" $api "* ]]; then continue; fi
+	for backend in memory widerow cql3; do
+		h=(${RATES["$page,$backend"]:-}) a=(${RATES["$api,$backend"]:-})
+		if [[ ${#h[@]} -eq 0 || ${#a[@]} -eq 0 ]]; then continue; fi
+		line=$(printf 'html/api %-14s %-8s' "$page" "$backend")
+		for i in "${!h[@]}"; do line+=" $(ratio "${h[$i]}" "${a[$i]:-0}")"; done
 		echo "$line"
 	done
 done
