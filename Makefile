@@ -18,8 +18,8 @@ compare:
 build:
 	$(GO) build -o bin/twissandra ./cmd/twissandra
 
-# The port wrappers of web/metrics and adapters/compare (internal/portgen); a test fails while
-# they are stale.
+# The port wrappers of web/metrics and adapters/compare (internal/portgen) and the Go of the templ
+# pages (go tool templ); a test fails while either is stale.
 generate:
 	$(GO) generate ./...
 
