@@ -102,18 +102,19 @@ func showPredicate(cf *cfInfo, parent ColumnParent, p SlicePredicate) string {
 	if r == nil {
 		return ""
 	}
-	var parts []string
+	// Built by hand, not with fmt: every slice of a page is described (the footer lists it).
+	b := make([]byte, 0, 48)
 	if r.Reversed {
-		parts = append(parts, "reversed")
+		b = append(b, "reversed "...)
 	}
 	if len(r.Start) > 0 {
-		parts = append(parts, "start="+showName(cf, sub, r.Start))
+		b = append(append(append(b, "start="...), showName(cf, sub, r.Start)...), ' ')
 	}
 	if len(r.Finish) > 0 {
-		parts = append(parts, "finish="+showName(cf, sub, r.Finish))
+		b = append(append(append(b, "finish="...), showName(cf, sub, r.Finish)...), ' ')
 	}
-	parts = append(parts, fmt.Sprintf("count=%d", r.Count))
-	return strings.Join(parts, " ")
+	b = strconv.AppendInt(append(b, "count="...), int64(r.Count), 10)
+	return string(b)
 }
 
 func outcome(err error, n int, what string) string {
@@ -149,7 +150,7 @@ func (n *Node) recordSlice(ctx context.Context, start time.Time, keyspace, key s
 	cf := n.cfOf(keyspace, parent.ColumnFamily)
 	family, p, touched := showParent(cf, keyspace, ColumnParent{ColumnFamily: parent.ColumnFamily}), showPredicate(cf, parent, pred), outcome(err, got, "columns")
 	oplog.Record(ctx, op(oplog.Read, "get_slice", keyspace+"."+parent.ColumnFamily, []string{showKey(key)}, 1, p, touched, start,
-		fmt.Sprintf("get_slice %s%s %s -> %s", family, showKey(key)+superSuffix(cf, parent), p, touched)))
+		"get_slice "+family+showKey(key)+superSuffix(cf, parent)+" "+p+" -> "+touched))
 }
 
 func superSuffix(cf *cfInfo, parent ColumnParent) string {
@@ -176,7 +177,7 @@ func (n *Node) recordMultiget(ctx context.Context, start time.Time, keyspace str
 		shown = append(shown, showKey(k))
 	}
 	oplog.Record(ctx, op(oplog.Read, "multiget_slice", keyspace+"."+parent.ColumnFamily, shown, len(keys), p, touched, start,
-		fmt.Sprintf("multiget_slice %s %d keys %s -> %s", showParent(cf, keyspace, parent), len(keys), p, touched)))
+		"multiget_slice "+showParent(cf, keyspace, parent)+" "+strconv.Itoa(len(keys))+" keys "+p+" -> "+touched))
 }
 
 func (n *Node) recordPath(ctx context.Context, start time.Time, call, keyspace, key string, path ColumnPath, result string) {
