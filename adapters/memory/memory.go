@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -102,7 +103,7 @@ func (s *Store) GetUser(ctx context.Context, username string) (domain.User, erro
 	}
 	if describe(ctx, oplog.Read, "get") {
 		n, failed := lookup(err)
-		note(ctx, oplog.Read, failed, "get user %s -> %d", username, n)
+		noteText(ctx, oplog.Read, failed, "get user "+username+" -> "+itoa(n))
 	}
 	return u, err
 }
@@ -116,7 +117,7 @@ func (s *Store) GetUsers(ctx context.Context, usernames []string) ([]domain.User
 	out := found(s.users, usernames, nil)
 	s.mu.RUnlock()
 	if describe(ctx, oplog.Read, "multiget") {
-		note(ctx, oplog.Read, nil, "multiget users %d names -> %d", len(usernames), len(out))
+		noteText(ctx, oplog.Read, nil, "multiget users "+itoa(len(usernames))+" names -> "+itoa(len(out)))
 	}
 	return out, nil
 }
@@ -172,7 +173,7 @@ func (s *Store) list(ctx context.Context, sets map[string]*followSet, side, user
 	}
 	s.mu.RUnlock()
 	if describe(ctx, oplog.Read, "slice") {
-		note(ctx, oplog.Read, nil, "slice %s:%s after=%q limit=%d -> %d", side, username, after, limit, len(out))
+		noteText(ctx, oplog.Read, nil, "slice "+side+":"+username+" after="+strconv.Quote(after)+" limit="+itoa(limit)+" -> "+itoa(len(out)))
 	}
 	return out, nil
 }
@@ -213,7 +214,7 @@ func (s *Store) MarkPulled(ctx context.Context, username string) error {
 func (s *Store) PulledFriends(ctx context.Context, username string) ([]domain.Follow, error) {
 	out, err := s.pulledFriends(ctx, username)
 	if describe(ctx, oplog.Read, "pulled") {
-		note(ctx, oplog.Read, err, "pulled friends of %s -> %d", username, len(out))
+		noteText(ctx, oplog.Read, err, "pulled friends of "+username+" -> "+itoa(len(out)))
 	}
 	return out, err
 }
@@ -330,7 +331,7 @@ func (s *Store) GetTweet(ctx context.Context, id uuid.UUID) (domain.Tweet, error
 	}
 	if describe(ctx, oplog.Read, "get") {
 		n, failed := lookup(err)
-		note(ctx, oplog.Read, failed, "get tweet %s -> %d", id, n)
+		noteText(ctx, oplog.Read, failed, "get tweet "+id.String()+" -> "+itoa(n))
 	}
 	return t, err
 }
@@ -344,7 +345,7 @@ func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet,
 	out := found(s.tweets, ids, nil)
 	s.mu.RUnlock()
 	if describe(ctx, oplog.Read, "multiget") {
-		note(ctx, oplog.Read, nil, "multiget tweets %d ids -> %d", len(ids), len(out))
+		noteText(ctx, oplog.Read, nil, "multiget tweets "+itoa(len(ids))+" ids -> "+itoa(len(out)))
 	}
 	return out, nil
 }
@@ -461,7 +462,7 @@ func (s *Store) Slice(ctx context.Context, line domain.LineKey, before int64, li
 	}
 	s.mu.RUnlock()
 	if describe(ctx, oplog.Read, "slice") {
-		note(ctx, oplog.Read, nil, "slice line %s before=%d limit=%d -> %d entries", line, before, limit, len(out))
+		noteText(ctx, oplog.Read, nil, "slice line "+line.String()+" before="+itoa(before)+" limit="+itoa(limit)+" -> "+itoa(len(out))+" entries")
 	}
 	return out, nil
 }

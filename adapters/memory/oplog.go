@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"twissandra/domain"
@@ -36,7 +37,12 @@ func describe(ctx context.Context, kind oplog.Kind, verb string) bool {
 // note records a call describe said to describe: its text (whose first word is the verb, the
 // second the family of records it touched), marked when the call failed.
 func note(ctx context.Context, kind oplog.Kind, err error, format string, args ...any) {
-	text := fmt.Sprintf(format, args...)
+	noteText(ctx, kind, err, fmt.Sprintf(format, args...))
+}
+
+// noteText is note of a text built by the caller: the calls every page makes build theirs by
+// hand, without fmt.
+func noteText(ctx context.Context, kind oplog.Kind, err error, text string) {
 	if err != nil {
 		text += " -> error"
 	}
@@ -44,6 +50,9 @@ func note(ctx context.Context, kind oplog.Kind, err error, format string, args .
 	family, _, _ := strings.Cut(rest, " ")
 	oplog.Record(ctx, oplog.Op{Model: modelName, Kind: kind, Call: verb, Family: family, Text: text})
 }
+
+// itoa is strconv.Itoa of any integer.
+func itoa[T ~int | ~int64](n T) string { return strconv.FormatInt(int64(n), 10) }
 
 // lookup is the outcome of a get as its record shows it: found (1) or not (0), a not-found
 // being an answer, not a failure.
