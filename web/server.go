@@ -83,7 +83,9 @@ type Server struct {
 	deps   Deps
 	log    *slog.Logger
 	tweets *TweetCache
-	pages  *pageCache // nil unless Config.CachePublicPages
+	// proxies are the trusted proxies, whose X-Forwarded-Proto HTTPS believes.
+	proxies proxies
+	pages   *pageCache // nil unless Config.CachePublicPages
 }
 
 // NewEngine builds the server and returns its gin engine (see NewServer).
@@ -134,7 +136,11 @@ func NewServer(cfg Config, deps Deps) (*Server, error) {
 	// pages redirect trailing slashes themselves (web/site).
 	engine.RedirectTrailingSlash = false
 
-	s := &Server{Engine: engine, Tokens: tokens, cfg: cfg, deps: deps, log: deps.Logger, tweets: NewTweetCache(TweetCacheSize)}
+	trusted, err := parseProxies(cfg.TrustedProxies)
+	if err != nil {
+		return nil, fmt.Errorf("web: %w", err)
+	}
+	s := &Server{Engine: engine, Tokens: tokens, cfg: cfg, deps: deps, log: deps.Logger, tweets: NewTweetCache(TweetCacheSize), proxies: trusted}
 	if cfg.CachePublicPages {
 		s.pages = newPageCache()
 	}

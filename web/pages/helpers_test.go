@@ -60,10 +60,17 @@ func widerowStores(t testing.TB) stores {
 // views. Every store records its own operations (package oplog), as the server's do.
 func newApp(t testing.TB, st stores) *testApp {
 	t.Helper()
+	return newAppWith(t, st, web.Config{})
+}
+
+// newAppWith is newApp with the web layer's configuration (its token secret is the tests').
+func newAppWith(t testing.TB, st stores, cfg web.Config) *testApp {
+	t.Helper()
 	hasher := domain.NewPasswordHasher(bcrypt.MinCost)
 	svc := social.New(st.users, st.tweets, st.lines, nil, hasher)
 	bl := blog.New(st.authors, st.entries, st.tags, st.comments, nil)
-	s, err := web.NewServer(web.Config{TokenSecret: []byte(strings.Repeat("k", 32))}, web.Deps{Social: svc})
+	cfg.TokenSecret = []byte(strings.Repeat("k", 32))
+	s, err := web.NewServer(cfg, web.Deps{Social: svc})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,6 +79,47 @@ func TestSessionCookieAttributes(t *testing.T) {
 	mustNotContain(t, c.get("/").body, "@bob")
 }
 
+// Behind a trusted proxy that says the client came over HTTPS, the session cookie is Secure;
+// the same header from anyone else changes nothing.
+func TestSessionCookieSecureBehindTrustedProxy(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		trusted []string
+		secure  bool
+	}{{[]string{"127.0.0.1"}, true}, {[]string{"10.0.0.0/8"}, false}, {nil, false}} {
+		app := newAppWith(t, memoryStores(), web.Config{TrustedProxies: tc.trusted})
+		req, _ := http.NewRequest(http.MethodGet, app.srv.URL+"/login", nil)
+		req.Header.Set("X-Forwarded-Proto", "https")
+		r := app.client(t).do(req)
+		var cookie string
+		for _, sc := range r.header.Values("Set-Cookie") {
+			if strings.HasPrefix(sc, site.SessionCookie+"=") {
+				cookie = sc
+			}
+		}
+		if cookie == "" || strings.Contains(cookie, "; Secure") != tc.secure {
+			t.Errorf("trusted %v: cookie %q, want Secure %v", tc.trusted, cookie, tc.secure)
+		}
+	}
+}
+
+// After a log-in, a next that a browser would read as another host (a tab or a line break the
+// browser drops, a backslash it reads as a slash) sends the reader home instead.
+func TestLogInNextRefusesOtherHosts(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, memoryStores())
+	c := app.client(t)
+	c.signUp("bob")
+	c.post("/logout", nil)
+	for _, next := range []string{"/\t/evil.example", "/\n/evil.example", "//evil.example", "/\\evil.example"} {
+		r := c.post("/login", url.Values{"username": {"bob"}, "password": {"password1"}, "next": {next}})
+		if r.status != http.StatusSeeOther || r.header.Get("Location") != "/" {
+			t.Errorf("next %q: %d to %q", next, r.status, r.header.Get("Location"))
+		}
+		c.post("/logout", nil)
+	}
+}
+
 func TestSignUpBadInput(t *testing.T) {
 	t.Parallel()
 	app := newApp(t, memoryStores())

@@ -89,7 +89,7 @@ func (s *Site) Render(c *gin.Context, status int, p Page) {
 // write saves the session, sets the Storage-Ops header and the security headers, and writes the
 // page with status.
 func (s *Site) write(c *gin.Context, status int, page []byte) {
-	if err := saveSession(c); err != nil {
+	if err := s.saveSession(c); err != nil {
 		s.log.Error("save session", "err", err)
 	}
 	web.SetOpsHeader(c)
@@ -147,7 +147,7 @@ func (s *Site) Redirect(c *gin.Context, to, action string) {
 	if action != "" && s.teacher != nil {
 		s.teacher.Acted(c, action)
 	}
-	if err := saveSession(c); err != nil {
+	if err := s.saveSession(c); err != nil {
 		s.log.Error("save session", "err", err)
 	}
 	web.SetOpsHeader(c)
@@ -180,6 +180,11 @@ func Sentence(s string) string {
 // SafeNext accepts only a local path as a place to go back to.
 func SafeNext(s string) string {
 	if s == "" || !strings.HasPrefix(s, "/") || strings.HasPrefix(s, "//") || strings.HasPrefix(s, "/\\") {
+		return "/"
+	}
+	// A browser drops tabs and line breaks from a URL and reads a backslash as a slash, so
+	// "/\t/evil.example" is "//evil.example", another host: no control character, no backslash.
+	if strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r == '\\' }) {
 		return "/"
 	}
 	return s

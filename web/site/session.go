@@ -64,16 +64,17 @@ func baseCookieOptions(secure bool) sessions.Options {
 	}
 }
 
-// saveSession writes the cookie if the session changed; over TLS the cookie is Secure.
-func saveSession(c *gin.Context) error {
-	s := sessions.Default(c)
-	if w, ok := s.(interface{ Written() bool }); ok && !w.Written() {
+// saveSession writes the cookie if the session changed; when the client reached the server
+// over TLS (its own, or a trusted proxy's: web.Server.HTTPS) the cookie is Secure.
+func (s *Site) saveSession(c *gin.Context) error {
+	sess := sessions.Default(c)
+	if w, ok := sess.(interface{ Written() bool }); ok && !w.Written() {
 		return nil
 	}
-	if c.Request.TLS != nil {
-		s.Options(baseCookieOptions(true))
+	if s.https(c.Request) {
+		sess.Options(baseCookieOptions(true))
 	}
-	return s.Save()
+	return sess.Save()
 }
 
 // User is the logged-in username, or "".

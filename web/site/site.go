@@ -42,6 +42,7 @@ type Site struct {
 	routes  *gin.RouterGroup
 	log     *slog.Logger
 	blog    bool
+	https   func(*http.Request) bool
 	teacher Teacher
 }
 
@@ -56,7 +57,7 @@ func New(s *web.Server, cfg Config) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &Site{engine: s.Engine, log: cfg.Logger, blog: cfg.Blog}
+	st := &Site{engine: s.Engine, log: cfg.Logger, blog: cfg.Blog, https: s.HTTPS}
 	static, err := fs.Sub(staticFS, "static")
 	if err != nil {
 		return nil, err

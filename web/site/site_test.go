@@ -206,7 +206,10 @@ func TestTeacherHooks(t *testing.T) {
 
 func TestSafeNextAndSentence(t *testing.T) {
 	t.Parallel()
-	for in, want := range map[string]string{"": "/", "/public": "/public", "//evil.example/": "/", "/\\evil": "/", "https://evil.example/": "/"} {
+	for in, want := range map[string]string{"": "/", "/public": "/public", "//evil.example/": "/", "/\\evil": "/", "https://evil.example/": "/",
+		// A browser drops tabs and line breaks and reads "\\" as "/": each of these is another host.
+		"/\t/evil.example": "/", "/\n/evil.example": "/", "/\r//evil.example": "/", "/x\\/evil": "/", "/\x7f/": "/",
+		"/users/bob?start=x&back=y": "/users/bob?start=x&back=y"} {
 		if got := SafeNext(in); got != want {
 			t.Errorf("SafeNext(%q) = %q, want %q", in, got, want)
 		}
