@@ -94,16 +94,16 @@ ready "${PORT[memory]}"
 declare -A TOKEN COOKIE URL_timeline URL_public1 URL_public2 URL_userline
 seed() { # seed BACKEND: the authors, their tweets and the reader, through the API
 	local api="http://127.0.0.1:${PORT[$1]}/api/v1" a i tok
-	curl -sf -XPOST "$api/users" -d '{"username":"reader","password":"reader-password"}' >/dev/null
-	TOKEN[$1]=$(curl -sf -XPOST "$api/sessions" -d '{"username":"reader","password":"reader-password"}' | jq -r .token)
+	curl -sf --json '{"username":"reader","password":"reader-password"}' "$api/users" >/dev/null
+	TOKEN[$1]=$(curl -sf --json '{"username":"reader","password":"reader-password"}' "$api/sessions" | jq -r .token)
 	for a in $(seq 1 8); do
-		curl -sf -XPOST "$api/users" -d "{\"username\":\"author$a\",\"password\":\"author-password\"}" >/dev/null
-		tok=$(curl -sf -XPOST "$api/sessions" -d "{\"username\":\"author$a\",\"password\":\"author-password\"}" | jq -r .token)
+		curl -sf --json "{\"username\":\"author$a\",\"password\":\"author-password\"}" "$api/users" >/dev/null
+		tok=$(curl -sf --json "{\"username\":\"author$a\",\"password\":\"author-password\"}" "$api/sessions" | jq -r .token)
 		curl -sf -XPUT -H "Authorization: Bearer ${TOKEN[$1]}" "$api/users/reader/friends/author$a" >/dev/null
 		n=30
 		if [[ $a == 1 ]]; then n=45; fi # a userline with a page of 40
 		for i in $(seq 1 "$n"); do
-			curl -sf -XPOST -H "Authorization: Bearer $tok" "$api/tweets" -d "{\"body\":\"tweet $i of author $a, about the column families of Cassandra 0.6\"}" >/dev/null
+			curl -sf --json "{\"body\":\"tweet $i of author $a, about the column families of Cassandra 0.6\"}" -H "Authorization: Bearer $tok" "$api/tweets" >/dev/null
 		done
 	done
 	URL_timeline[$1]="$api/timeline?limit=40"

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+	"github.com/gin-gonic/gin/binding"
 	"github.com/go-playground/validator/v10"
 
 	"twissandra/domain"
@@ -25,6 +27,7 @@ const (
 	SlugMethodNotAllow  = "method_not_allowed"
 	SlugAlreadyExists   = "already_exists"
 	SlugBodyTooLarge    = "body_too_large"
+	SlugUnsupportedType = "unsupported_media_type"
 	SlugUnavailable     = "unavailable"
 	SlugInternal        = "internal"
 )
@@ -70,6 +73,8 @@ func MapError(err error) Problem {
 	case errors.As(err, &tooLarge):
 		return Problem{http.StatusRequestEntityTooLarge, SlugBodyTooLarge,
 			fmt.Sprintf("request body must be at most %d bytes", tooLarge.Limit)}
+	case errors.Is(err, errNotJSON):
+		return Problem{http.StatusUnsupportedMediaType, SlugUnsupportedType, errNotJSON.Error()}
 	case errors.As(err, &valErr):
 		return Problem{http.StatusBadRequest, SlugInvalid, valErr.Error()}
 	case errors.Is(err, domain.ErrInvalid):
@@ -110,22 +115,46 @@ func (s *Server) WriteError(c *gin.Context, err error) {
 	c.AbortWithStatusJSON(p.Status, ErrorBody{Error: p.Slug, Message: p.Message})
 }
 
-// bindJSON decodes the request body into dst and runs its `binding` validation tags; every
-// failure is a domain.ValidationError (400) except an oversized body (413).
+// errNotJSON is a request body sent without the JSON content type.
+var errNotJSON = errors.New("the request body must be sent as Content-Type: application/json")
+
+// bindJSON decodes the request body into dst and runs its `binding` validation tags. The body
+// must be sent as JSON (415 otherwise) and be one JSON value, with no key twice in an object,
+// whatever its case (encoding/json would keep the last of two "username" keys: a client meant
+// one of them, and the server must not guess which) and nothing after it; every failure is a
+// domain.ValidationError (400) except an oversized body (413).
 func bindJSON(c *gin.Context, dst any) error {
-	err := c.ShouldBindJSON(dst)
-	if err == nil {
-		return nil
+	if c.ContentType() != "application/json" {
+		return errNotJSON
 	}
+	body, err := io.ReadAll(c.Request.Body)
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return err
+	}
+	if err != nil {
+		return domain.Invalid("", "request body could not be read")
+	}
+	if err := strictJSON(body); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(body, dst); err != nil {
+		return jsonProblem(err)
+	}
+	if err := binding.Validator.ValidateStruct(dst); err != nil {
+		return jsonProblem(err)
+	}
+	return nil
+}
+
+// jsonProblem is the validation error of a body that decoded badly or failed its tags.
+func jsonProblem(err error) error {
 	var (
-		tooLarge  *http.MaxBytesError
 		fieldErrs validator.ValidationErrors
 		typeErr   *json.UnmarshalTypeError
 		syntaxErr *json.SyntaxError
 	)
 	switch {
-	case errors.As(err, &tooLarge):
-		return err
 	case errors.As(err, &fieldErrs) && len(fieldErrs) > 0:
 		fe := fieldErrs[0]
 		field := strings.ToLower(fe.Field())
@@ -140,11 +169,88 @@ func bindJSON(c *gin.Context, dst any) error {
 		return domain.Invalid(typeErr.Field, "must be a JSON %s", jsonKind(typeErr.Type.Kind().String()))
 	case errors.As(err, &syntaxErr):
 		return domain.Invalid("", "request body is not valid JSON (at byte %d)", syntaxErr.Offset)
-	case errors.Is(err, io.EOF):
-		return domain.Invalid("", "request body must be a JSON object")
 	default:
 		return domain.Invalid("", "request body is not valid JSON")
 	}
+}
+
+// strictJSON checks that b is one JSON value, with no key twice in any object and nothing but
+// white space after it.
+func strictJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	// keys holds the keys seen in each object being read, innermost last; an array is nil.
+	type level struct {
+		keys   map[string]bool
+		object bool
+		key    bool // the next string token of this object is a key
+	}
+	var stack []level
+	values := 0
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var syntaxErr *json.SyntaxError
+			if errors.As(err, &syntaxErr) {
+				if values > 0 && len(stack) == 0 {
+					return domain.Invalid("", "request body must hold one JSON value, and nothing after it")
+				}
+				return domain.Invalid("", "request body is not valid JSON (at byte %d)", syntaxErr.Offset)
+			}
+			if values == 0 {
+				return domain.Invalid("", "request body must be a JSON object")
+			}
+			return domain.Invalid("", "request body is not valid JSON")
+		}
+		if len(stack) == 0 && values > 0 {
+			return domain.Invalid("", "request body must hold one JSON value, and nothing after it")
+		}
+		top := len(stack) - 1
+		if top >= 0 && stack[top].object && stack[top].key {
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				stack = stack[:top]
+				if len(stack) == 0 {
+					values++
+				} else {
+					stack[len(stack)-1].key = true
+				}
+				continue
+			}
+			// encoding/json matches a field's name ignoring case, so "username" and
+			// "Username" would fill one field: they are the same key twice.
+			k := tok.(string) // a decoder hands an object's keys as strings
+			folded := strings.ToLower(k)
+			if stack[top].keys[folded] {
+				return domain.Invalid(k, "appears twice in one object: send each key once")
+			}
+			stack[top].keys[folded] = true
+			stack[top].key = false
+			continue
+		}
+		switch d, _ := tok.(json.Delim); d {
+		case '{':
+			stack = append(stack, level{keys: map[string]bool{}, object: true, key: true})
+			continue
+		case '[':
+			stack = append(stack, level{})
+			continue
+		case '}', ']':
+			stack = stack[:top]
+		}
+		// A value ends: of the body, or of an object's key, after which a key comes again.
+		if len(stack) == 0 {
+			values++
+		} else if stack[len(stack)-1].object {
+			stack[len(stack)-1].key = true
+		}
+	}
+	if values == 0 {
+		return domain.Invalid("", "request body must be a JSON object")
+	}
+	return nil
 }
 
 func jsonKind(goKind string) string {

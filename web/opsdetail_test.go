@@ -24,6 +24,7 @@ func TestOpsDetailOnRequest(t *testing.T) {
 	post := func(detail bool) *httptest.ResponseRecorder {
 		req := httptest.NewRequest(http.MethodPost, "/api/v1/tweets", strings.NewReader(`{"body":"hello"}`))
 		req.Header.Set("Authorization", "Bearer "+alice)
+		req.Header.Set("Content-Type", "application/json")
 		if detail {
 			req.Header.Set(StorageOpsDetailHeader, "json")
 		}

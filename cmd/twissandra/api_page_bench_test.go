@@ -65,7 +65,9 @@ func newAPIPageEnv(b testing.TB, backend string) *apiPageEnv {
 	}
 	env := &apiPageEnv{h: h}
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/api/v1/sessions", strings.NewReader(`{"username":"reader","password":"password1"}`)))
+	login := httptest.NewRequest(http.MethodPost, "/api/v1/sessions", strings.NewReader(`{"username":"reader","password":"password1"}`))
+	login.Header.Set("Content-Type", "application/json")
+	h.ServeHTTP(rec, login)
 	env.token = jsonField(b, rec, "token")
 	rec = httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/v1/public?limit=40", nil))

@@ -27,6 +27,7 @@ func TestAPIOpsCountedBrieflyDescribedOnRequest(t *testing.T) {
 				serve := func(detail bool) *httptest.ResponseRecorder {
 					req := httptest.NewRequest(c.method, c.path, strings.NewReader(c.body))
 					req.Header.Set("Authorization", "Bearer "+env.token)
+					req.Header.Set("Content-Type", "application/json")
 					if detail {
 						req.Header.Set(web.StorageOpsDetailHeader, "json")
 					}

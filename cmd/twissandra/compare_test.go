@@ -53,6 +53,9 @@ func callAPI(t *testing.T, method, url, token, body string) compareCall {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -115,6 +118,7 @@ func TestCompareModeWiderowCQL3(t *testing.T) {
 	// The same record as JSON, on request: both models' operations, the fan-out's size.
 	req, _ := http.NewRequest("POST", api+"/tweets", strings.NewReader(`{"body":"and the record"}`))
 	req.Header.Set("Authorization", "Bearer "+token["alice"])
+	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Storage-Ops-Detail", "json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
