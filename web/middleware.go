@@ -97,9 +97,13 @@ func internalError(c *gin.Context) {
 // A refused body is then drained (drainRefusedBody): a client that sends its whole body before
 // it reads, as Python's urllib does, must find the 413 waiting, not a connection reset by a
 // server that closed with unread bytes in its socket.
-func bodyLimit(s *Server, max int64) gin.HandlerFunc {
+func bodyLimit(s *Server, max int64, readTimeout time.Duration) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		body := c.Request.Body
+		if readTimeout > 0 && body != nil && body != http.NoBody {
+			// The body must arrive within readTimeout, however slowly it trickles.
+			_ = http.NewResponseController(c.Writer).SetReadDeadline(time.Now().Add(readTimeout))
+		}
 		if c.Request.ContentLength > max {
 			c.Header("Connection", "close")
 			s.WriteError(c, &http.MaxBytesError{Limit: max})

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -107,14 +108,19 @@ func detailAsked(h http.Header) bool {
 // OpLog is the middleware that gives each request an oplog.Log and sets the Storage-Ops header
 // when the response starts. It runs on every route, so the log and the writer wrapper share one
 // allocation.
-func OpLog() gin.HandlerFunc {
+func OpLog() gin.HandlerFunc { return opLog(0) }
+
+// opLog is OpLog that also bounds the writing of each response to writeTimeout from its first
+// byte (0: no bound): a client that stops reading is dropped, with the buffers its response
+// held, instead of holding them for as long as it likes.
+func opLog(writeTimeout time.Duration) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		ctx := c.Request.Context()
 		if oplog.LogFrom(ctx) != nil { // installed already, further out
 			c.Next()
 			return
 		}
-		st := &opsState{w: opsWriter{ResponseWriter: c.Writer, c: c}}
+		st := &opsState{w: opsWriter{ResponseWriter: c.Writer, c: c, writeTimeout: writeTimeout}}
 		// An API response sends the counts in its header, and the whole record only when
 		// asked (Storage-Ops-Detail: json): the storages then skip describing each call.
 		st.log.SetBrief(strings.HasPrefix(c.Request.URL.Path, "/api/") && !detailAsked(c.Request.Header))
@@ -132,17 +138,30 @@ type opsState struct {
 	w   opsWriter
 }
 
-// opsWriter sets the header just before the first byte of the body goes out.
+// opsWriter does what must happen just before the first byte of a response goes out: the
+// Storage-Ops header, and the deadline of the response's writing.
 type opsWriter struct {
 	gin.ResponseWriter
-	c *gin.Context
+	c            *gin.Context
+	writeTimeout time.Duration
+	started      bool
 }
 
 func (w *opsWriter) before() {
+	if w.started {
+		return
+	}
+	w.started = true
 	if !w.ResponseWriter.Written() {
 		SetOpsHeader(w.c)
 	}
+	if w.writeTimeout > 0 {
+		_ = http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(w.writeTimeout))
+	}
 }
+
+// Unwrap lets http.NewResponseController reach the connection's deadlines through the wrapper.
+func (w *opsWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func (w *opsWriter) WriteHeaderNow() { w.before(); w.ResponseWriter.WriteHeaderNow() }
 

@@ -52,6 +52,28 @@ type Config struct {
 	// SlowRequest is the duration from which a request is logged at Info (the others at
 	// Debug); 0 means DefaultSlowRequest, negative never.
 	SlowRequest time.Duration
+	// ReadTimeout bounds the reading of a request's body, from when the handlers start (its
+	// headers are bounded by the http.Server); WriteTimeout the writing of a response, from its
+	// first byte. 0 means the defaults, negative no bound. A client that sends a byte a second,
+	// or never reads what it asked for, is dropped when its bound passes.
+	ReadTimeout, WriteTimeout time.Duration
+}
+
+// The defaults of Config.ReadTimeout and Config.WriteTimeout.
+const (
+	DefaultReadTimeout  = 10 * time.Second
+	DefaultWriteTimeout = 20 * time.Second
+)
+
+// orDefault is d, or def when d is 0, or 0 (no bound) when d is negative.
+func orDefault(d, def time.Duration) time.Duration {
+	switch {
+	case d == 0:
+		return def
+	case d < 0:
+		return 0
+	}
+	return d
 }
 
 // DefaultSlowRequest is the default Config.SlowRequest.
@@ -145,7 +167,8 @@ func NewServer(cfg Config, deps Deps) (*Server, error) {
 		s.pages = newPageCache()
 	}
 	engine.Use(httpMetrics())
-	engine.Use(requestLogger(s.log, slowThreshold(cfg.SlowRequest)), Recovery(s.log, "panic serving request", internalError), OpLog(), bodyLimit(s, cfg.MaxBodyBytes))
+	engine.Use(requestLogger(s.log, slowThreshold(cfg.SlowRequest)), Recovery(s.log, "panic serving request", internalError),
+		opLog(orDefault(cfg.WriteTimeout, DefaultWriteTimeout)), bodyLimit(s, cfg.MaxBodyBytes, orDefault(cfg.ReadTimeout, DefaultReadTimeout)))
 	engine.NoRoute(s.noRoute)
 	engine.NoMethod(s.noMethod)
 	s.API = engine.Group("/api/v1")

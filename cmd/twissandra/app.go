@@ -230,6 +230,8 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		TokenSecret:    secret,
 		TokenTTL:       d.Config.TokenTTL,
 		MaxBodyBytes:   d.Config.MaxBodyBytes,
+		ReadTimeout:    d.Config.ReadTimeout,
+		WriteTimeout:   d.Config.WriteTimeout,
 		SlowRequest:    d.Config.SlowRequest,
 		TrustedProxies: splitList(d.Config.TrustedProxies),
 		// The embedded stores have this process as their only writer; a Cassandra cluster

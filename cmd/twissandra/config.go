@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 	"twissandra/adapters/cql3"
+	"twissandra/web"
 )
 
 // envPrefix prefixes every environment variable that can stand in for a flag:
@@ -38,6 +39,9 @@ type Config struct {
 	PullThreshold int64
 	MaxBodyBytes  int64
 	SlowRequest   time.Duration
+	// ReadTimeout bounds the reading of a request's body, WriteTimeout the writing of a
+	// response (web.Config).
+	ReadTimeout, WriteTimeout time.Duration
 	// Compare names a second backend that every write goes to as well and every read is
 	// shadowed on (compare mode); "" for none.
 	Compare        string
@@ -132,6 +136,8 @@ func bindServeFlags(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.TokenSecret, "token-secret", "", "secret that signs API tokens and cookies (at least 32 bytes); default: kept in the data dir, else made per process")
 	fs.DurationVar(&c.TokenTTL, "token-ttl", 24*time.Hour, "lifetime of API tokens")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", 64<<10, "largest request body accepted")
+	fs.DurationVar(&c.ReadTimeout, "read-timeout", web.DefaultReadTimeout, "how long a request's body may take to arrive; a slower client is dropped (negative: no bound)")
+	fs.DurationVar(&c.WriteTimeout, "write-timeout", web.DefaultWriteTimeout, "how long writing a response may take from its first byte; a client that stops reading is dropped (negative: no bound)")
 	fs.StringVar(&c.Compare, "compare", "", "compare mode: run every action on this second backend too (cql3, widerow or memory) and show both models' operations side by side; the data dir or cql3 flags of the other backend configure it")
 	fs.DurationVar(&c.SlowRequest, "slow-request", 500*time.Millisecond, "requests slower than this are logged at info (the others at debug; 5xx at error); negative: never")
 	fs.StringVar(&c.TrustedProxies, "trusted-proxies", "", "comma-separated proxy addresses or CIDRs whose X-Forwarded-For is believed")
