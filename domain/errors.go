@@ -5,6 +5,7 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Sentinel errors. Adapters translate their storage's conditions into these (wrapping the
@@ -22,7 +23,21 @@ var (
 	ErrForbidden = errors.New("forbidden")
 	// ErrUnavailable: the storage cannot answer now (node down, timeout); retrying may work.
 	ErrUnavailable = errors.New("storage unavailable")
+	// ErrTooManyAttempts: the client tried too often (failed log-ins); a RetryError says when
+	// it may try again.
+	ErrTooManyAttempts = errors.New("too many attempts")
 )
+
+// RetryError refuses an attempt until After has passed. It matches ErrTooManyAttempts.
+type RetryError struct {
+	After   time.Duration
+	Message string
+}
+
+func (e *RetryError) Error() string { return e.Message }
+
+// Is makes every RetryError match ErrTooManyAttempts.
+func (e *RetryError) Is(target error) bool { return target == ErrTooManyAttempts }
 
 // ValidationError says which field broke which rule. It matches ErrInvalid under errors.Is.
 type ValidationError struct {

@@ -120,6 +120,7 @@ type Stores struct {
 	Entries  EntryStore
 	Tags     TagIndex
 	Comments CommentStore
+	Sessions SessionStore
 }
 
 // Pinger is implemented by stores that can lose their connection; /readyz asks it.

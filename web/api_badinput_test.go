@@ -37,7 +37,9 @@ func newBadEnv(t *testing.T) badEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.srv.Tokens.Revoke(rc)
+	if err := e.srv.EndSession(context.Background(), SessionID(rc.ID), rc.ExpiresAt); err != nil {
+		t.Fatal(err)
+	}
 	other, err := NewTokens([]byte("a different secret of enough length"), time.Hour, e.clock)
 	if err != nil {
 		t.Fatal(err)

@@ -455,25 +455,28 @@ func TestTrustedProxies(t *testing.T) {
 			}
 		})
 	}
-	if _, err := NewServer(Config{TokenSecret: testSecret, TrustedProxies: []string{"not an address"}}, Deps{Social: newEnv(t).svc}); err == nil {
+	env := newEnv(t)
+	if _, err := NewServer(Config{TokenSecret: testSecret, TrustedProxies: []string{"not an address"}}, Deps{Social: env.svc, Access: env.srv.Access()}); err == nil {
 		t.Error("a bad proxy address was accepted")
 	}
 }
 
 func TestNewServerChecksConfig(t *testing.T) {
 	t.Parallel()
-	svc := newEnv(t).svc
+	env := newEnv(t)
+	svc, access := env.svc, env.srv.Access()
 	tests := []struct {
 		name string
 		cfg  Config
 		deps Deps
 		ok   bool
 	}{
-		{"defaults", Config{}, Deps{Social: svc}, true},
-		{"no service", Config{}, Deps{}, false},
-		{"short secret", Config{TokenSecret: []byte("short")}, Deps{Social: svc}, false},
-		{"negative body limit", Config{MaxBodyBytes: -1}, Deps{Social: svc}, false},
-		{"negative TTL", Config{TokenTTL: -time.Hour}, Deps{Social: svc}, false},
+		{"defaults", Config{}, Deps{Social: svc, Access: access}, true},
+		{"no service", Config{}, Deps{Access: access}, false},
+		{"no access", Config{}, Deps{Social: svc}, false},
+		{"short secret", Config{TokenSecret: []byte("short")}, Deps{Social: svc, Access: access}, false},
+		{"negative body limit", Config{MaxBodyBytes: -1}, Deps{Social: svc, Access: access}, false},
+		{"negative TTL", Config{TokenTTL: -time.Hour}, Deps{Social: svc, Access: access}, false},
 	}
 	for _, tt := range tests {
 		eng, err := NewEngine(tt.cfg, tt.deps)

@@ -91,7 +91,7 @@ func (s *Server) logIn(c *gin.Context) {
 		s.WriteError(c, err)
 		return
 	}
-	u, err := s.deps.Social.LogIn(c.Request.Context(), req.Username, req.Password)
+	u, err := s.deps.Access.LogIn(c.Request.Context(), req.Username, req.Password, c.ClientIP())
 	if err != nil {
 		if errors.Is(err, domain.ErrUnauthenticated) {
 			err = clientError(err, "wrong username or password")
@@ -104,13 +104,18 @@ func (s *Server) logIn(c *gin.Context) {
 		s.WriteError(c, err)
 		return
 	}
+	s.sessions.opened(SessionID(claims.ID))
 	c.Header("Cache-Control", "no-store")
 	c.JSON(http.StatusOK, sessionJSON{Token: token, Username: u.Username, ExpiresAt: formatTime(claims.ExpiresAt)})
 }
 
+// logOut ends the token's session on every server sharing the store.
 func (s *Server) logOut(c *gin.Context) {
 	claims, _ := ClaimsFrom(c)
-	s.Tokens.Revoke(claims)
+	if err := s.EndSession(c.Request.Context(), SessionID(claims.ID), claims.ExpiresAt); err != nil {
+		s.WriteError(c, err)
+		return
+	}
 	c.Status(http.StatusNoContent)
 }
 

@@ -38,7 +38,7 @@ func benchEnvWith(b *testing.B, logger *slog.Logger, cache bool) (*Server, []byt
 			b.Fatal(err)
 		}
 	}
-	srv, err := NewServer(Config{TokenSecret: testSecret, CachePublicPages: cache}, Deps{Social: svc, Logger: logger})
+	srv, err := NewServer(Config{TokenSecret: testSecret, CachePublicPages: cache}, Deps{Social: svc, Access: social.NewAccess(svc, memory.NewSessions(), nil), Logger: logger})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,7 +9,9 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/gin-gonic/gin/binding"
@@ -28,9 +30,16 @@ const (
 	SlugAlreadyExists   = "already_exists"
 	SlugBodyTooLarge    = "body_too_large"
 	SlugUnsupportedType = "unsupported_media_type"
+	SlugTooManyRequests = "too_many_requests"
+	SlugClientClosed    = "client_closed"
 	SlugUnavailable     = "unavailable"
 	SlugInternal        = "internal"
 )
+
+// StatusClientClosed is the status of a request whose client went away before its answer:
+// nginx's 499, so that a client closing its connection is counted as what it is, not as the
+// storage failing.
+const StatusClientClosed = 499
 
 // ErrorBody is the JSON body of every error response.
 type ErrorBody struct {
@@ -67,6 +76,7 @@ func MapError(err error) Problem {
 		msgErr   *messageError
 		valErr   *domain.ValidationError
 		tooLarge *http.MaxBytesError
+		retry    *domain.RetryError
 	)
 	p := Problem{Status: http.StatusInternalServerError, Slug: SlugInternal, Message: "internal error"}
 	switch {
@@ -75,6 +85,12 @@ func MapError(err error) Problem {
 			fmt.Sprintf("request body must be at most %d bytes", tooLarge.Limit)}
 	case errors.Is(err, errNotJSON):
 		return Problem{http.StatusUnsupportedMediaType, SlugUnsupportedType, errNotJSON.Error()}
+	case errors.As(err, &retry):
+		return Problem{http.StatusTooManyRequests, SlugTooManyRequests, retry.Message}
+	case errors.Is(err, context.Canceled):
+		// Before ErrUnavailable, which the stores wrap a cancelled call in: here the request's
+		// own context ended, because its client left.
+		return Problem{StatusClientClosed, SlugClientClosed, "the client closed the request"}
 	case errors.As(err, &valErr):
 		return Problem{http.StatusBadRequest, SlugInvalid, valErr.Error()}
 	case errors.Is(err, domain.ErrInvalid):
@@ -112,7 +128,19 @@ func (s *Server) WriteError(c *gin.Context, err error) {
 	if p.Status == http.StatusUnauthorized {
 		c.Header("WWW-Authenticate", `Bearer realm="twissandra"`)
 	}
+	if after, ok := RetryAfter(err); ok {
+		c.Header("Retry-After", after)
+	}
 	c.AbortWithStatusJSON(p.Status, ErrorBody{Error: p.Slug, Message: p.Message})
+}
+
+// RetryAfter is the Retry-After header of err, in seconds, when err says when to try again.
+func RetryAfter(err error) (string, bool) {
+	var retry *domain.RetryError
+	if !errors.As(err, &retry) {
+		return "", false
+	}
+	return strconv.Itoa(max(1, int(retry.After/time.Second))), true
 }
 
 // errNotJSON is a request body sent without the JSON content type.

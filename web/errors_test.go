@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"twissandra/domain"
 )
@@ -53,7 +54,8 @@ func TestMapError(t *testing.T) {
 		{"deadline", fmt.Errorf("memory: %w", context.DeadlineExceeded), 503, SlugUnavailable, "service unavailable, try again later"},
 		{"body too large", fmt.Errorf("bind: %w", &http.MaxBytesError{Limit: 65536}), 413, SlugBodyTooLarge, "request body must be at most 65536 bytes"},
 		{"other", errors.New("pebble: corrupted sstable 000123"), 500, SlugInternal, "internal error"},
-		{"canceled", context.Canceled, 500, SlugInternal, "internal error"},
+		{"client closed", fmt.Errorf("widerow get: %w: %w", domain.ErrUnavailable, context.Canceled), StatusClientClosed, SlugClientClosed, "the client closed the request"},
+		{"too many attempts", &domain.RetryError{After: 30 * time.Second, Message: "wait 30 seconds"}, 429, SlugTooManyRequests, "wait 30 seconds"},
 		{"nil-kind message error", &messageError{msg: "secret"}, 500, SlugInternal, "internal error"},
 	}
 	for _, tt := range tests {

@@ -53,6 +53,8 @@ type testEnv struct {
 	svc   *social.Service
 	clock *fakeClock
 	logs  *syncBuffer
+	// sessions is the store of log-in attempts and ended sessions.
+	sessions *memory.Sessions
 }
 
 type syncBuffer struct {
@@ -84,7 +86,8 @@ func newEnvWith(t testing.TB, cfg Config, edit func(*Deps)) *testEnv {
 	clock := newFakeClock()
 	svc := social.New(store, store, store, clock, domain.NewPasswordHasher(bcrypt.MinCost))
 	logs := &syncBuffer{}
-	deps := Deps{Social: svc, Logger: slog.New(slog.NewJSONHandler(logs, nil)), Clock: clock}
+	sessions := memory.NewSessions()
+	deps := Deps{Social: svc, Access: social.NewAccess(svc, sessions, clock), Logger: slog.New(slog.NewJSONHandler(logs, nil)), Clock: clock}
 	if edit != nil {
 		edit(&deps)
 	}
@@ -92,7 +95,7 @@ func newEnvWith(t testing.TB, cfg Config, edit func(*Deps)) *testEnv {
 	if err != nil {
 		t.Fatalf("NewServer: %v", err)
 	}
-	return &testEnv{t: t, srv: srv, store: store, svc: svc, clock: clock, logs: logs}
+	return &testEnv{t: t, srv: srv, store: store, svc: svc, clock: clock, logs: logs, sessions: sessions}
 }
 
 // do sends one request through the engine. A non-empty token is sent as a bearer token.

@@ -57,7 +57,7 @@ func TestMetricsEndpoint(t *testing.T) {
 	store := memory.New()
 	w := m.Stores(ports.Stores{Users: store, Tweets: store, Lines: store}, adapter)
 	svc := social.New(w.Users, w.Tweets, w.Lines, newFakeClock(), domain.NewPasswordHasher(bcrypt.MinCost))
-	srv, err := NewServer(Config{TokenSecret: testSecret}, Deps{Social: svc})
+	srv, err := NewServer(Config{TokenSecret: testSecret}, Deps{Social: svc, Access: social.NewAccess(svc, memory.NewSessions(), nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -151,9 +151,16 @@ func (s *Server) RequireAuth(c *gin.Context) {
 	if err == nil {
 		var claims Claims
 		if claims, err = s.Tokens.Parse(raw); err == nil {
-			c.Set(claimsKey, claims)
-			c.Next()
-			return
+			var ended bool
+			ended, err = s.sessions.ended(c.Request.Context(), SessionID(claims.ID), claims.ExpiresAt)
+			if err == nil && ended {
+				err = ErrTokenRevoked
+			}
+			if err == nil {
+				c.Set(claimsKey, claims)
+				c.Next()
+				return
+			}
 		}
 	}
 	s.WriteError(c, err)

@@ -57,12 +57,18 @@ type Config struct {
 	// first byte. 0 means the defaults, negative no bound. A client that sends a byte a second,
 	// or never reads what it asked for, is dropped when its bound passes.
 	ReadTimeout, WriteTimeout time.Duration
+	// SessionRecheck is how long the server believes that a session it found open (a token, a
+	// page session) is still open: a logout on another server takes up to this long to be seen
+	// here (a logout here is seen at once). 0 means DefaultSessionRecheck; negative never asks
+	// again, for a store that this process alone writes (the embedded backends).
+	SessionRecheck time.Duration
 }
 
-// The defaults of Config.ReadTimeout and Config.WriteTimeout.
+// The defaults of Config.ReadTimeout, Config.WriteTimeout and Config.SessionRecheck.
 const (
-	DefaultReadTimeout  = 10 * time.Second
-	DefaultWriteTimeout = 20 * time.Second
+	DefaultSessionRecheck = time.Second
+	DefaultReadTimeout    = 10 * time.Second
+	DefaultWriteTimeout   = 20 * time.Second
 )
 
 // orDefault is d, or def when d is 0, or 0 (no bound) when d is negative.
@@ -82,6 +88,9 @@ const DefaultSlowRequest = 500 * time.Millisecond
 // Deps are the web layer's collaborators.
 type Deps struct {
 	Social *social.Service
+	// Access logs users in under the limit and ends sessions, over the backend's
+	// SessionStore (required).
+	Access *social.Access
 	// Blog serves /api/v1/blog; nil leaves the blog API out.
 	Blog *blog.Service
 	// Ready are asked by /readyz; may be empty.
@@ -108,6 +117,8 @@ type Server struct {
 	// proxies are the trusted proxies, whose X-Forwarded-Proto HTTPS believes.
 	proxies proxies
 	pages   *pageCache // nil unless Config.CachePublicPages
+	// sessions says whether a token's or a page's session was ended (sessions.go).
+	sessions *sessionCheck
 }
 
 // NewEngine builds the server and returns its gin engine (see NewServer).
@@ -124,6 +135,9 @@ func NewEngine(cfg Config, deps Deps) (*gin.Engine, error) {
 func NewServer(cfg Config, deps Deps) (*Server, error) {
 	if deps.Social == nil {
 		return nil, errors.New("web: Deps.Social is required")
+	}
+	if deps.Access == nil {
+		return nil, errors.New("web: Deps.Access is required")
 	}
 	if deps.Logger == nil {
 		deps.Logger = slog.New(slog.DiscardHandler)
@@ -166,6 +180,15 @@ func NewServer(cfg Config, deps Deps) (*Server, error) {
 	if cfg.CachePublicPages {
 		s.pages = newPageCache()
 	}
+	clock := deps.Clock
+	if clock == nil {
+		clock = domain.SystemClock{}
+	}
+	recheck := cfg.SessionRecheck
+	if recheck == 0 {
+		recheck = DefaultSessionRecheck
+	}
+	s.sessions = newSessionCheck(deps.Access, recheck, clock)
 	engine.Use(httpMetrics())
 	engine.Use(requestLogger(s.log, slowThreshold(cfg.SlowRequest)), Recovery(s.log, "panic serving request", internalError),
 		opLog(orDefault(cfg.WriteTimeout, DefaultWriteTimeout)), bodyLimit(s, cfg.MaxBodyBytes, orDefault(cfg.ReadTimeout, DefaultReadTimeout)))

@@ -8,7 +8,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"twissandra/domain"
@@ -34,8 +33,6 @@ const (
 	MinTokenSecretLen = 32
 	// DefaultTokenTTL is how long a token lives when Config.TokenTTL is 0.
 	DefaultTokenTTL = 24 * time.Hour
-	// revocationPruneEvery bounds how often Revoke sweeps expired entries out of the set.
-	revocationPruneEvery = time.Minute
 )
 
 var (
@@ -61,20 +58,13 @@ type Claims struct {
 	ID        [tokenIDLen]byte
 }
 
-// Tokens issues, checks and revokes bearer tokens.
-//
-// The revocation set lives in this process's memory: a token revoked here stays valid on another
-// process sharing the secret, and every revocation is forgotten on restart. That is acceptable
-// for one embedded server; several processes would need a shared store for it. Entries are kept
-// only until the token would have expired anyway.
+// Tokens issues and checks bearer tokens. A token is good until it expires unless its session
+// was ended (a logout): that lives in the store, shared by every server (sessions.go), and
+// RequireAuth asks it.
 type Tokens struct {
 	secret []byte
 	ttl    time.Duration
 	clock  domain.Clock
-
-	mu        sync.RWMutex
-	revoked   map[[tokenIDLen]byte]int64 // token id -> expiry (Unix seconds)
-	nextPrune time.Time
 }
 
 // NewTokens returns a Tokens signing with secret (at least MinTokenSecretLen bytes). ttl 0 means
@@ -92,12 +82,7 @@ func NewTokens(secret []byte, ttl time.Duration, clock domain.Clock) (*Tokens, e
 	if clock == nil {
 		clock = domain.SystemClock{}
 	}
-	return &Tokens{
-		secret:  append([]byte(nil), secret...),
-		ttl:     ttl,
-		clock:   clock,
-		revoked: map[[tokenIDLen]byte]int64{},
-	}, nil
+	return &Tokens{secret: append([]byte(nil), secret...), ttl: ttl, clock: clock}, nil
 }
 
 // TTL is the lifetime of the tokens issued.
@@ -138,8 +123,8 @@ func (t *Tokens) mac(payload []byte) []byte {
 	return h.Sum(nil)
 }
 
-// Parse checks a token's form, signature (in constant time), expiry and revocation. Every
-// failure matches domain.ErrUnauthenticated.
+// Parse checks a token's form, signature (in constant time) and expiry; whether its session was
+// ended is the store's to say (RequireAuth). Every failure matches domain.ErrUnauthenticated.
 func (t *Tokens) Parse(token string) (Claims, error) {
 	c, err := t.verify(token)
 	if err != nil {
@@ -147,12 +132,6 @@ func (t *Tokens) Parse(token string) (Claims, error) {
 	}
 	if !t.clock.Now().Before(c.ExpiresAt) {
 		return Claims{}, ErrTokenExpired
-	}
-	t.mu.RLock()
-	_, revoked := t.revoked[c.ID]
-	t.mu.RUnlock()
-	if revoked {
-		return Claims{}, ErrTokenRevoked
 	}
 	return c, nil
 }
@@ -200,36 +179,6 @@ func (t *Tokens) verify(token string) (Claims, error) {
 	}
 	copy(c.ID[:], payload[17:tokenFixedLen])
 	return c, nil
-}
-
-// Revoke makes the token with these claims invalid in this process until it expires.
-func (t *Tokens) Revoke(c Claims) {
-	now := t.clock.Now()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if !now.Before(t.nextPrune) {
-		t.pruneLocked(now)
-		t.nextPrune = now.Add(revocationPruneEvery)
-	}
-	if now.Before(c.ExpiresAt) {
-		t.revoked[c.ID] = c.ExpiresAt.Unix()
-	}
-}
-
-func (t *Tokens) pruneLocked(now time.Time) {
-	cut := now.Unix()
-	for id, exp := range t.revoked {
-		if exp <= cut {
-			delete(t.revoked, id)
-		}
-	}
-}
-
-// revokedLen is the size of the revocation set (for tests).
-func (t *Tokens) revokedLen() int {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return len(t.revoked)
 }
 
 // bearerToken extracts the token of an "Authorization: Bearer <token>" header.

@@ -128,36 +128,6 @@ func TestTokenExpiry(t *testing.T) {
 	}
 }
 
-func TestTokenRevocation(t *testing.T) {
-	t.Parallel()
-	tk, clock := newTestTokens(t, time.Hour)
-	a, ca, _ := tk.Issue("ericflo")
-	b, _, _ := tk.Issue("ericflo")
-	tk.Revoke(ca)
-	if _, err := tk.Parse(a); !errors.Is(err, ErrTokenRevoked) {
-		t.Fatalf("revoked token: %v", err)
-	}
-	if _, err := tk.Parse(b); err != nil {
-		t.Fatalf("the other token of the same user: %v", err)
-	}
-	if n := tk.revokedLen(); n != 1 {
-		t.Fatalf("revocation set holds %d, want 1", n)
-	}
-
-	// Revoked entries are forgotten once their tokens expire: the set only holds live ones.
-	clock.Advance(2 * time.Hour)
-	_, cc, _ := tk.Issue("ericflo")
-	tk.Revoke(cc)
-	if n := tk.revokedLen(); n != 1 {
-		t.Fatalf("after expiry the revocation set holds %d, want 1 (pruned)", n)
-	}
-	// Revoking an already expired token adds nothing.
-	tk.Revoke(ca)
-	if n := tk.revokedLen(); n != 1 {
-		t.Fatalf("revoking an expired token grew the set to %d", n)
-	}
-}
-
 func TestBearerToken(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -143,6 +143,12 @@ func TestPairKeepsTheContract(t *testing.T) {
 		s := compare.Stores(p, ports.Stores{Authors: a, Entries: a, Tags: a, Comments: a}, ports.Stores{Authors: b, Entries: b, Tags: b, Comments: b})
 		return porttest.BlogStores{Authors: s.Authors, Entries: s.Entries, Tags: s.Tags, Comments: s.Comments}
 	})
+	porttest.RunSessions(t, func(t *testing.T) (ports.SessionStore, porttest.Stores) {
+		a, b := memory.New(), memory.New()
+		s := compare.Stores(p, ports.Stores{Users: a, Tweets: a, Lines: a, Sessions: memory.NewSessions()},
+			ports.Stores{Users: b, Tweets: b, Lines: b, Sessions: memory.NewSessions()})
+		return s.Sessions, porttest.Stores{Users: s.Users, Tweets: s.Tweets, Lines: s.Lines}
+	})
 	obs.mu.Lock()
 	defer obs.mu.Unlock()
 	if obs.faults != 0 {

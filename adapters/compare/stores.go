@@ -75,6 +75,8 @@ func tagRefKey(r model.TagRef) string   { return r.ID.String() + "/" + r.Slug }
 func commentKey(c model.Comment) string { return fmt.Sprintf("%s/%q/%d", c.ID, c.Text, c.Time.Unix()) }
 func int64Key(n int64) string           { return fmt.Sprint(n) }
 func stringKey(s string) string         { return s }
+func timeKey(t time.Time) string        { return fmt.Sprint(micros(t)) }
+func boolKey(b bool) string             { return fmt.Sprint(b) }
 
 // Friends and Followers shadow the first page of a follow list only, and compare it as a set.
 func (w userStore) Friends(ctx context.Context, username, after string, limit int) ([]domain.Follow, error) {

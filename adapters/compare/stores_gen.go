@@ -23,6 +23,7 @@ func Stores(p *Pair, primary, secondary ports.Stores) ports.Stores {
 		Entries:  entryStore{p, primary.Entries, secondary.Entries},
 		Tags:     tagIndex{p, primary.Tags, secondary.Tags},
 		Comments: commentStore{p, primary.Comments, secondary.Comments},
+		Sessions: sessionStore{p, primary.Sessions, secondary.Sessions},
 	}
 }
 
@@ -251,4 +252,45 @@ func (w commentStore) DeleteComments(ctx context.Context, slug string) error {
 	return w.p.write(ctx, "delete_comments"+" "+slug, func(ctx context.Context, first bool) error {
 		return pick(first, w.a, w.b).DeleteComments(ctx, slug)
 	})
+}
+
+type sessionStore struct {
+	p    *Pair
+	a, b ports.SessionStore
+}
+
+func (w sessionStore) AddLoginAttempt(ctx context.Context, key string, id uuid.UUID, keep time.Duration) error {
+	return w.p.write(ctx, "add_login_attempt"+" "+key+" "+id.String(), func(ctx context.Context, first bool) error {
+		return pick(first, w.a, w.b).AddLoginAttempt(ctx, key, id, keep)
+	})
+}
+
+func (w sessionStore) LoginAttempts(ctx context.Context, key string, since time.Time, limit int) ([]time.Time, error) {
+	return read(ctx, w.p, "login_attempts"+" "+key, func(ctx context.Context, first bool) ([]time.Time, error) {
+		return pick(first, w.a, w.b).LoginAttempts(ctx, key, since, limit)
+	}, listKey(timeKey))
+}
+
+func (w sessionStore) DropLoginAttempt(ctx context.Context, key string, id uuid.UUID) error {
+	return w.p.write(ctx, "drop_login_attempt"+" "+key+" "+id.String(), func(ctx context.Context, first bool) error {
+		return pick(first, w.a, w.b).DropLoginAttempt(ctx, key, id)
+	})
+}
+
+func (w sessionStore) ClearLoginAttempts(ctx context.Context, key string) error {
+	return w.p.write(ctx, "clear_login_attempts"+" "+key, func(ctx context.Context, first bool) error {
+		return pick(first, w.a, w.b).ClearLoginAttempts(ctx, key)
+	})
+}
+
+func (w sessionStore) EndSession(ctx context.Context, id string, expires time.Time) error {
+	return w.p.write(ctx, "end_session"+" "+id, func(ctx context.Context, first bool) error {
+		return pick(first, w.a, w.b).EndSession(ctx, id, expires)
+	})
+}
+
+func (w sessionStore) SessionEnded(ctx context.Context, id string, expires time.Time) (bool, error) {
+	return read(ctx, w.p, "session_ended"+" "+id, func(ctx context.Context, first bool) (bool, error) {
+		return pick(first, w.a, w.b).SessionEnded(ctx, id, expires)
+	}, boolKey)
 }

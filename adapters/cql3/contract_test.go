@@ -3,6 +3,7 @@ package cql3
 import (
 	"testing"
 
+	"twissandra/ports"
 	"twissandra/ports/porttest"
 	"twissandra/ports/teachingtest"
 )
@@ -12,6 +13,13 @@ func TestContract(t *testing.T) {
 	porttest.Run(t, func(t *testing.T) porttest.Stores {
 		resetPublic(t, s)
 		return porttest.Stores{Users: s, Tweets: s, Lines: s}
+	})
+}
+
+func TestSessionsContract(t *testing.T) {
+	s := sharedStore(t)
+	porttest.RunSessions(t, func(t *testing.T) (ports.SessionStore, porttest.Stores) {
+		return s, porttest.Stores{Users: s, Tweets: s, Lines: s}
 	})
 }
 

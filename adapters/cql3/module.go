@@ -35,7 +35,7 @@ func NewManaged(p ModuleParams) (*Store, error) {
 	return s, nil
 }
 
-// Module provides one Store as every storage port (Twissandra's and the blog's) and as a
+// Module provides one Store as every storage port (Twissandra's, the blog's and the sessions') and as a
 // ports.Pinger in the "pingers" group that /readyz asks. The caller supplies a Config.
 var Module = fx.Module("cql3",
 	fx.Provide(
@@ -43,6 +43,7 @@ var Module = fx.Module("cql3",
 			fx.As(fx.Self()),
 			fx.As(new(ports.UserStore)), fx.As(new(ports.TweetStore)), fx.As(new(ports.LineStore)),
 			fx.As(new(ports.AuthorStore)), fx.As(new(ports.EntryStore)), fx.As(new(ports.TagIndex)), fx.As(new(ports.CommentStore)),
+			fx.As(new(ports.SessionStore)),
 			fx.As(new(teaching.Locator)), fx.As(new(teaching.CQLInspector)), fx.As(new(teaching.NameClaims)), fx.As(new(teaching.RowSizer)),
 		),
 		fx.Annotate(func(s *Store) *Store { return s }, fx.As(new(ports.Pinger)), fx.ResultTags(`group:"pingers"`)),

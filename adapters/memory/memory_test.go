@@ -10,6 +10,7 @@ import (
 	"twissandra/domain"
 
 	"twissandra/adapters/memory"
+	"twissandra/ports"
 	"twissandra/ports/porttest"
 	"twissandra/ports/teachingtest"
 )
@@ -18,6 +19,13 @@ func TestContract(t *testing.T) {
 	porttest.Run(t, func(t *testing.T) porttest.Stores {
 		s := memory.New()
 		return porttest.Stores{Users: s, Tweets: s, Lines: s}
+	})
+}
+
+func TestSessionsContract(t *testing.T) {
+	porttest.RunSessions(t, func(t *testing.T) (ports.SessionStore, porttest.Stores) {
+		s := memory.New()
+		return memory.NewSessions(), porttest.Stores{Users: s, Tweets: s, Lines: s}
 	})
 }
 

@@ -84,7 +84,7 @@ func newNode(lc fx.Lifecycle, cfg Config, logger *slog.Logger) (*engine.Node, er
 	return n, nil
 }
 
-// Module provides the engine, and the Twissandra and blog stores on it. The caller supplies a Config.
+// Module provides the engine, and the Twissandra, blog and session stores on it. The caller supplies a Config.
 var Module = fx.Module("widerow",
 	fx.Provide(
 		newNode,
@@ -92,6 +92,7 @@ var Module = fx.Module("widerow",
 			fx.As(new(ports.UserStore)), fx.As(new(ports.TweetStore)), fx.As(new(ports.LineStore))),
 		fx.Annotate(NewInspector, fx.As(new(teaching.Locator)), fx.As(new(teaching.WideRowInspector)), fx.As(new(teaching.RowSizer))),
 		fx.Annotate(NewNameClaims, fx.As(new(teaching.NameClaims))),
+		fx.Annotate(NewSessions, fx.As(new(ports.SessionStore))),
 		// One BlogStore per Node: it serialises its read-modify-write paths with in-process locks.
 		fx.Annotate(NewBlogStore,
 			fx.As(new(ports.AuthorStore)), fx.As(new(ports.EntryStore)), fx.As(new(ports.TagIndex)), fx.As(new(ports.CommentStore))),

@@ -97,6 +97,7 @@ func coreOptions(cfg *Config, logger *slog.Logger) ([]fx.Option, error) {
 			func() domain.Clock { return domain.SystemClock{} },
 			func(c *Config) *domain.PasswordHasher { return domain.NewPasswordHasher(c.BcryptCost) },
 			newSocial,
+			social.NewAccess,
 			blog.New,
 		),
 	}, nil
@@ -129,6 +130,7 @@ type storesIn struct {
 	Entries  ports.EntryStore
 	Tags     ports.TagIndex
 	Comments ports.CommentStore
+	Sessions ports.SessionStore
 }
 
 type storesOut struct {
@@ -140,6 +142,7 @@ type storesOut struct {
 	Entries  ports.EntryStore
 	Tags     ports.TagIndex
 	Comments ports.CommentStore
+	Sessions ports.SessionStore
 }
 
 // decorateStores wraps the backend's stores for the server: each port call is counted and
@@ -148,12 +151,12 @@ type storesOut struct {
 // made below the ports, so no wrapper adds any.
 func decorateStores(in storesIn, c *Config, sec *secondary) storesOut {
 	s := metrics.Default().Stores(ports.Stores{Users: in.Users, Tweets: in.Tweets, Lines: in.Lines,
-		Authors: in.Authors, Entries: in.Entries, Tags: in.Tags, Comments: in.Comments}, c.Backend)
+		Authors: in.Authors, Entries: in.Entries, Tags: in.Tags, Comments: in.Comments, Sessions: in.Sessions}, c.Backend)
 	if sec != nil {
 		s = compare.Stores(sec.pair, s, sec.stores)
 	}
 	return storesOut{Users: s.Users, Tweets: s.Tweets, Lines: s.Lines,
-		Authors: s.Authors, Entries: s.Entries, Tags: s.Tags, Comments: s.Comments}
+		Authors: s.Authors, Entries: s.Entries, Tags: s.Tags, Comments: s.Comments, Sessions: s.Sessions}
 }
 
 // newLab opens the comparator lab's scratch keyspace (in memory, apart from the application's
@@ -205,6 +208,7 @@ type engineDeps struct {
 	Config  *Config
 	Logger  *slog.Logger
 	Social  *social.Service
+	Access  *social.Access
 	Blog    *blog.Service
 	Clock   domain.Clock
 	Pingers []ports.Pinger            `group:"pingers"`
@@ -226,6 +230,11 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	soleWriter := d.Config.Backend != "cql3" && d.Config.Compare == ""
+	sessionRecheck := d.Config.SessionRecheck
+	if soleWriter {
+		sessionRecheck = -1 // every logout goes through this process, which sees it at once
+	}
 	s, err := web.NewServer(web.Config{
 		TokenSecret:    secret,
 		TokenTTL:       d.Config.TokenTTL,
@@ -235,9 +244,10 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		SlowRequest:    d.Config.SlowRequest,
 		TrustedProxies: splitList(d.Config.TrustedProxies),
 		// The embedded stores have this process as their only writer; a Cassandra cluster
-		// may be written by other servers, whose posts this process would not see.
-		CachePublicPages: d.Config.Backend != "cql3" && d.Config.Compare == "",
-	}, web.Deps{Social: d.Social, Blog: d.Blog, Ready: d.Pingers, Logger: d.Logger, Clock: d.Clock})
+		// may be written by other servers, whose posts and logouts this process would not see.
+		CachePublicPages: soleWriter,
+		SessionRecheck:   sessionRecheck,
+	}, web.Deps{Social: d.Social, Access: d.Access, Blog: d.Blog, Ready: d.Pingers, Logger: d.Logger, Clock: d.Clock})
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +255,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := pages.Register(st, pages.Deps{Social: d.Social, Blog: d.Blog, Clock: d.Clock}); err != nil {
+	if err := pages.Register(st, pages.Deps{Social: d.Social, Blog: d.Blog, Access: d.Access}); err != nil {
 		return nil, err
 	}
 	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: string(d.Schema),

@@ -42,7 +42,7 @@ func openBackend(ctx context.Context, cfg *Config, stderr io.Writer) (*openedBac
 	b := &openedBackend{}
 	opts = append(opts, fx.Populate(
 		&b.stores.Users, &b.stores.Tweets, &b.stores.Lines,
-		&b.stores.Authors, &b.stores.Entries, &b.stores.Tags, &b.stores.Comments,
+		&b.stores.Authors, &b.stores.Entries, &b.stores.Tags, &b.stores.Comments, &b.stores.Sessions,
 		&b.social, &b.blog, &b.locator, &b.sizes,
 	))
 	switch cfg.Backend {

@@ -42,6 +42,9 @@ type Config struct {
 	// ReadTimeout bounds the reading of a request's body, WriteTimeout the writing of a
 	// response (web.Config).
 	ReadTimeout, WriteTimeout time.Duration
+	// SessionRecheck is how long a cql3 server believes a session it checked is open
+	// (web.Config).
+	SessionRecheck time.Duration
 	// Compare names a second backend that every write goes to as well and every read is
 	// shadowed on (compare mode); "" for none.
 	Compare        string
@@ -137,6 +140,7 @@ func bindServeFlags(fs *flag.FlagSet, c *Config) {
 	fs.DurationVar(&c.TokenTTL, "token-ttl", 24*time.Hour, "lifetime of API tokens")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body-bytes", 64<<10, "largest request body accepted")
 	fs.DurationVar(&c.ReadTimeout, "read-timeout", web.DefaultReadTimeout, "how long a request's body may take to arrive; a slower client is dropped (negative: no bound)")
+	fs.DurationVar(&c.SessionRecheck, "session-recheck", web.DefaultSessionRecheck, "cql3: how long a server believes that a session it checked is still open: a logout on another server reaches it within this")
 	fs.DurationVar(&c.WriteTimeout, "write-timeout", web.DefaultWriteTimeout, "how long writing a response may take from its first byte; a client that stops reading is dropped (negative: no bound)")
 	fs.StringVar(&c.Compare, "compare", "", "compare mode: run every action on this second backend too (cql3, widerow or memory) and show both models' operations side by side; the data dir or cql3 flags of the other backend configure it")
 	fs.DurationVar(&c.SlowRequest, "slow-request", 500*time.Millisecond, "requests slower than this are logged at info (the others at debug; 5xx at error); negative: never")
@@ -218,6 +222,9 @@ func (c *Config) validate() error {
 	}
 	if c.PullThreshold < 0 {
 		return fmt.Errorf("--pull-threshold %d: want 0 (push to everyone) or more", c.PullThreshold)
+	}
+	if c.SessionRecheck < 0 {
+		return fmt.Errorf("--session-recheck %s: want a positive duration", c.SessionRecheck)
 	}
 	if c.BcryptCost < 4 || c.BcryptCost > 31 {
 		return fmt.Errorf("--bcrypt-cost %d: want 4 to 31", c.BcryptCost)

@@ -37,7 +37,7 @@ func BenchmarkCQL3PageVersusRawSlice(b *testing.B) {
 	store, rawSess := cqltest.Keyspace(b, "twissandra_test_bench_")
 	ctx := context.Background()
 	svc := social.New(store, store, store, nil, domain.NewPasswordHasher(bcrypt.MinCost))
-	srv, err := web.NewServer(web.Config{TokenSecret: []byte(strings.Repeat("k", 32))}, web.Deps{Social: svc})
+	srv, err := web.NewServer(web.Config{TokenSecret: []byte(strings.Repeat("k", 32))}, web.Deps{Social: svc, Access: social.NewAccess(svc, store, nil)})
 	if err != nil {
 		b.Fatal(err)
 	}

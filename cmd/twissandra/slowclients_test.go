@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,26 +12,6 @@ import (
 	"testing"
 	"time"
 )
-
-// startServe runs serve on the memory backend with args added, and returns its address.
-func startServe(t *testing.T, args ...string) string {
-	t.Helper()
-	addr := freeAddr(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	var stderr syncBuffer
-	go func() {
-		done <- run(ctx, append([]string{"serve", "--backend", "memory", "--addr", addr, "--bcrypt-cost", "4"}, args...), io.Discard, &stderr)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if code := <-done; code != 0 {
-			t.Errorf("serve exited %d: %s", code, stderr.String())
-		}
-	})
-	waitHealthy(t, "http://"+addr+"/healthz", done)
-	return addr
-}
 
 // A client that sends its body a byte at a time is dropped when --read-timeout passes, long
 // before its body would have arrived: its connection ends with a 400, and another client is

@@ -78,7 +78,7 @@ func TestReadPorts(t *testing.T) {
 	for _, p := range ps {
 		fields = append(fields, p.Field+":"+p.Type)
 	}
-	if got := strings.Join(fields, " "); got != "Users:UserStore Tweets:TweetStore Lines:LineStore Authors:AuthorStore Entries:EntryStore Tags:TagIndex Comments:CommentStore" {
+	if got := strings.Join(fields, " "); got != "Users:UserStore Tweets:TweetStore Lines:LineStore Authors:AuthorStore Entries:EntryStore Tags:TagIndex Comments:CommentStore Sessions:SessionStore" {
 		t.Fatalf("ports: %s", got)
 	}
 	var appendM Method

@@ -15,7 +15,7 @@ func cqlServer(t *testing.T) *web.Server { return serverOver(t, cqlStores(t)) }
 func cqlStores(t *testing.T) ports.Stores {
 	t.Helper()
 	s := cqltest.Store(t, "twissandra_test_rel_")
-	return ports.Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s}
+	return ports.Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s}
 }
 
 // Of simultaneous sign-ups of one name on cql3 (INSERT ... IF NOT EXISTS), exactly one gets 201.

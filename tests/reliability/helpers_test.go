@@ -29,7 +29,7 @@ var backends = []backend{
 	{"memory", func(t testing.TB) ports.Stores {
 		s := memory.New()
 		b := memory.NewBlog()
-		return ports.Stores{Users: s, Tweets: s, Lines: s, Authors: b, Entries: b, Tags: b, Comments: b}
+		return ports.Stores{Users: s, Tweets: s, Lines: s, Authors: b, Entries: b, Tags: b, Comments: b, Sessions: memory.NewSessions()}
 	}},
 	{"widerow", func(t testing.TB) ports.Stores {
 		node, err := widerow.OpenNode(widerow.Config{DataDir: t.TempDir(), CommitLogSync: "batch"}, nil)
@@ -39,7 +39,7 @@ var backends = []backend{
 		t.Cleanup(func() { node.Close() })
 		s := widerow.NewStore(node)
 		b := widerow.NewBlogStore(node)
-		return ports.Stores{Users: s, Tweets: s, Lines: s, Authors: b, Entries: b, Tags: b, Comments: b}
+		return ports.Stores{Users: s, Tweets: s, Lines: s, Authors: b, Entries: b, Tags: b, Comments: b, Sessions: widerow.NewSessions(node)}
 	}},
 }
 
@@ -59,12 +59,12 @@ func services(st ports.Stores) (*social.Service, *blog.Service) {
 
 func serverOver(t testing.TB, st ports.Stores) *web.Server {
 	svc, bs := services(st)
-	return newServer(t, svc, bs)
+	return newServer(t, svc, bs, st.Sessions)
 }
 
-func newServer(t testing.TB, svc *social.Service, bs *blog.Service) *web.Server {
+func newServer(t testing.TB, svc *social.Service, bs *blog.Service, sessions ports.SessionStore) *web.Server {
 	t.Helper()
-	srv, err := web.NewServer(web.Config{TokenSecret: testSecret}, web.Deps{Social: svc, Blog: bs})
+	srv, err := web.NewServer(web.Config{TokenSecret: testSecret}, web.Deps{Social: svc, Blog: bs, Access: social.NewAccess(svc, sessions, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,7 +61,7 @@ func TestRunAgainstServer(t *testing.T) {
 	t.Parallel()
 	store := memory.New()
 	svc := social.New(store, store, store, nil, domain.NewPasswordHasher(bcrypt.MinCost))
-	srv, err := web.NewServer(web.Config{TokenSecret: []byte("0123456789abcdef0123456789abcdef")}, web.Deps{Social: svc})
+	srv, err := web.NewServer(web.Config{TokenSecret: []byte("0123456789abcdef0123456789abcdef")}, web.Deps{Social: svc, Access: social.NewAccess(svc, memory.NewSessions(), nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

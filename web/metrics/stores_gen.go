@@ -66,6 +66,14 @@ func (m *Metrics) Stores(s ports.Stores, adapter string) ports.Stores {
 			sliceComments:  m.op(adapter, "slice_comments"),
 			deleteComments: m.op(adapter, "delete_comments"),
 		},
+		Sessions: &sessionStore{base: b, s: s.Sessions,
+			addLoginAttempt:    m.op(adapter, "add_login_attempt"),
+			loginAttempts:      m.op(adapter, "login_attempts"),
+			dropLoginAttempt:   m.op(adapter, "drop_login_attempt"),
+			clearLoginAttempts: m.op(adapter, "clear_login_attempts"),
+			endSession:         m.op(adapter, "end_session"),
+			sessionEnded:       m.op(adapter, "session_ended"),
+		},
 	}
 }
 
@@ -367,4 +375,57 @@ func (w *commentStore) DeleteComments(ctx context.Context, slug string) error {
 	err := w.s.DeleteComments(ctx, slug)
 	w.deleteComments.done(start, err)
 	return err
+}
+
+type sessionStore struct {
+	base
+	s                  ports.SessionStore
+	addLoginAttempt    *opTimer
+	loginAttempts      *opTimer
+	dropLoginAttempt   *opTimer
+	clearLoginAttempts *opTimer
+	endSession         *opTimer
+	sessionEnded       *opTimer
+}
+
+func (w *sessionStore) AddLoginAttempt(ctx context.Context, key string, id uuid.UUID, keep time.Duration) error {
+	start := time.Now()
+	err := w.s.AddLoginAttempt(ctx, key, id, keep)
+	w.addLoginAttempt.done(start, err)
+	return err
+}
+
+func (w *sessionStore) LoginAttempts(ctx context.Context, key string, since time.Time, limit int) ([]time.Time, error) {
+	start := time.Now()
+	v, err := w.s.LoginAttempts(ctx, key, since, limit)
+	w.loginAttempts.done(start, err)
+	return v, err
+}
+
+func (w *sessionStore) DropLoginAttempt(ctx context.Context, key string, id uuid.UUID) error {
+	start := time.Now()
+	err := w.s.DropLoginAttempt(ctx, key, id)
+	w.dropLoginAttempt.done(start, err)
+	return err
+}
+
+func (w *sessionStore) ClearLoginAttempts(ctx context.Context, key string) error {
+	start := time.Now()
+	err := w.s.ClearLoginAttempts(ctx, key)
+	w.clearLoginAttempts.done(start, err)
+	return err
+}
+
+func (w *sessionStore) EndSession(ctx context.Context, id string, expires time.Time) error {
+	start := time.Now()
+	err := w.s.EndSession(ctx, id, expires)
+	w.endSession.done(start, err)
+	return err
+}
+
+func (w *sessionStore) SessionEnded(ctx context.Context, id string, expires time.Time) (bool, error) {
+	start := time.Now()
+	v, err := w.s.SessionEnded(ctx, id, expires)
+	w.sessionEnded.done(start, err)
+	return v, err
 }

@@ -38,11 +38,12 @@ type stores struct {
 	entries  ports.EntryStore
 	tags     ports.TagIndex
 	comments ports.CommentStore
+	sessions ports.SessionStore
 }
 
 func memoryStores() stores {
 	m, b := memory.New(), memory.NewBlog()
-	return stores{users: m, tweets: m, lines: m, authors: b, entries: b, tags: b, comments: b}
+	return stores{users: m, tweets: m, lines: m, authors: b, entries: b, tags: b, comments: b, sessions: memory.NewSessions()}
 }
 
 func widerowStores(t testing.TB) stores {
@@ -53,7 +54,7 @@ func widerowStores(t testing.TB) stores {
 	}
 	t.Cleanup(func() { _ = node.Close() })
 	s, b := widerow.NewStore(node), widerow.NewBlogStore(node)
-	return stores{users: s, tweets: s, lines: s, authors: b, entries: b, tags: b, comments: b}
+	return stores{users: s, tweets: s, lines: s, authors: b, entries: b, tags: b, comments: b, sessions: widerow.NewSessions(node)}
 }
 
 // newApp serves the pages (and the JSON API) on st, in the site's frame without the teaching
@@ -70,7 +71,11 @@ func newAppWith(t testing.TB, st stores, cfg web.Config) *testApp {
 	svc := social.New(st.users, st.tweets, st.lines, nil, hasher)
 	bl := blog.New(st.authors, st.entries, st.tags, st.comments, nil)
 	cfg.TokenSecret = []byte(strings.Repeat("k", 32))
-	s, err := web.NewServer(cfg, web.Deps{Social: svc})
+	if cfg.SessionRecheck == 0 {
+		cfg.SessionRecheck = -1 // this process alone writes st, as serve on an embedded backend
+	}
+	access := social.NewAccess(svc, st.sessions, nil)
+	s, err := web.NewServer(cfg, web.Deps{Social: svc, Access: access})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +83,7 @@ func newAppWith(t testing.TB, st stores, cfg web.Config) *testApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Register(frame, Deps{Social: svc, Blog: bl}); err != nil {
+	if err := Register(frame, Deps{Social: svc, Blog: bl, Access: access}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s.Engine)

@@ -9,7 +9,6 @@ package pages
 
 import (
 	"errors"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -27,16 +26,9 @@ type Deps struct {
 	Social *social.Service
 	// Blog runs the blog; nil leaves the blog pages out.
 	Blog *blog.Service
-	// Clock drives login throttling; nil means the wall clock.
-	Clock domain.Clock
+	// Access logs users in, under the limit that the API shares (required).
+	Access *social.Access
 }
-
-// Login throttling: this many failures per window, per username and per client address.
-const (
-	loginMaxFailures = 5
-	loginWindow      = time.Minute
-	loginMaxKeys     = 10000
-)
 
 // Page sizes.
 const (
@@ -48,10 +40,8 @@ const (
 )
 
 type handler struct {
-	deps      Deps
-	site      *site.Site
-	userFails *limiter
-	addrFails *limiter
+	deps Deps
+	site *site.Site
 }
 
 // Register adds the pages to the site: their routes.
@@ -59,16 +49,10 @@ func Register(st *site.Site, deps Deps) error {
 	if deps.Social == nil {
 		return errors.New("pages: Deps.Social is required")
 	}
-	now := time.Now
-	if deps.Clock != nil {
-		now = deps.Clock.Now
+	if deps.Access == nil {
+		return errors.New("pages: Deps.Access is required")
 	}
-	h := &handler{
-		deps:      deps,
-		site:      st,
-		userFails: newLimiter(loginMaxFailures, loginWindow, loginMaxKeys, now),
-		addrFails: newLimiter(loginMaxFailures, loginWindow, loginMaxKeys, now),
-	}
+	h := &handler{deps: deps, site: st}
 	h.routes(st.Routes())
 	return nil
 }

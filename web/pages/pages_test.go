@@ -8,10 +8,10 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 
 	"twissandra/domain"
 	"twissandra/domain/blog"
+	"twissandra/domain/social"
 	"twissandra/web"
 	"twissandra/web/site"
 )
@@ -178,7 +178,7 @@ func TestLogInBadInputAndThrottle(t *testing.T) {
 		t.Fatalf("missing password: %d", r.status)
 	}
 	mustContain(t, r.body, "Enter your username and your password", `value="gina"`)
-	for i := range loginMaxFailures {
+	for i := range social.LoginLimit {
 		r = c.post("/login", url.Values{"username": {"gina"}, "password": {"wrong-password"}})
 		if r.status != http.StatusUnauthorized {
 			t.Fatalf("wrong password %d: status %d", i, r.status)
@@ -188,54 +188,13 @@ func TestLogInBadInputAndThrottle(t *testing.T) {
 	}
 	r = c.post("/login", url.Values{"username": {"gina"}, "password": {"password1"}})
 	if r.status != http.StatusTooManyRequests {
-		t.Fatalf("after %d failures: status %d, want 429", loginMaxFailures, r.status)
+		t.Fatalf("after %d failures: status %d, want 429", social.LoginLimit, r.status)
 	}
-	mustContain(t, r.body, "Too many failed sign-ins")
+	mustContain(t, r.body, "Too many sign-in attempts")
 	if r.header.Get("Retry-After") == "" {
 		t.Fatal("429 without Retry-After")
 	}
 	mustNotContain(t, c.get("/").body, "Your timeline")
-}
-
-func TestLimiter(t *testing.T) {
-	t.Parallel()
-	now := time.Unix(1000, 0)
-	l := newLimiter(3, time.Minute, 4, func() time.Time { return now })
-	for range 3 {
-		if b, _ := l.Blocked("a"); b {
-			t.Fatal("blocked too early")
-		}
-		l.Fail("a")
-	}
-	if b, wait := l.Blocked("a"); !b || wait != time.Minute {
-		t.Fatalf("after 3 failures: blocked %v wait %v", b, wait)
-	}
-	now = now.Add(30 * time.Second)
-	l.Fail("a")
-	now = now.Add(31 * time.Second)
-	if b, _ := l.Blocked("a"); b {
-		t.Fatal("failures older than the window still count")
-	}
-	l.Fail("a")
-	l.Fail("a")
-	now = now.Add(20 * time.Second)
-	if b, _ := l.Blocked("a"); !b {
-		t.Fatal("a sliding window forgot failures inside it")
-	}
-	now = now.Add(10 * time.Second)
-	if b, _ := l.Blocked("a"); b {
-		t.Fatal("still blocked after the window")
-	}
-	for i := range 100 {
-		l.Fail(fmt.Sprint("k", i))
-	}
-	if n := l.size(); n > 4 {
-		t.Fatalf("limiter holds %d keys, bound 4", n)
-	}
-	l.Reset("k99")
-	if b, _ := l.Blocked("k99"); b {
-		t.Fatal("blocked after reset")
-	}
 }
 
 func TestPostBadInput(t *testing.T) {

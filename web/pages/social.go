@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -13,6 +12,7 @@ import (
 
 	"twissandra/domain"
 	"twissandra/domain/social"
+	"twissandra/web"
 	"twissandra/web/site"
 )
 
@@ -402,25 +402,15 @@ func (h *handler) login(c *gin.Context) {
 		h.loginForm(c, http.StatusBadRequest, d)
 		return
 	}
-	userKey, addrKey := "user:"+username, "addr:"+c.ClientIP()
-	if len(username) > domain.MaxUsernameLen {
-		userKey = "user:" // a name that long cannot exist; do not let it grow the map
-	}
-	blockedU, waitU := h.userFails.Blocked(userKey)
-	blockedA, waitA := h.addrFails.Blocked(addrKey)
-	if blockedU || blockedA {
-		wait := max(waitU, waitA)
-		secs := int(wait.Seconds()) + 1
-		c.Header("Retry-After", strconv.Itoa(secs))
-		d.LoginError = "Too many failed sign-ins. Wait " + strconv.Itoa(secs) + " seconds and try again."
-		h.loginForm(c, http.StatusTooManyRequests, d)
-		return
-	}
-	u, err := h.deps.Social.LogIn(c.Request.Context(), username, password)
+	u, err := h.deps.Access.LogIn(c.Request.Context(), username, password, c.ClientIP())
 	if err != nil {
+		if after, ok := web.RetryAfter(err); ok {
+			c.Header("Retry-After", after)
+			d.LoginError = "Too many sign-in attempts. Wait " + after + " seconds and try again."
+			h.loginForm(c, http.StatusTooManyRequests, d)
+			return
+		}
 		if errors.Is(err, domain.ErrUnauthenticated) {
-			h.userFails.Fail(userKey)
-			h.addrFails.Fail(addrKey)
 			d.LoginError = "Wrong username or password."
 			h.loginForm(c, http.StatusUnauthorized, d)
 			return
@@ -428,8 +418,7 @@ func (h *handler) login(c *gin.Context) {
 		h.site.Fail(c, err)
 		return
 	}
-	h.userFails.Reset(userKey)
-	site.LogIn(c, u.Username)
+	h.site.LogIn(c, u.Username)
 	site.AddFlash(c, site.FlashOK, "Welcome back, "+u.Username+".")
 	h.site.Redirect(c, d.Next, "your log-in")
 }
@@ -461,13 +450,16 @@ func (h *handler) signup(c *gin.Context) {
 		h.loginForm(c, status, d)
 		return
 	}
-	site.LogIn(c, u.Username)
+	h.site.LogIn(c, u.Username)
 	site.AddFlash(c, site.FlashOK, "Welcome, "+u.Username+". Your account is ready.")
 	h.site.Redirect(c, d.Next, "your sign-up")
 }
 
 func (h *handler) logout(c *gin.Context) {
-	site.LogOut(c)
+	if err := h.site.LogOut(c); err != nil {
+		h.site.Fail(c, err)
+		return
+	}
 	site.AddFlash(c, site.FlashOK, "You are signed out.")
 	h.site.Redirect(c, "/", "your log-out")
 }

@@ -6,14 +6,19 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
+
+	"twissandra/web"
 )
 
 // The session is one cookie, signed (HMAC-SHA256) and encrypted (AES-256) by gorilla's
 // securecookie with keys derived from the server's token secret: it holds the username, the
-// CSRF token and the flash messages, and nothing lives in server memory.
+// log-in's id and end, the CSRF token and the flash messages. A log-in lasts sessionMaxAge from
+// the moment it was made, however often the cookie is rewritten; a logout ends it in the store
+// (web.Server.EndSession), so that a copy of the cookie taken before is refused by every server.
 const (
 	// SessionCookie is the session cookie's name.
 	SessionCookie = "twissandra_session"
@@ -21,6 +26,8 @@ const (
 
 	keyUser = "user"
 	keyCSRF = "csrf"
+	keySID  = "sid"  // the log-in's id, as web.SessionID.String writes it
+	keyEnds = "ends" // when the log-in ends, in Unix seconds
 
 	// CSRFField is the form field that carries the session's CSRF token (the "csrf" partial
 	// writes it).
@@ -100,19 +107,68 @@ func newCSRFToken(s sessions.Session) string {
 	return tok
 }
 
-// LogIn starts a logged-in session. The CSRF token is replaced, so a token seen before the
-// login is worth nothing after it.
-func LogIn(c *gin.Context, username string) {
+// LogIn starts a logged-in session, with an id of its own and an end sessionMaxAge away. The
+// CSRF token is replaced, so a token seen before the login is worth nothing after it.
+func (st *Site) LogIn(c *gin.Context, username string) {
 	s := sessions.Default(c)
+	id := web.NewSessionID()
 	s.Set(keyUser, username)
+	s.Set(keySID, id.String())
+	s.Set(keyEnds, time.Now().Add(sessionMaxAge*time.Second).Unix())
+	newCSRFToken(s)
+	st.server.SessionOpened(id)
+}
+
+// LogOut ends the session's log-in on every server (a copy of the cookie is refused from now
+// on) and replaces its CSRF token.
+func (st *Site) LogOut(c *gin.Context) error {
+	s := sessions.Default(c)
+	if id, ends, ok := loginOf(s); ok {
+		if err := st.server.EndSession(c.Request.Context(), id, ends); err != nil {
+			return err
+		}
+	}
+	signOut(s)
+	return nil
+}
+
+// signOut forgets the session's log-in and replaces its CSRF token.
+func signOut(s sessions.Session) {
+	s.Delete(keyUser)
+	s.Delete(keySID)
+	s.Delete(keyEnds)
 	newCSRFToken(s)
 }
 
-// LogOut ends the session's login and replaces its CSRF token.
-func LogOut(c *gin.Context) {
+// loginOf reads the session's log-in: its id and its end.
+func loginOf(s sessions.Session) (web.SessionID, time.Time, bool) {
+	raw, _ := s.Get(keySID).(string)
+	ends, ok := s.Get(keyEnds).(int64)
+	id, okID := web.ParseSessionID(raw)
+	return id, time.Unix(ends, 0), ok && okID
+}
+
+// checkLogin signs the request's session out when its log-in is over: ended by a logout on any
+// server, past its end, or made before log-ins had an id (which no logout could have ended).
+// A store that cannot say fails the page, as any read of it would.
+func (st *Site) checkLogin(c *gin.Context) {
 	s := sessions.Default(c)
-	s.Delete(keyUser)
-	newCSRFToken(s)
+	if user, _ := s.Get(keyUser).(string); user == "" {
+		return
+	}
+	id, ends, ok := loginOf(s)
+	if ok && time.Now().Before(ends) {
+		ended, err := st.server.SessionEnded(c.Request.Context(), id, ends)
+		if err != nil {
+			st.Fail(c, err)
+			c.Abort()
+			return
+		}
+		if !ended {
+			return
+		}
+	}
+	signOut(s)
 }
 
 // AddFlash adds a message of kind (FlashOK, FlashError) for the next page rendered.

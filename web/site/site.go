@@ -44,6 +44,7 @@ type Site struct {
 	blog    bool
 	https   func(*http.Request) bool
 	teacher Teacher
+	server  *web.Server
 }
 
 // New adds the frame to the server's engine: the static files, the middleware every page runs
@@ -57,7 +58,7 @@ func New(s *web.Server, cfg Config) (*Site, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &Site{engine: s.Engine, log: cfg.Logger, blog: cfg.Blog, https: s.HTTPS}
+	st := &Site{engine: s.Engine, log: cfg.Logger, blog: cfg.Blog, https: s.HTTPS, server: s}
 	static, err := fs.Sub(staticFS, "static")
 	if err != nil {
 		return nil, err
@@ -69,7 +70,7 @@ func New(s *web.Server, cfg Config) (*Site, error) {
 		c.FileFromFS("favicon.svg", http.FS(static))
 	})
 
-	mw := []gin.HandlerFunc{web.OpLog(), sessions.Sessions(SessionCookie, store), web.Recovery(st.log, "panic serving page", st.serverError), st.csrf}
+	mw := []gin.HandlerFunc{web.OpLog(), sessions.Sessions(SessionCookie, store), web.Recovery(st.log, "panic serving page", st.serverError), st.checkLogin, st.csrf}
 	st.routes = s.Engine.Group("/", mw...)
 
 	notFound := append([]gin.HandlerFunc{apiPassThrough(s.APINotFound), trimTrailingSlash}, append(mw, st.notFound)...)

@@ -67,7 +67,7 @@ func newSite(t *testing.T) (*Site, *httptest.Server) {
 	t.Helper()
 	m := memory.New()
 	svc := social.New(m, m, m, nil, domain.NewPasswordHasher(bcrypt.MinCost))
-	s, err := web.NewServer(web.Config{TokenSecret: []byte(strings.Repeat("k", 32))}, web.Deps{Social: svc})
+	s, err := web.NewServer(web.Config{TokenSecret: []byte(strings.Repeat("k", 32))}, web.Deps{Social: svc, Access: social.NewAccess(svc, memory.NewSessions(), nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func compareStores(t *testing.T) stores {
 	st := w
 	both := compare.Stores(p, w.ports(), c.ports())
 	st.users, st.tweets, st.lines = both.Users, both.Tweets, both.Lines
-	st.authors, st.entries, st.tags, st.comments = both.Authors, both.Entries, both.Tags, both.Comments
+	st.authors, st.entries, st.tags, st.comments, st.sessions = both.Authors, both.Entries, both.Tags, both.Comments, both.Sessions
 	st.locator = compare.Locator(p, w.locator, c.locator)
 	st.compareSizes, st.compareBackend = c.sizes, "cql3"
 	return st

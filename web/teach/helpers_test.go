@@ -43,6 +43,7 @@ type stores struct {
 	entries  ports.EntryStore
 	tags     ports.TagIndex
 	comments ports.CommentStore
+	sessions ports.SessionStore
 	node     *engine.Node // nil off widerow
 	wide     teaching.WideRowInspector
 	cql      teaching.CQLInspector
@@ -58,7 +59,7 @@ type stores struct {
 
 func memoryStores() stores {
 	m, b := memory.New(), memory.NewBlog()
-	return stores{users: m, tweets: m, lines: m, authors: b, entries: b, tags: b, comments: b,
+	return stores{users: m, tweets: m, lines: m, authors: b, entries: b, tags: b, comments: b, sessions: memory.NewSessions(),
 		locator: memory.Locator{Store: m, Blog: b}, sizes: memory.Locator{Store: m, Blog: b}, claims: memory.NewNameClaims(), backend: "memory"}
 }
 
@@ -71,14 +72,14 @@ func widerowStores(t testing.TB) stores {
 	t.Cleanup(func() { _ = node.Close() })
 	s, b := widerow.NewStore(node), widerow.NewBlogStore(node)
 	in := widerow.NewInspector(node)
-	return stores{users: s, tweets: s, lines: s, authors: b, entries: b, tags: b, comments: b,
+	return stores{users: s, tweets: s, lines: s, authors: b, entries: b, tags: b, comments: b, sessions: widerow.NewSessions(node),
 		node: node, wide: in, locator: in, sizes: in, claims: widerow.NewNameClaims(node), backend: "widerow"}
 }
 
 // ports are the stores as one ports.Stores.
 func (st stores) ports() ports.Stores {
 	return ports.Stores{Users: st.users, Tweets: st.tweets, Lines: st.lines,
-		Authors: st.authors, Entries: st.entries, Tags: st.tags, Comments: st.comments}
+		Authors: st.authors, Entries: st.entries, Tags: st.tags, Comments: st.comments, Sessions: st.sessions}
 }
 
 // newApp serves the pages, the teaching views (and the JSON API) on st. Every store records its
@@ -88,7 +89,12 @@ func newApp(t testing.TB, st stores) *testApp {
 	hasher := domain.NewPasswordHasher(bcrypt.MinCost)
 	svc := social.New(st.users, st.tweets, st.lines, nil, hasher)
 	bl := blog.New(st.authors, st.entries, st.tags, st.comments, nil)
-	s, err := web.NewServer(web.Config{TokenSecret: []byte(strings.Repeat("k", 32))}, web.Deps{Social: svc})
+	access := social.NewAccess(svc, st.sessions, nil)
+	cfg := web.Config{TokenSecret: []byte(strings.Repeat("k", 32))}
+	if st.backend != "cql3" && st.compareBackend == "" {
+		cfg.SessionRecheck = -1 // this process alone writes st, as serve on an embedded backend
+	}
+	s, err := web.NewServer(cfg, web.Deps{Social: svc, Access: access})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +106,7 @@ func newApp(t testing.TB, st stores) *testApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := pages.Register(frame, pages.Deps{Social: svc, Blog: bl}); err != nil {
+	if err := pages.Register(frame, pages.Deps{Social: svc, Blog: bl, Access: access}); err != nil {
 		t.Fatal(err)
 	}
 	if err := Register(frame, Deps{Social: svc, Blog: bl, Backend: st.backend, Wide: st.wide, CQL: st.cql, Locator: st.locator,

@@ -805,7 +805,7 @@ func TestDescribe(t *testing.T) {
 	}
 	defer n.Close()
 	kss, _ := n.DescribeKeyspaces(bg)
-	if !equalStrings(kss, []string{"BloggyAppy", "Scratch", "Twissandra"}) {
+	if !equalStrings(kss, []string{"BloggyAppy", "Scratch", "Sessions", "Twissandra"}) {
 		t.Fatalf("keyspaces %q", kss)
 	}
 	d, err := n.DescribeKeyspace(bg, "BloggyAppy")

@@ -1,0 +1,329 @@
+package porttest
+
+import (
+	"errors"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"twissandra/domain"
+	"twissandra/domain/social"
+	"twissandra/ports"
+)
+
+// SessionsFactory returns a session store for one subtest, beside stores of the same backend
+// (for the log-in checks of social.Access). Subtests use keys and ids of their own.
+type SessionsFactory func(t *testing.T) (ports.SessionStore, Stores)
+
+// RunSessions runs the contract of ports.SessionStore, and of the log-in limit and log-out of
+// social.Access over it.
+func RunSessions(t *testing.T, newSessions SessionsFactory) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, s ports.SessionStore, st Stores)
+	}{
+		{"AttemptsSinceOldestFirst", testAttemptsSince},
+		{"AttemptsOfOneMicrosecondBothKept", testAttemptsSameMicrosecond},
+		{"DropAndClearAttempts", testDropClearAttempts},
+		{"ConcurrentAttemptsAllCounted", testConcurrentAttempts},
+		{"EndedSessions", testEndedSessions},
+		{"LoginLimitPerUserAndAddress", testLoginLimit},
+		{"LoginLimitHoldsAcrossServersUnderARush", testLoginLimitRush},
+		{"ManyLogInsAtOnceFromOneAddress", testLogInsBehindOneAddress},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, st := newSessions(t)
+			tc.fn(t, s, st)
+		})
+	}
+}
+
+// attemptAt is an attempt id made at t.
+func attemptAt(t time.Time) uuid.UUID { return domain.NewTimeUUID(t.UnixMicro()) }
+
+func testAttemptsSince(t *testing.T, s ports.SessionStore, _ Stores) {
+	c := ctx(t)
+	key, other := "user:"+name("since"), "addr:"+name("since")
+	t0 := time.Now().Truncate(time.Microsecond)
+	// Written out of order: the store orders them.
+	for _, d := range []time.Duration{2 * time.Second, 0, 3 * time.Second, time.Second} {
+		if err := s.AddLoginAttempt(c, key, attemptAt(t0.Add(d)), time.Hour); err != nil {
+			t.Fatalf("AddLoginAttempt: %v", err)
+		}
+	}
+	if err := s.AddLoginAttempt(c, other, attemptAt(t0), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.LoginAttempts(c, key, t0.Add(500*time.Millisecond), 10)
+	if err != nil {
+		t.Fatalf("LoginAttempts: %v", err)
+	}
+	want := []time.Time{t0.Add(time.Second), t0.Add(2 * time.Second), t0.Add(3 * time.Second)}
+	if !sameTimes(got, want) {
+		t.Fatalf("LoginAttempts(since t0+0.5s) = %v, want %v", got, want)
+	}
+	if got, _ := s.LoginAttempts(c, key, t0, 2); !sameTimes(got, []time.Time{t0, t0.Add(time.Second)}) {
+		t.Fatalf("LoginAttempts(since t0, limit 2) = %v, want the two oldest", got)
+	}
+	if got, _ := s.LoginAttempts(c, key, t0, 10); len(got) != 4 {
+		t.Fatalf("since is inclusive: got %d attempts from t0, want 4", len(got))
+	}
+	if got, _ := s.LoginAttempts(c, "user:"+name("nobody"), t0, 10); len(got) != 0 {
+		t.Fatalf("a key never tried has attempts %v", got)
+	}
+}
+
+func sameTimes(a, b []time.Time) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !a[i].Equal(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func testAttemptsSameMicrosecond(t *testing.T, s ports.SessionStore, _ Stores) {
+	c := ctx(t)
+	key := "user:" + name("same")
+	at := time.Now().Truncate(time.Microsecond)
+	for range 3 {
+		if err := s.AddLoginAttempt(c, key, attemptAt(at), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := s.LoginAttempts(c, key, at, 10); len(got) != 3 {
+		t.Fatalf("three attempts of one microsecond: the store kept %d", len(got))
+	}
+}
+
+func testDropClearAttempts(t *testing.T, s ports.SessionStore, _ Stores) {
+	c := ctx(t)
+	key, other := "user:"+name("drop"), "addr:"+name("drop")
+	t0 := time.Now().Truncate(time.Microsecond)
+	ids := []uuid.UUID{attemptAt(t0), attemptAt(t0.Add(time.Second)), attemptAt(t0.Add(2 * time.Second))}
+	for _, id := range ids {
+		if err := s.AddLoginAttempt(c, key, id, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AddLoginAttempt(c, other, id, time.Hour); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.DropLoginAttempt(c, key, ids[1]); err != nil {
+		t.Fatalf("DropLoginAttempt: %v", err)
+	}
+	if err := s.DropLoginAttempt(c, key, attemptAt(t0)); err != nil {
+		t.Fatalf("dropping an attempt never made: %v", err)
+	}
+	if got, _ := s.LoginAttempts(c, key, t0, 10); !sameTimes(got, []time.Time{t0, t0.Add(2 * time.Second)}) {
+		t.Fatalf("after dropping the middle attempt: %v", got)
+	}
+	if err := s.ClearLoginAttempts(c, key); err != nil {
+		t.Fatalf("ClearLoginAttempts: %v", err)
+	}
+	if got, _ := s.LoginAttempts(c, key, t0, 10); len(got) != 0 {
+		t.Fatalf("after clearing: %v", got)
+	}
+	if got, _ := s.LoginAttempts(c, other, t0, 10); len(got) != 3 {
+		t.Fatalf("clearing one key took another's attempts: %d left of 3", len(got))
+	}
+	// A cleared key counts again from nothing.
+	if err := s.AddLoginAttempt(c, key, attemptAt(t0.Add(3*time.Second)), time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.LoginAttempts(c, key, t0, 10); len(got) != 1 {
+		t.Fatalf("an attempt after clearing: %d counted, want 1", len(got))
+	}
+}
+
+func testConcurrentAttempts(t *testing.T, s ports.SessionStore, _ Stores) {
+	c := ctx(t)
+	key := "addr:" + name("rush")
+	const n = 40
+	since := time.Now().Add(-time.Second)
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for range n {
+		wg.Go(func() { errs <- s.AddLoginAttempt(c, key, attemptAt(time.Now()), time.Hour) })
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, _ := s.LoginAttempts(c, key, since, 2*n); len(got) != n {
+		t.Fatalf("%d concurrent attempts: %d counted", n, len(got))
+	}
+}
+
+func testEndedSessions(t *testing.T, s ports.SessionStore, _ Stores) {
+	c := ctx(t)
+	id, other := uuid.NewString(), uuid.NewString()
+	exp := time.Now().Add(time.Hour)
+	if ended, err := s.SessionEnded(c, id, exp); err != nil || ended {
+		t.Fatalf("a session never ended: ended=%v err=%v", ended, err)
+	}
+	if err := s.EndSession(c, id, exp); err != nil {
+		t.Fatalf("EndSession: %v", err)
+	}
+	if err := s.EndSession(c, id, exp); err != nil {
+		t.Fatalf("ending a session twice: %v", err)
+	}
+	if ended, err := s.SessionEnded(c, id, exp); err != nil || !ended {
+		t.Fatalf("an ended session: ended=%v err=%v", ended, err)
+	}
+	if ended, _ := s.SessionEnded(c, other, exp); ended {
+		t.Fatal("ending one session ended another")
+	}
+}
+
+// access is a server's social.Access over the backend's stores.
+func access(s ports.SessionStore, st Stores) (*social.Access, *social.Service) {
+	svc := service(st, domain.SystemClock{})
+	return social.NewAccess(svc, s, nil), svc
+}
+
+func testLoginLimit(t *testing.T, s ports.SessionStore, st Stores) {
+	c := ctx(t)
+	a, svc := access(s, st)
+	alice, bob := name("alice"), name("bob")
+	for _, u := range []string{alice, bob} {
+		if _, err := svc.SignUp(c, u, "right password"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A right password clears the user's count.
+	for range social.LoginLimit - 1 {
+		if _, err := a.LogIn(c, alice, "wrong", "192.0.2.1"); !errors.Is(err, domain.ErrUnauthenticated) {
+			t.Fatalf("a wrong password: %v", err)
+		}
+	}
+	if _, err := a.LogIn(c, alice, "right password", "192.0.2.1"); err != nil {
+		t.Fatalf("the right password under the limit: %v", err)
+	}
+	// Five wrong ones from one address, and the sixth try is refused, even with the right
+	// password, from another address as well.
+	for range social.LoginLimit {
+		if _, err := a.LogIn(c, alice, "wrong", "192.0.2.2"); !errors.Is(err, domain.ErrUnauthenticated) {
+			t.Fatalf("a wrong password: %v", err)
+		}
+	}
+	for _, addr := range []string{"192.0.2.2", "198.51.100.7"} {
+		_, err := a.LogIn(c, alice, "right password", addr)
+		var retry *domain.RetryError
+		if !errors.As(err, &retry) || !errors.Is(err, domain.ErrTooManyAttempts) {
+			t.Fatalf("the sixth attempt from %s: %v, want a RetryError", addr, err)
+		}
+		if retry.After <= 0 || retry.After > social.LoginWindow+time.Second {
+			t.Fatalf("retry after %v, want within the window of %v", retry.After, social.LoginWindow)
+		}
+	}
+	// The address that failed five times is refused for bob too; another address is not.
+	if _, err := a.LogIn(c, bob, "right password", "192.0.2.2"); !errors.Is(err, domain.ErrTooManyAttempts) {
+		t.Fatalf("another user from the address that failed: %v", err)
+	}
+	if _, err := a.LogIn(c, bob, "right password", "198.51.100.7"); err != nil {
+		t.Fatalf("another user from another address: %v", err)
+	}
+	// An IPv6 client is counted by its /64: its neighbour in the block is refused as well.
+	for i := range social.LoginLimit {
+		if _, err := a.LogIn(c, name("ghost"), "wrong", "2001:db8:1:2::"+string(rune('a'+i))); !errors.Is(err, domain.ErrUnauthenticated) {
+			t.Fatalf("a wrong password over IPv6: %v", err)
+		}
+	}
+	if _, err := a.LogIn(c, bob, "right password", "2001:db8:1:2:ffff::1"); !errors.Is(err, domain.ErrTooManyAttempts) {
+		t.Fatalf("the same /64 after five failures: %v", err)
+	}
+	// Refused attempts are not counted: they do not lengthen the wait.
+	got, err := s.LoginAttempts(c, "user:"+alice, time.Now().Add(-social.LoginWindow), 100)
+	if err != nil || len(got) != social.LoginLimit {
+		t.Fatalf("alice's attempts in the window: %d (%v), want the %d failures only", len(got), err, social.LoginLimit)
+	}
+}
+
+// Three servers share the store; forty wrong guesses at one password arrive at once, spread over
+// them, from forty addresses: at most LoginLimit reach the password check.
+func testLoginLimitRush(t *testing.T, s ports.SessionStore, st Stores) {
+	c := ctx(t)
+	servers := make([]*social.Access, 3)
+	for i := range servers {
+		servers[i], _ = access(s, st)
+	}
+	_, svc := access(s, st)
+	victim := name("victim")
+	if _, err := svc.SignUp(c, victim, "right password"); err != nil {
+		t.Fatal(err)
+	}
+	const n = 40
+	errs := make([]error, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			_, errs[i] = servers[i%len(servers)].LogIn(c, victim, "wrong", "203.0.113."+strconv.Itoa(i+1))
+		})
+	}
+	close(start)
+	wg.Wait()
+	checked, refused := 0, 0
+	for _, err := range errs {
+		switch {
+		case errors.Is(err, domain.ErrUnauthenticated):
+			checked++
+		case errors.Is(err, domain.ErrTooManyAttempts):
+			refused++
+		default:
+			t.Fatalf("a guess: %v", err)
+		}
+	}
+	if checked > social.LoginLimit || checked+refused != n {
+		t.Fatalf("of %d guesses at once over %d servers, %d had their password checked, %d refused: want at most %d checked",
+			n, len(servers), checked, refused, social.LoginLimit)
+	}
+	// The refused guesses were dropped: only the checked ones count against the victim.
+	if got, err := s.LoginAttempts(c, "user:"+victim, time.Now().Add(-social.LoginWindow), 2*n); err != nil || len(got) != checked {
+		t.Fatalf("after the rush the victim has %d attempts in the window (%v), want the %d checked", len(got), err, checked)
+	}
+	t.Logf("%d guesses at once over %d servers: %d checked, %d refused", n, len(servers), checked, refused)
+}
+
+// Twenty users behind one address (an office, a load test) log in at the same moment: none is
+// refused, since an address counts its failures, not its attempts.
+func testLogInsBehindOneAddress(t *testing.T, s ports.SessionStore, st Stores) {
+	c := ctx(t)
+	a, svc := access(s, st)
+	const n = 20
+	names := make([]string, n)
+	for i := range names {
+		names[i] = name("office")
+		if _, err := svc.SignUp(c, names[i], "right password"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	errs := make([]error, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			_, errs[i] = a.LogIn(c, names[i], "right password", "192.0.2.99")
+		})
+	}
+	close(start)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("log-in %d of %d at once from one address: %v", i, n, err)
+		}
+	}
+}
