@@ -123,11 +123,21 @@ func raceOneWay(ctx context.Context, claims NameClaims, key string, n int, signU
 	close(start)
 	wg.Wait()
 	way.Took = time.Since(began)
-	owner, _, err := claims.Lookup(ctx, key)
+	// The clean-up does not depend on the client: a visitor who leaves mid-race must not leave
+	// the sandbox's row behind. It keeps the request's values (its operation log), not its end.
+	cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), releaseTimeout)
+	defer cancel()
+	owner, _, err := claims.Lookup(cleanup, key)
 	way.Owner = owner
-	err = errors.Join(err, claims.Release(ctx, key))
+	err = errors.Join(err, claims.Release(cleanup, key))
+	if cerr := ctx.Err(); cerr != nil {
+		return way, errors.Join(cerr, err) // the client left: context.Canceled says so
+	}
 	if way.Errors == n {
 		return way, fmt.Errorf("every sign-up failed: %w", domain.ErrUnavailable)
 	}
 	return way, err
 }
+
+// releaseTimeout bounds the clean-up of one way of the race.
+const releaseTimeout = 10 * time.Second

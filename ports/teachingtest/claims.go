@@ -1,7 +1,10 @@
 package teachingtest
 
 import (
+	"context"
+	"errors"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/google/uuid"
@@ -82,6 +85,21 @@ func RunClaims(t *testing.T, claims teaching.NameClaims, window Window) {
 	t.Run("BareRace", func(t *testing.T) {
 		raceUntilObserved(t, claims, nil, 40, window == Yields)
 	})
+	// The visitor leaves while the racers write: the race ends with context.Canceled, and its
+	// clean-up, which does not hang on the visitor, still leaves nothing in the sandbox.
+	t.Run("ClientLeavesMidRace", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(porttest.Context(t))
+		defer cancel()
+		leaving := &cancelOnWrite{NameClaims: claims, cancel: cancel}
+		res, err := teaching.Race(ctx, leaving, nil, "rita", 32)
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("a race whose client left: %v, want context.Canceled", err)
+		}
+		c := porttest.Context(t)
+		if owner, found, err := claims.Lookup(c, res.ReadThenWrite.Key); err != nil || found {
+			t.Fatalf("after a race whose client left, %q is still claimed by %q (%v)", res.ReadThenWrite.Key, owner, err)
+		}
+	})
 	t.Run("BadInput", func(t *testing.T) {
 		for _, n := range []int{0, 1, teaching.MaxRacers + 1} {
 			if _, err := teaching.Race(porttest.Context(t), claims, nil, "rita", n); err == nil {
@@ -128,4 +146,18 @@ func raceUntilObserved(t *testing.T, claims teaching.NameClaims, hasher *domain.
 		t.Fatalf("read-then-write never told two racers they won in %d rounds of %d", rounds, n)
 	}
 	t.Logf("read-then-write told at most one racer it won in %d rounds of %d: with nothing between them, this store's read and write leave no window to hit here", rounds, n)
+}
+
+// cancelOnWrite cancels the race's context once its first blind write is done: the client
+// leaves mid-race.
+type cancelOnWrite struct {
+	teaching.NameClaims
+	cancel func()
+	once   sync.Once
+}
+
+func (c *cancelOnWrite) Write(ctx context.Context, name, owner string) error {
+	err := c.NameClaims.Write(ctx, name, owner)
+	c.once.Do(c.cancel)
+	return err
 }

@@ -77,6 +77,11 @@ func (s *Site) Render(c *gin.Context, status int, p Page) {
 	buf.Reset()
 	defer bufs.Put(buf)
 	err := layout(v, p.Content).Render(context.WithValue(c.Request.Context(), ginKey{}, c), buf)
+	if err != nil && c.Request.Context().Err() != nil {
+		// The client left: templ stopped rendering for nobody. Nothing failed here.
+		c.AbortWithStatus(web.StatusClientClosed)
+		return
+	}
 	if err != nil {
 		s.log.Error("render page", "page", p.Title, "err", err)
 		status = http.StatusInternalServerError

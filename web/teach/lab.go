@@ -25,14 +25,15 @@ const keyLab = "lab" // the session's lab id
 
 func (h *handler) registerLab(g *gin.RouterGroup) {
 	g.GET("models/lab", h.lab)
-	g.POST("models/lab/insert", h.labInsert)
-	g.POST("models/lab/slice", h.labSlice)
-	g.POST("models/lab/lww", h.labLWW)
-	g.POST("models/lab/clear", h.labClear)
+	g.POST("models/lab/insert", h.admit(h.labGate), h.labInsert)
+	g.POST("models/lab/slice", h.admit(h.labGate), h.labSlice)
+	g.POST("models/lab/lww", h.admit(h.labGate), h.labLWW)
+	g.POST("models/lab/clear", h.admit(h.labGate), h.labClear)
 }
 
 type labData struct {
 	Available   bool
+	Bounds      string // the lab's bounds (gate.Bounds)
 	Backend     string // the running backend's, not the lab's
 	Comparators []string
 	Names       string // the insert form's names
@@ -70,7 +71,7 @@ type lwwResult struct {
 }
 
 func newLabData(h *handler) labData {
-	d := labData{Available: h.deps.Lab != nil, Backend: h.deps.Backend, Names: "3 123 976 832416", Value: "v", Cmp: "LongType", Count: "10",
+	d := labData{Available: h.deps.Lab != nil, Backend: h.deps.Backend, Bounds: h.labGate.Bounds(), Names: "3 123 976 832416", Value: "v", Cmp: "LongType", Count: "10",
 		LWW: lwwForm{V1: "first", T1: "1273651200000000", V2: "second", T2: "1273651100000000", TDel: "1273651300000000"}}
 	if d.Available {
 		d.Comparators = h.deps.Lab.Comparators()

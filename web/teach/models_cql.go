@@ -15,6 +15,7 @@ import (
 
 	"twissandra/domain"
 	"twissandra/ports/teaching"
+	"twissandra/web"
 	"twissandra/web/site"
 )
 
@@ -160,13 +161,10 @@ func (h *handler) inspectCQL(c *gin.Context) {
 // statusOf maps an inspector error to the page's status: bad input 400, the storage not
 // answering 503, anything else 500.
 func statusOf(err error) int {
-	switch {
-	case errors.Is(err, domain.ErrInvalid), errors.Is(err, domain.ErrNotFound):
-		return http.StatusBadRequest
-	case errors.Is(err, domain.ErrUnavailable):
-		return http.StatusServiceUnavailable
+	if errors.Is(err, domain.ErrNotFound) {
+		return http.StatusBadRequest // what the form named is not there: the form's answer
 	}
-	return http.StatusInternalServerError
+	return web.MapError(err).Status
 }
 
 func columnList(cols []CQLColumn) string {

@@ -85,6 +85,9 @@ type handler struct {
 	actions *actionStore
 	costs   costLedger
 	diagram *chebDiagram // of Deps.QueryFirstDDL, laid out once
+	// raceGate and labGate bound the runs of the race and the lab's writes, which anyone may
+	// start.
+	raceGate, labGate *gate
 }
 
 // Register adds the teaching views to the site: their routes and static files, and the footer
@@ -104,7 +107,8 @@ func Register(st *site.Site, deps Deps) error {
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}
-	h := &handler{deps: deps, site: st, log: st.Logger(), actions: newActionStore()}
+	h := &handler{deps: deps, site: st, log: st.Logger(), actions: newActionStore(),
+		raceGate: newGate("race", raceTotal, 1, racesPerMinute), labGate: newGate("lab", labTotal, labPerAddr, labPerMinute)}
 	if deps.QueryFirstDDL != "" {
 		d := chebotko(deps.QueryFirstDDL)
 		h.diagram = &d
@@ -129,5 +133,5 @@ func (h *handler) routes(g *gin.RouterGroup) {
 	g.GET("models/generations", h.generations)
 	g.GET("models/celebrity", h.celebrity)
 	g.GET("models/race", h.racePage)
-	g.POST("models/race", h.runRace)
+	g.POST("models/race", h.admit(h.raceGate), h.runRace)
 }
