@@ -173,6 +173,19 @@ type inspectData struct {
 	Tombstones  int
 }
 
+// countCells is how many cells c is as the engine stores them: one for a column or a
+// tombstone, each subcolumn (and the deletion of the super column, if any) for a super column.
+func countCells(c teaching.WideColumn) int {
+	if c.Columns == nil {
+		return 1
+	}
+	n := 0
+	for _, sub := range c.Columns {
+		n += countCells(sub)
+	}
+	return n
+}
+
 func countDeleted(c teaching.WideColumn) int {
 	n := 0
 	if c.Deleted {
@@ -263,9 +276,10 @@ func (h *handler) inspect(c *gin.Context) {
 	if stored, err := h.deps.Wide.StoredRow(ctx, d.Keyspace, d.CF, d.Key, inspectMaxCount); err == nil {
 		for _, c := range stored {
 			d.Tombstones += countDeleted(c)
+			d.StoredCells += countCells(c)
 		}
 		if d.Tombstones > 0 {
-			d.Stored, d.StoredCells = notation(cf.Name, d.Key, stored), len(stored)
+			d.Stored = notation(cf.Name, d.Key, stored)
 		}
 	}
 	page(http.StatusOK)
@@ -330,7 +344,11 @@ func notation(cf, key string, cols []teaching.WideColumn) []notationLine {
 		}
 		lines = append(lines, notationLine{Indent: ind + ind, Name: c.Name, Note: c.Note, Open: true})
 		for _, sc := range c.Columns {
-			lines = append(lines, columnLine(cf, ind+ind+ind, sc))
+			l := columnLine(cf, ind+ind+ind, sc)
+			if sc.Name == "" {
+				l.Name = "(the super column's deletion: every subcolumn written before it)"
+			}
+			lines = append(lines, l)
 		}
 		lines = append(lines, notationLine{Indent: ind + ind, Close: true})
 	}
@@ -343,7 +361,7 @@ func columnLine(cf, indent string, c teaching.WideColumn) notationLine {
 	l := notationLine{Indent: indent, Name: c.Name, Note: c.Note, Value: c.Value, TS: timestampNote(c.Timestamp)}
 	l.NameHref, l.ValueHref = uuidLinks(cf, c.Name, c.Value)
 	if l.Name == "" {
-		l.Name = "(every column before it)"
+		l.Name = "(the row's deletion: every column written before it)"
 	}
 	if c.Deleted {
 		l.Value, l.TS, l.Tombstone = "", "tombstone, deleted at "+strings.TrimPrefix(l.TS, "timestamp "), true
