@@ -120,21 +120,32 @@ func TestWhereDoesItLive(t *testing.T) {
 			mustContain(t, cp, "1 of 1 places hold it", "<email, hidden>")
 			mustNotContain(t, cp, "r@example.com")
 
-			for _, bad := range []struct{ query, msg string }{
-				{"", "Say what to locate"},
-				{"tweet=nope", "is not a tweet ID"},
-				{"tweet=" + uuid.Must(uuid.NewUUID()).String(), "not found"},
-				{"user=nobody", "not found"},
-				{"follower=ann", "needs both"},
-				{"entry=where-entry&comment=x", "is not a comment ID"},
-				{"entry=nothing-here", "not found"},
+			// What is malformed is a 400; what does not exist a 404, said plainly; neither
+			// claims to list where anything lives.
+			unknown := uuid.Must(uuid.NewUUID()).String()
+			for _, bad := range []struct {
+				query, msg string
+				status     int
+			}{
+				{"", "Say what to locate", http.StatusBadRequest},
+				{"tweet=nope", "is not a tweet ID", http.StatusBadRequest},
+				{"tweet=" + unknown, "There is no tweet " + unknown + " on this server.", http.StatusNotFound},
+				{"user=nobody", "There is no user named nobody on this server.", http.StatusNotFound},
+				{"follower=ann&followed=nobody", "There is no user named nobody on this server.", http.StatusNotFound},
+				{"follower=ann", "needs both", http.StatusBadRequest},
+				{"entry=where-entry&comment=x", "is not a comment ID", http.StatusBadRequest},
+				{"entry=nothing-here", `There is no blog entry "nothing-here" on this server.`, http.StatusNotFound},
 			} {
 				r := c.get("/models/where?" + bad.query)
-				if r.status != http.StatusBadRequest {
-					t.Errorf("%q: status %d, want 400", bad.query, r.status)
+				if r.status != bad.status {
+					t.Errorf("%q: status %d, want %d", bad.query, r.status, bad.status)
 				}
-				if !strings.Contains(strings.ToLower(html.UnescapeString(r.body)), strings.ToLower(bad.msg)) {
+				body := html.UnescapeString(r.body)
+				if !strings.Contains(body, bad.msg) {
 					t.Errorf("%q: the page lacks %q", bad.query, bad.msg)
+				}
+				if strings.Contains(body, "Every place") || strings.Contains(body, "places hold it") {
+					t.Errorf("%q: the page still lists places:\n%s", bad.query, r.body)
 				}
 			}
 		})
