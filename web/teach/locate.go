@@ -42,10 +42,12 @@ type locateModel struct {
 }
 
 type locatePlace struct {
-	Role, Container, Address, Inspect string
-	Present                           bool
-	Lines                             []notationLine // the place as its model writes it
-	Disk                              []notationLine // a CQL row as Cassandra 1.2-2.2 stored it
+	// Role is the record ("ann's record"), Part which part of it the place holds, if it has
+	// several ("the Username index …").
+	Role, Part, Container, Address, Inspect string
+	Present                                 bool
+	Lines                                   []notationLine // the place as its model writes it
+	Disk                                    []notationLine // a CQL row as Cassandra 1.2-2.2 stored it
 }
 
 var modelTitles = map[string]string{
@@ -181,7 +183,7 @@ func (h *handler) groupPlaces(places []teaching.Placement) []locateModel {
 			models = append(models, locateModel{Model: p.Model, Title: title})
 			i++
 		}
-		wp := locatePlace{Role: p.Locus.Role, Container: p.Container, Address: p.Address, Present: p.Present}
+		wp := locatePlace{Role: p.Locus.Role, Part: p.Part, Container: p.Container, Address: p.Address, Present: p.Present}
 		if p.Model == h.deps.Backend && p.Inspect != "" && (h.deps.Wide != nil || h.deps.CQL != nil) {
 			wp.Inspect = "/models/inspect?" + p.Inspect
 		}
