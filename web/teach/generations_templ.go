@@ -778,7 +778,7 @@ func generationCost(calls []call) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if c.Sometimes {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 72, "<span class=\"muted\">(not counted)</span>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 72, "<span class=\"muted\">(only at times: not in the total)</span>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
