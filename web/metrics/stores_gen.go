@@ -233,13 +233,6 @@ func (w *lineStore) Remove(ctx context.Context, line domain.LineKey, times ...in
 	return err
 }
 
-func (w *lineStore) ReadPage(ctx context.Context, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
-	start := time.Now()
-	v, err := w.s.ReadPage(ctx, limit, plan)
-	w.readPage.done(start, err)
-	return v, err
-}
-
 func (w *lineStore) Backfill(ctx context.Context, line domain.LineKey, from domain.LineKey, limit int) error {
 	start := time.Now()
 	err := w.s.Backfill(ctx, line, from, limit)

@@ -45,7 +45,8 @@ type scriptStep struct {
 // opsOf runs script on app and returns, for each step, the cql3 operations of its request as
 // the Storage-Ops-Detail record lists them: the record's own (cql3 alone) or its second model's
 // (compare mode, where secondary is true), normalised to what must be equal between two servers:
-// no times, no keyspace names, in a stable order (a fan-out's statements run concurrently).
+// no times, no keyspace names, the pulled authors read or remembered alike (a cache of a
+// second), in a stable order (a fan-out's statements run concurrently).
 func opsOf(t *testing.T, app *testApp, script []scriptStep, keyspace string, secondary bool) [][]string {
 	t.Helper()
 	browsers := map[string]*client{}
@@ -96,6 +97,13 @@ func opsOf(t *testing.T, app *testApp, script []scriptStep, keyspace string, sec
 		var lines []string
 		for _, op := range ops {
 			if op.Model != "cql3" {
+				continue
+			}
+			if op.Family == "pulled_authors" {
+				// Each process reads the pulled authors at most once a second (its cache, in
+				// either mode): whether this page read them or the cache answered depends on the
+				// clock of the machine, not on the mode.
+				lines = append(lines, "the pulled authors, read or remembered")
 				continue
 			}
 			op.Took = 0
