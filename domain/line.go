@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/binary"
 	"sync"
@@ -74,6 +75,20 @@ type LineSlice struct {
 	Before int64
 	Limit  int
 }
+
+// LineReader is what a PagePlan reads a store's lines through: the store's own Slice and
+// SliceMany (ports.LineStore).
+type LineReader interface {
+	Slice(ctx context.Context, line LineKey, before int64, limit int) ([]LineEntry, error)
+	SliceMany(ctx context.Context, reqs []LineSlice) ([][]LineEntry, error)
+}
+
+// PagePlan chooses the entries of one page from a store's lines: it slices them as it needs
+// (through lines, never another store) and returns the page's entries newest first, with one
+// more past the page when a next page exists. A store runs it on its own lines
+// (ports.LineStore.ReadPage), so that each data model reads a page as it would alone: compare
+// mode runs it on both. It may be run more than once, and keeps no state between runs.
+type PagePlan func(ctx context.Context, lines LineReader) ([]LineEntry, error)
 
 // Paging limits of the lines and lists.
 const (

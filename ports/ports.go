@@ -94,6 +94,19 @@ type LineStore interface {
 	SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error)
 	// Remove deletes the entries with these times from line; absent ones are ignored.
 	Remove(ctx context.Context, line domain.LineKey, times ...int64) error
+	// ReadPage runs plan on this store's lines and returns the entries it chose, the first
+	// limit of them with their tweets: those the lines carry as they are, the others read by
+	// ID in one multiget (a store whose lines keep IDs only reads them all). An entry whose
+	// tweet is missing (a write cut short) keeps Tweet nil; the entries past limit, which only
+	// say that a next page exists, are returned as read. Every model reads a page its own way,
+	// so compare mode runs the whole of it on each (ReadPageWith is the usual implementation).
+	ReadPage(ctx context.Context, limit int, plan domain.PagePlan) ([]domain.LineEntry, error)
+	// Backfill copies the newest limit entries of from (a followed user's userline) into line
+	// (the follower's timeline), each written as this store writes an entry itself: a store
+	// whose lines carry their tweets writes them whole, reading by ID the tweets of entries it
+	// read without one (rows older than its query-first tables). Every model copies from its
+	// own line, so compare mode runs the whole of it on each (BackfillWith).
+	Backfill(ctx context.Context, line, from domain.LineKey, limit int) error
 }
 
 // SliceEach is SliceMany for a store whose slices cost no round trip: one Slice after another.

@@ -113,3 +113,24 @@ func (w userStore) follows(ctx context.Context, op, after string, list func(port
 		return keys(ks, stringKey)
 	})
 }
+
+// ReadPage runs the page's plan on each model's own lines, so that each reads the page as it
+// would alone (a 0.6 line row then a multiget of the Tweet rows; a query-first partition whose
+// rows carry their tweets), and compares the pages: the entries and the tweets of the first
+// limit.
+func (w lineStore) ReadPage(ctx context.Context, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
+	return read(ctx, w.p, "page", func(ctx context.Context, first bool) ([]domain.LineEntry, error) {
+		return pick(first, w.a, w.b).ReadPage(ctx, limit, plan)
+	}, func(es []domain.LineEntry) string {
+		// The entry past limit says only that a next page exists: a model that carries tweets
+		// in its lines has its tweet, one that does not has none.
+		page := make([]string, len(es))
+		for i, e := range es {
+			page[i] = lineEntryKey(e)
+			if i < limit && e.Tweet != nil {
+				page[i] += "/" + tweetKey(*e.Tweet)
+			}
+		}
+		return keys(page, stringKey)
+	})
+}

@@ -144,6 +144,12 @@ func (w lineStore) Remove(ctx context.Context, line domain.LineKey, times ...int
 	})
 }
 
+func (w lineStore) Backfill(ctx context.Context, line domain.LineKey, from domain.LineKey, limit int) error {
+	return w.p.write(ctx, "backfill"+" "+line.String()+" "+from.String(), func(ctx context.Context, first bool) error {
+		return pick(first, w.a, w.b).Backfill(ctx, line, from, limit)
+	})
+}
+
 type authorStore struct {
 	p    *Pair
 	a, b ports.AuthorStore

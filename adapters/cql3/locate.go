@@ -30,6 +30,7 @@ func (s *Store) Locate(ctx context.Context, loci []teaching.Locus) ([]teaching.P
 			if err != nil {
 				return nil, err
 			}
+			p.Part = w.part
 			out = append(out, p)
 		}
 	}
@@ -40,33 +41,34 @@ func (s *Store) Locate(ctx context.Context, loci []teaching.Locus) ([]teaching.P
 // table without one).
 type cqlWhere struct {
 	table, key, clustering string
+	part                   string // teaching.Placement.Part, when the record has several places
 }
 
 func cqlPlaces(lc teaching.Locus) []cqlWhere {
 	switch lc.Kind {
 	case teaching.LocusUser:
-		return []cqlWhere{{"users", lc.User, ""}}
+		return []cqlWhere{{"users", lc.User, "", ""}}
 	case teaching.LocusTweet:
-		return []cqlWhere{{"tweets", lc.Tweet.String(), ""}}
+		return []cqlWhere{{"tweets", lc.Tweet.String(), "", ""}}
 	case teaching.LocusLineEntry:
 		t := lineTime(domain.LineEntry{Time: lc.Time, TweetID: lc.Tweet}).String()
 		switch lc.Line.Kind {
 		case domain.Userline:
-			return []cqlWhere{{"userline", lc.Line.Owner, t}}
+			return []cqlWhere{{"userline", lc.Line.Owner, t, ""}}
 		case domain.Timeline:
-			return []cqlWhere{{"timeline", lc.Line.Owner, t}}
+			return []cqlWhere{{"timeline", lc.Line.Owner, t, ""}}
 		}
-		return []cqlWhere{{"public_line", dayOf(lc.Time).Format(time.DateOnly), t}}
+		return []cqlWhere{{"public_line", dayOf(lc.Time).Format(time.DateOnly), t, ""}}
 	case teaching.LocusFollow:
-		return []cqlWhere{{"friends", lc.User, lc.Other}, {"followers", lc.Other, lc.User}}
+		return []cqlWhere{{"friends", lc.User, lc.Other, teaching.FriendSide(lc)}, {"followers", lc.Other, lc.User, teaching.FollowerSide(lc)}}
 	case teaching.LocusAuthor:
-		return []cqlWhere{{"authors", lc.Name, ""}}
+		return []cqlWhere{{"authors", lc.Name, "", ""}}
 	case teaching.LocusEntry:
-		return []cqlWhere{{"blog_entries", lc.Slug, ""}}
+		return []cqlWhere{{"blog_entries", lc.Slug, "", ""}}
 	case teaching.LocusTagRef:
-		return []cqlWhere{{"tagged_posts", lc.Tag, lc.ID.String()}}
+		return []cqlWhere{{"tagged_posts", lc.Tag, lc.ID.String(), ""}}
 	case teaching.LocusComment:
-		return []cqlWhere{{"comments", lc.Slug, lc.ID.String()}}
+		return []cqlWhere{{"comments", lc.Slug, lc.ID.String(), ""}}
 	}
 	return nil
 }

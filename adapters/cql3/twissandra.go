@@ -14,6 +14,7 @@ import (
 
 	"twissandra/domain"
 	"twissandra/internal/parallel"
+	"twissandra/ports"
 )
 
 // maxIn bounds the keys of one IN multiget. The use cases ask for at most a page (200) at a
@@ -380,6 +381,19 @@ func lineStmtsOf(kind domain.LineKind) (lineStmts, error) {
 		return publicLineStmts, nil
 	}
 	return lineStmts{}, domain.Invalid("line", "unknown line kind %d", kind)
+}
+
+// ReadPage runs plan on the store's partitions: their rows carry their tweets (migration
+// 004), so a page reads no tweets table, but for rows older than that migration, whose tweets
+// it reads by ID (SELECT ... FROM tweets WHERE tweet_id IN ?).
+func (s *Store) ReadPage(ctx context.Context, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
+	return ports.ReadPageWith(ctx, s, s, limit, plan)
+}
+
+// Backfill reads from's newest rows, tweets included, and writes them whole into line's
+// partition (AppendEntries), reading by ID only the tweets of rows older than migration 004.
+func (s *Store) Backfill(ctx context.Context, line, from domain.LineKey, limit int) error {
+	return ports.BackfillWith(ctx, s, s, line, from, limit)
 }
 
 // sliceConcurrency bounds the queries of one SliceMany in flight.

@@ -83,8 +83,9 @@ func (l Locator) locate(lc teaching.Locus) []teaching.Placement {
 	case teaching.LocusFollow:
 		s.mu.RLock()
 		defer s.mu.RUnlock()
-		side := func(m map[string]*followSet, mapName, owner, other string) teaching.Placement {
+		side := func(m map[string]*followSet, mapName, owner, other, part string) teaching.Placement {
 			p := place(lc, mapName, owner, fmt.Sprintf("%s[%q] item %q", mapName, owner, other), false)
+			p.Part = part
 			if set := m[owner]; set != nil {
 				if i, ok := set.find(other); ok {
 					p.Present = true
@@ -93,7 +94,7 @@ func (l Locator) locate(lc teaching.Locus) []teaching.Placement {
 			}
 			return p
 		}
-		return []teaching.Placement{side(s.friends, "friends", lc.User, lc.Other), side(s.followers, "followers", lc.Other, lc.User)}
+		return []teaching.Placement{side(s.friends, "friends", lc.User, lc.Other, teaching.FriendSide(lc)), side(s.followers, "followers", lc.Other, lc.User, teaching.FollowerSide(lc))}
 	}
 	if l.Blog == nil {
 		return nil

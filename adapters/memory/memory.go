@@ -440,6 +440,17 @@ func insertEntry(l []domain.LineEntry, e domain.LineEntry) []domain.LineEntry {
 	return l
 }
 
+// ReadPage runs plan on the store's lines, then reads the tweets the entries lack (each call
+// records itself).
+func (s *Store) ReadPage(ctx context.Context, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
+	return ports.ReadPageWith(ctx, s, s, limit, plan)
+}
+
+// Backfill slices from and appends what it read to line (each call records itself).
+func (s *Store) Backfill(ctx context.Context, line, from domain.LineKey, limit int) error {
+	return ports.BackfillWith(ctx, s, s, line, from, limit)
+}
+
 // SliceMany slices one line after another (each slice records itself).
 func (s *Store) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
 	return ports.SliceEach(ctx, s, reqs)

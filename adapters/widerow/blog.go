@@ -412,23 +412,19 @@ func (s *BlogStore) RemoveTagged(ctx context.Context, id uuid.UUID, tags ...stri
 	return wrap("unindex entry", s.node.BatchMutate(ctx, KeyspaceBloggyAppy, rows, blogCL))
 }
 
-// AddComment writes the comment's super column; a super column of that name is deleted first in
-// the same batch, so a rewrite leaves no subcolumn of the old one behind.
+// AddComment writes the comment's super column as seed 004 lays one out: its four subcolumns,
+// commenter, email, comment and commentTime (email empty when the commenter gave none). Writing
+// every subcolumn is what makes a second write of the same ID replace the first, as the
+// contract asks, with no deletion before it: each subcolumn of the old one is overwritten.
 func (s *BlogStore) AddComment(ctx context.Context, c model.Comment) error {
-	del := s.ts()
 	ts := s.ts()
 	subs := []engine.Column{
 		blogColumn(subCommenter, []byte(c.Name), ts),
+		blogColumn(subEmail, []byte(c.Email), ts),
 		blogColumn(subComment, []byte(c.Text), ts),
 		blogColumn(subCommentTime, []byte(strconv.FormatInt(c.Time.Unix(), 10)), ts),
 	}
-	if c.Email != "" {
-		subs = append(subs, blogColumn(subEmail, []byte(c.Email), ts))
-	}
-	muts := []engine.Mutation{
-		{Deletion: &engine.Deletion{Timestamp: del, SuperColumn: c.ID[:]}},
-		{ColumnOrSuperColumn: &engine.ColumnOrSuperColumn{SuperColumn: &engine.SuperColumn{Name: c.ID[:], Columns: subs}}},
-	}
+	muts := []engine.Mutation{{ColumnOrSuperColumn: &engine.ColumnOrSuperColumn{SuperColumn: &engine.SuperColumn{Name: c.ID[:], Columns: subs}}}}
 	err := s.node.BatchMutate(ctx, KeyspaceBloggyAppy, map[string]map[string][]engine.Mutation{c.Slug: {cfComments: muts}}, blogCL)
 	return wrap("add comment", err)
 }

@@ -38,6 +38,7 @@ func (in *Inspector) Locate(ctx context.Context, loci []teaching.Locus) ([]teach
 			if id, err = userKey(lc.User); err == nil {
 				ps, err = in.places(ctx, lc, []place{{KeyspaceTwissandra, cfUsername, lc.User, []byte("id")}, {KeyspaceTwissandra, cfUser, orUnknown(id), nil}})
 			}
+			parts(ps, "the Username index: the name → the user's UUID, seed 001's inverted index", "the User row, keyed by the user's UUID")
 		case teaching.LocusTweet:
 			ps, err = in.places(ctx, lc, []place{{KeyspaceTwissandra, cfTweet, lc.Tweet.String(), nil}})
 		case teaching.LocusLineEntry:
@@ -58,6 +59,7 @@ func (in *Inspector) Locate(ctx context.Context, loci []teaching.Locus) ([]teach
 					ps, err = in.places(ctx, lc, []place{{KeyspaceTwissandra, cfFriends, orUnknown(a), []byte(orUnknown(b))}, {KeyspaceTwissandra, cfFollowers, orUnknown(b), []byte(orUnknown(a))}})
 				}
 			}
+			parts(ps, teaching.FriendSide(lc), teaching.FollowerSide(lc))
 		case teaching.LocusAuthor:
 			ps, err = in.places(ctx, lc, []place{{KeyspaceBloggyAppy, cfAuthors, lc.Name, nil}})
 		case teaching.LocusEntry:
@@ -73,6 +75,13 @@ func (in *Inspector) Locate(ctx context.Context, loci []teaching.Locus) ([]teach
 		out = append(out, ps...)
 	}
 	return out, nil
+}
+
+// parts names the placements' parts, in order.
+func parts(ps []teaching.Placement, names ...string) {
+	for i := range min(len(ps), len(names)) {
+		ps[i].Part = names[i]
+	}
 }
 
 // orUnknown stands in for the row key of a user who does not exist: no row has it.

@@ -663,6 +663,17 @@ func (s *Store) lineRow(ctx context.Context, line domain.LineKey) (string, bool,
 	return rows[0].key, true, nil
 }
 
+// ReadPage runs plan on the store's rows (get_slice), then reads the page's tweets with one
+// multiget_slice of the Tweet column family: a line row holds tweet IDs only.
+func (s *Store) ReadPage(ctx context.Context, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
+	return ports.ReadPageWith(ctx, s, s, limit, plan)
+}
+
+// Backfill slices from's row and writes the IDs it read into line's row in one batch_mutate.
+func (s *Store) Backfill(ctx context.Context, line, from domain.LineKey, limit int) error {
+	return ports.BackfillWith(ctx, s, s, line, from, limit)
+}
+
 // SliceMany slices one line after another: the engine is in this process, a slice costs no
 // round trip to overlap.
 func (s *Store) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {

@@ -49,7 +49,6 @@ func backendModule(cfg *Config) (fx.Option, error) {
 	case "cql3":
 		return fx.Options(
 			fx.Supply(cfg.CQL),
-			fx.Provide(func() cqlSchema { return cqlSchema(cql3.SchemaText()) }),
 			cql3.Module,
 		), nil
 	case "widerow":
@@ -219,11 +218,7 @@ type engineDeps struct {
 	Claims  teaching.NameClaims
 	Sizes   teaching.RowSizer
 	Second  *secondary
-	Schema  cqlSchema `optional:"true"`
 }
-
-// cqlSchema is the CQL DDL the cql3 backend applies, shown on the Models page.
-type cqlSchema string
 
 func newEngine(d engineDeps) (*gin.Engine, error) {
 	secret, err := tokenSecret(d.Config, d.Logger)
@@ -258,7 +253,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 	if err := pages.Register(st, pages.Deps{Social: d.Social, Blog: d.Blog, Access: d.Access}); err != nil {
 		return nil, err
 	}
-	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: string(d.Schema),
+	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: cql3.SchemaText(),
 		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Claims: d.Claims, Sizes: d.Sizes}
 	if d.Second != nil {
 		td.Locator = compare.Locator(d.Second.pair, d.Locator, d.Second.locator)

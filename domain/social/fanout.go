@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"twissandra/domain"
-	"twissandra/ports"
 )
 
 // Hybrid fan-out: the answer to the celebrity problem.
@@ -97,8 +96,9 @@ func (s *Service) fanoutOf(ctx context.Context, username string) (Fanout, error)
 
 // mergedPage is a home-timeline page of a reader who follows pulled authors: the timeline row
 // and each pulled author's userline (from the follow's Since on), merged newest first without
-// duplicates, then one multiget of the page's tweets. The first slices of all the lines go to
-// the store at once (SliceMany); the timeline is sliced for a whole page, a userline a few
+// duplicates, then the page's tweets (a multiget of those the store's lines do not carry). The
+// store runs the merge on its own lines (ReadPage), so compare mode merges in each model. The
+// first slices of all the lines go to the store at once (SliceMany); the timeline is sliced for a whole page, a userline a few
 // entries at a time, more only while the page still needs its entries, so its reads grow with
 // what the page shows of it. Reads grow with the page and with the pulled authors followed,
 // never with the reader's other friends; the cursor is the same time cursor as a plain page's.
@@ -107,6 +107,13 @@ func (s *Service) mergedPage(ctx context.Context, username string, pulled []doma
 	if err != nil {
 		return TweetPage{}, err
 	}
+	return s.pageOf(ctx, limit, func(ctx context.Context, lines domain.LineReader) ([]domain.LineEntry, error) {
+		return merge(ctx, lines, username, pulled, before, limit)
+	})
+}
+
+// merge chooses the entries of a merged page from lines: up to limit+1, newest first.
+func merge(ctx context.Context, lines domain.LineReader, username string, pulled []domain.Follow, before int64, limit int) ([]domain.LineEntry, error) {
 	want := limit + 1
 	// A pulled author's first slice: its share of the page if every line gave alike, and a few
 	// more; each slice after that doubles, up to a page.
@@ -121,9 +128,9 @@ func (s *Service) mergedPage(ctx context.Context, username string, pulled []doma
 	for i, c := range cursors {
 		reqs[i] = domain.LineSlice{Line: c.line, Before: c.before, Limit: c.count}
 	}
-	firsts, err := s.lines.SliceMany(ctx, reqs)
+	firsts, err := lines.SliceMany(ctx, reqs)
 	if err != nil {
-		return TweetPage{}, err
+		return nil, err
 	}
 	for i, c := range cursors {
 		c.take(firsts[i])
@@ -132,8 +139,8 @@ func (s *Service) mergedPage(ctx context.Context, username string, pulled []doma
 	for len(merged) < want {
 		var best *lineCursor
 		for _, c := range cursors {
-			if err := c.fill(ctx, s.lines); err != nil {
-				return TweetPage{}, err
+			if err := c.fill(ctx, lines); err != nil {
+				return nil, err
 			}
 			if c.pos < len(c.buf) && (best == nil || c.buf[c.pos].Time > best.buf[best.pos].Time) {
 				best = c // on equal times the earlier line (the timeline) wins
@@ -154,7 +161,7 @@ func (s *Service) mergedPage(ctx context.Context, username string, pulled []doma
 		reads += c.slices
 	}
 	noteMerge(ctx, username, pulled, reads, len(merged))
-	return s.pageOf(ctx, merged, limit)
+	return merged, nil
 }
 
 // lineCursor reads one line of a merge, newest first, a slice at a time.
@@ -171,7 +178,7 @@ type lineCursor struct {
 }
 
 // fill reads the next slice when the cursor has used up its entries and the line has more.
-func (c *lineCursor) fill(ctx context.Context, lines ports.LineStore) error {
+func (c *lineCursor) fill(ctx context.Context, lines domain.LineReader) error {
 	if c.pos < len(c.buf) || !c.more {
 		return nil
 	}

@@ -202,17 +202,9 @@ func (s *Service) Follow(ctx context.Context, username, friend string) error {
 	if err := s.users.Follow(ctx, username, friend, s.clock.Now().UTC().Truncate(1000)); err != nil {
 		return err
 	}
-	recent, err := s.lines.Slice(ctx, domain.UserlineOf(friend), 0, BackfillSize)
-	if err != nil {
-		return fmt.Errorf("backfill slice: %w", err)
-	}
-	if len(recent) == 0 {
-		return nil
-	}
-	if err := s.carryTweets(ctx, recent); err != nil {
-		return fmt.Errorf("backfill tweets: %w", err)
-	}
-	return s.lines.AppendEntries(ctx, domain.TimelineOf(username), recent)
+	// Each store copies the friend's userline as it writes entries itself (a store whose lines
+	// carry their tweets writes them whole): in compare mode, each model from its own line.
+	return s.lines.Backfill(ctx, domain.TimelineOf(username), domain.UserlineOf(friend), BackfillSize)
 }
 
 // Unfollow ends the follow and removes the friend's tweets from username's timeline. The
@@ -397,18 +389,16 @@ func (s *Service) PublicLine(ctx context.Context, start string, limit int) (Twee
 	return s.linePage(ctx, domain.PublicLine(), start, limit)
 }
 
-// linePage is one slice of limit+1 entries and one multiget of the tweets: "next" exists only
-// when the extra entry does, so a full last page never leads to an empty one.
+// linePage is one slice of limit+1 entries and the tweets of the first limit: "next" exists
+// only when the extra entry does, so a full last page never leads to an empty one.
 func (s *Service) linePage(ctx context.Context, line domain.LineKey, start string, limit int) (TweetPage, error) {
 	limit, before, err := pageArgs(start, limit)
 	if err != nil {
 		return TweetPage{}, err
 	}
-	entries, err := s.lines.Slice(ctx, line, before, limit+1)
-	if err != nil {
-		return TweetPage{}, err
-	}
-	return s.pageOf(ctx, entries, limit)
+	return s.pageOf(ctx, limit, func(ctx context.Context, lines domain.LineReader) ([]domain.LineEntry, error) {
+		return lines.Slice(ctx, line, before, limit+1)
+	})
 }
 
 // pageArgs checks a page's size and reads its cursor.
@@ -424,82 +414,24 @@ func pageArgs(start string, limit int) (int, int64, error) {
 	return limit, before, nil
 }
 
-// pageOf makes the page of up to limit+1 entries, newest first: limit of them and their
-// tweets, and the cursor of the rest when the extra one is there.
-func (s *Service) pageOf(ctx context.Context, entries []domain.LineEntry, limit int) (TweetPage, error) {
+// pageOf reads the page plan chooses (up to limit+1 entries, newest first) with the tweets of
+// the first limit (ports.LineStore.ReadPage: each store reads them its own way), and makes the
+// page: those tweets, and the cursor of the rest when the extra entry is there. A tweet missing
+// from the store is left out, never a crash.
+func (s *Service) pageOf(ctx context.Context, limit int, plan domain.PagePlan) (TweetPage, error) {
+	entries, err := s.lines.ReadPage(ctx, limit, plan)
+	if err != nil {
+		return TweetPage{}, err
+	}
 	var page TweetPage
 	if len(entries) > limit {
 		entries = entries[:limit]
 		page.Next = domain.EncodeLineCursor(entries[limit-1].Time)
 	}
-	if len(entries) == 0 {
-		return page, nil
-	}
-	var err error
-	page.Tweets, err = s.tweetsOf(ctx, entries)
-	if err != nil {
-		return TweetPage{}, err
-	}
-	return page, nil
-}
-
-// carryTweets gives the entries of a store whose lines carry their tweets (some entry came with
-// one) the tweets of those that came without (rows older than the store's query-first tables),
-// so that the rows written from them are whole. A store that keeps IDs only is left alone.
-func (s *Service) carryTweets(ctx context.Context, entries []domain.LineEntry) error {
-	if !slices.ContainsFunc(entries, func(e domain.LineEntry) bool { return e.Tweet != nil }) {
-		return nil
-	}
-	return s.fillTweets(ctx, entries)
-}
-
-// fillTweets fetches, in one multiget, the tweets of the entries that lack one; an entry whose
-// tweet is missing from the store (a write cut short) stays without.
-func (s *Service) fillTweets(ctx context.Context, entries []domain.LineEntry) error {
-	var ids []uuid.UUID
-	for _, e := range entries {
-		if e.Tweet == nil {
-			ids = append(ids, e.TweetID)
-		}
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	got, err := s.tweets.GetTweets(ctx, ids)
-	if err != nil {
-		return err
-	}
-	byID := make(map[uuid.UUID]*domain.Tweet, len(got))
-	for i := range got {
-		byID[got[i].ID] = &got[i]
-	}
-	for i := range entries {
-		if entries[i].Tweet == nil {
-			entries[i].Tweet = byID[entries[i].TweetID]
-		}
-	}
-	return nil
-}
-
-// tweetsOf returns the tweets of entries in their order: those the line carries as they are,
-// the others fetched by ID in one multiget (a store keeping IDs only: the multiget's answer as
-// it is). A tweet missing from the store is left out, never a crash.
-func (s *Service) tweetsOf(ctx context.Context, entries []domain.LineEntry) ([]domain.Tweet, error) {
-	if !slices.ContainsFunc(entries, func(e domain.LineEntry) bool { return e.Tweet != nil }) {
-		ids := make([]uuid.UUID, len(entries))
-		for i, e := range entries {
-			ids[i] = e.TweetID
-		}
-		return s.tweets.GetTweets(ctx, ids)
-	}
-	if err := s.fillTweets(ctx, entries); err != nil {
-		return nil, err
-	}
-	out := make([]domain.Tweet, 0, len(entries))
 	for _, e := range entries {
 		if e.Tweet != nil {
-			out = append(out, *e.Tweet)
+			page.Tweets = append(page.Tweets, *e.Tweet)
 		}
 	}
-	return out, nil
+	return page, nil
 }

@@ -67,6 +67,8 @@ func Run(t *testing.T, newStores Factory) {
 		{"PulledFriendsAreThePulledAmongFriends", testPulledFriends},
 		{"PulledAuthorMergedFromTheFollow", testPulledAuthorMergedFromTheFollow},
 		{"SliceManyIsEachSlice", testSliceMany},
+		{"ReadPageGivesThePageItsTweets", testReadPage},
+		{"BackfillCopiesTheNewestEntries", testBackfill},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStores(t)) })
@@ -779,5 +781,85 @@ func testLineCarriesTweet(t *testing.T, s Stores) {
 	tl, err := svc.Timeline(c, fan, "", 10)
 	if err != nil || len(tl.Tweets) != 4 || tl.Tweets[3].Body != "from before" {
 		t.Fatalf("the follower's timeline: %+v, %v", tl.Tweets, err)
+	}
+}
+
+// testReadPage: ReadPage runs the plan on the store's own lines and returns what it chose, the
+// first limit entries with their tweets (carried or read by ID, a missing one nil), the rest as
+// read; a plan's error is the call's.
+func testReadPage(t *testing.T, s Stores) {
+	c := ctx(t)
+	svc := service(s, nil)
+	author := name("pager")
+	if _, err := svc.SignUp(c, author, "password1"); err != nil {
+		t.Fatal(err)
+	}
+	posted := postN(t, svc, author, 5) // newest first
+	// A line entry whose tweet was never stored, older than every post.
+	ghost := entry(posted[4].Time() - 1)
+	if err := s.Lines.Append(c, ghost, domain.UserlineOf(author)); err != nil {
+		t.Fatal(err)
+	}
+	runs := 0
+	page, err := s.Lines.ReadPage(c, 3, func(ctx context.Context, lines domain.LineReader) ([]domain.LineEntry, error) {
+		runs++
+		return lines.Slice(ctx, domain.UserlineOf(author), posted[0].Time(), 4) // from the second newest
+	})
+	if err != nil || runs < 1 || len(page) != 4 {
+		t.Fatalf("ReadPage: %d entries, %d runs of the plan, %v", len(page), runs, err)
+	}
+	for i, e := range page[:3] {
+		if e.TweetID != posted[i+1].ID || e.Tweet == nil || !sameTweet(*e.Tweet, posted[i+1]) {
+			t.Errorf("entry %d: %+v, want tweet %+v", i, e, posted[i+1])
+		}
+	}
+	if page[3].TweetID != posted[4].ID {
+		t.Errorf("the entry past the page names %s, want %s", page[3].TweetID, posted[4].ID)
+	}
+	// The ghost's tweet is missing: its entry stays, without one.
+	page, err = s.Lines.ReadPage(c, 2, func(ctx context.Context, lines domain.LineReader) ([]domain.LineEntry, error) {
+		return lines.Slice(ctx, domain.UserlineOf(author), posted[4].Time(), 2)
+	})
+	if err != nil || len(page) != 1 || page[0].TweetID != ghost.TweetID || page[0].Tweet != nil {
+		t.Fatalf("a page of the ghost entry: %+v, %v", page, err)
+	}
+	boom := errors.New("the plan failed")
+	if _, err := s.Lines.ReadPage(c, 2, func(context.Context, domain.LineReader) ([]domain.LineEntry, error) { return nil, boom }); !errors.Is(err, boom) {
+		t.Fatalf("a failed plan: %v", err)
+	}
+}
+
+// testBackfill: Backfill copies the newest limit entries of one line into another, nothing of an
+// empty line; what it copies reads back as the store reads any entry: the tweet whole, or none.
+func testBackfill(t *testing.T, s Stores) {
+	c := ctx(t)
+	svc := service(s, nil)
+	author, fan := name("filled"), name("filler")
+	for _, n := range []string{author, fan} {
+		if _, err := svc.SignUp(c, n, "password1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Lines.Backfill(c, domain.TimelineOf(fan), domain.UserlineOf(author), 3); err != nil {
+		t.Fatalf("Backfill of an empty line: %v", err)
+	}
+	if got, err := s.Lines.Slice(c, domain.TimelineOf(fan), 0, 10); err != nil || len(got) != 0 {
+		t.Fatalf("an empty line copied %d entries, %v", len(got), err)
+	}
+	posted := postN(t, svc, author, 5)
+	if err := s.Lines.Backfill(c, domain.TimelineOf(fan), domain.UserlineOf(author), 3); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Lines.Slice(c, domain.TimelineOf(fan), 0, 10)
+	if err != nil || len(got) != 3 {
+		t.Fatalf("Backfill of 3 copied %d entries, %v", len(got), err)
+	}
+	for i, e := range got {
+		if e.Time != posted[i].Time() || e.TweetID != posted[i].ID {
+			t.Errorf("entry %d: %d %s, want %d %s", i, e.Time, e.TweetID, posted[i].Time(), posted[i].ID)
+		}
+		if e.Tweet != nil && !sameTweet(*e.Tweet, posted[i]) {
+			t.Errorf("entry %d carries %+v, want %+v", i, *e.Tweet, posted[i])
+		}
 	}
 }

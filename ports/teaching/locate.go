@@ -52,6 +52,11 @@ type Locus struct {
 // Placement is one place a record occupies in one model.
 type Placement struct {
 	Locus Locus
+	// Part says which part of the record the place holds when the record occupies several in
+	// one model, in the learner's words: "the Username index (the name → the user's UUID)",
+	// "ann's side: whom ann follows". Two placements of one locus in one model never share a
+	// Part; "" for a record's only place.
+	Part string
 	// Model names the store's model: "widerow", "cql3" or "memory".
 	Model string
 	// Container is the column family ("Twissandra.Timeline"), table ("twissandra.timeline") or
@@ -88,3 +93,10 @@ type Cell struct {
 	// column in ascending or descending order, "S" for a static column.
 	Key string
 }
+
+// FriendSide and FollowerSide are the Parts of a follow's two places (a LocusFollow): the
+// follower's side, whom the follower follows, and the followed user's, who follows them.
+func FriendSide(l Locus) string { return l.User + "'s side: whom " + l.User + " follows" }
+
+// FollowerSide is the followed user's side of a follow (see FriendSide).
+func FollowerSide(l Locus) string { return l.Other + "'s side: who follows " + l.Other }

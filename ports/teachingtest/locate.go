@@ -61,6 +61,21 @@ func mustLocate(t *testing.T, s InspectStores, loci []teaching.Locus) []teaching
 		if !slices.ContainsFunc(ps, func(p teaching.Placement) bool { return p.Locus == l }) {
 			t.Errorf("locus %s (%s) has no placement", l.Role, l.Kind)
 		}
+		// A record in several places of one model says which part each holds, each its own.
+		parts := map[string][]string{}
+		for _, p := range ps {
+			if p.Locus == l {
+				parts[p.Model] = append(parts[p.Model], p.Part)
+			}
+		}
+		for model, ss := range parts {
+			if len(ss) < 2 {
+				continue
+			}
+			if slices.Contains(ss, "") || len(slices.Compact(slices.Sorted(slices.Values(ss)))) != len(ss) {
+				t.Errorf("%s (%s) occupies %d places on %s, their parts %q: each must say which part it holds", l.Role, l.Kind, len(ss), model, ss)
+			}
+		}
 	}
 	return ps
 }
@@ -224,6 +239,13 @@ func testLocateUserFollow(t *testing.T, s InspectStores) {
 	ps = mustLocate(t, s, follow)
 	if len(ps) < 2 {
 		t.Errorf("a follow is written on both sides, located in %d places", len(ps))
+	}
+	// Each side says whose it is: the follower's list of friends, the followed user's list of
+	// followers.
+	for _, part := range []string{teaching.FriendSide(follow[0]), teaching.FollowerSide(follow[0])} {
+		if !slices.ContainsFunc(ps, func(p teaching.Placement) bool { return p.Part == part }) {
+			t.Errorf("no side of the follow is %q: %+v", part, ps)
+		}
 	}
 	placementsHold(t, ps, true)
 	if err := svc.Unfollow(c, a, b); err != nil {

@@ -66,3 +66,35 @@ func (w *lineStore) Append(ctx context.Context, e domain.LineEntry, lines ...dom
 	w.append.done(start, err)
 	return err
 }
+
+// ReadPage times the whole read of a page, its tweets included, as read_page, and each slice
+// its plan reads as slice or slice_many: the plan runs on the store's own lines, below this
+// wrapper, so it is given them timed.
+func (w *lineStore) ReadPage(ctx context.Context, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
+	start := time.Now()
+	v, err := w.s.ReadPage(ctx, limit, func(ctx context.Context, lines domain.LineReader) ([]domain.LineEntry, error) {
+		return plan(ctx, timedLines{lines, w})
+	})
+	w.readPage.done(start, err)
+	return v, err
+}
+
+// timedLines are a store's lines as a page's plan reads them, each slice timed.
+type timedLines struct {
+	r domain.LineReader
+	w *lineStore
+}
+
+func (t timedLines) Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error) {
+	start := time.Now()
+	v, err := t.r.Slice(ctx, line, before, limit)
+	t.w.slice.done(start, err)
+	return v, err
+}
+
+func (t timedLines) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
+	start := time.Now()
+	v, err := t.r.SliceMany(ctx, reqs)
+	t.w.sliceMany.done(start, err)
+	return v, err
+}

@@ -42,6 +42,8 @@ func (m *Metrics) Stores(s ports.Stores, adapter string) ports.Stores {
 			slice:         m.op(adapter, "slice"),
 			sliceMany:     m.op(adapter, "slice_many"),
 			remove:        m.op(adapter, "remove"),
+			readPage:      m.op(adapter, "read_page"),
+			backfill:      m.op(adapter, "backfill"),
 		},
 		Authors: &authorStore{base: b, s: s.Authors,
 			putAuthor:  m.op(adapter, "put_author"),
@@ -207,6 +209,8 @@ type lineStore struct {
 	slice         *opTimer
 	sliceMany     *opTimer
 	remove        *opTimer
+	readPage      *opTimer
+	backfill      *opTimer
 }
 
 func (w *lineStore) AppendEntries(ctx context.Context, line domain.LineKey, entries []domain.LineEntry) error {
@@ -234,6 +238,13 @@ func (w *lineStore) Remove(ctx context.Context, line domain.LineKey, times ...in
 	start := time.Now()
 	err := w.s.Remove(ctx, line, times...)
 	w.remove.done(start, err)
+	return err
+}
+
+func (w *lineStore) Backfill(ctx context.Context, line domain.LineKey, from domain.LineKey, limit int) error {
+	start := time.Now()
+	err := w.s.Backfill(ctx, line, from, limit)
+	w.backfill.done(start, err)
 	return err
 }
 

@@ -515,3 +515,16 @@ func TestBlogOlderLink(t *testing.T) {
 	mustContain(t, second.body, "Entry 0<")
 	mustNotContain(t, second.body, "Entry 1<", `rel="next"`)
 }
+
+// The sign-in page has one heading of the first level and a second-level heading for each of
+// its two forms, which name the forms' sections.
+func TestLoginPageHeadings(t *testing.T) {
+	t.Parallel()
+	r := newApp(t, memoryStores()).client(t).get("/login")
+	if n := strings.Count(r.body, "<h1"); n != 1 {
+		t.Errorf("/login has %d h1", n)
+	}
+	mustContain(t, r.body, `<h1>Sign in or sign up</h1>`,
+		`<section class="card" aria-labelledby="login-heading"><h2 id="login-heading">Sign in</h2>`,
+		`<section class="card" aria-labelledby="signup-heading"><h2 id="signup-heading">Sign up</h2>`)
+}

@@ -35,8 +35,9 @@ type View struct {
 	FlashError []string
 	BlogOn     bool
 	Nav        string
-	// Footer is what the teaching views show at the head of the footer (Teacher.Footer).
-	Footer templ.Component
+	// Banner is what the teaching views show at the top of the main content (Teacher.Banner),
+	// Footer what they show at the head of the footer (Teacher.Footer).
+	Banner, Footer templ.Component
 }
 
 // The page being rendered carries its gin context in the context its components get, for what
@@ -71,7 +72,7 @@ func (s *Site) Render(c *gin.Context, status int, p Page) {
 	}
 	s.measured(c)
 	if s.teacher != nil {
-		v.Footer = s.teacher.Footer(c)
+		v.Banner, v.Footer = s.teacher.Banner(c), s.teacher.Footer(c)
 	}
 	buf := bufs.Get().(*bytes.Buffer)
 	buf.Reset()

@@ -21,13 +21,27 @@ import (
 	"twissandra/web"
 )
 
-// teacher records what the site tells it and answers a footer of its own.
+// teacher records what the site tells it and answers a banner and a footer of its own.
 type teacher struct {
 	mu       sync.Mutex
+	banner   string // written as it is; "" for none
 	footer   string // written as it is
 	fail     bool
 	acted    []string
 	measured []Measured
+}
+
+func (t *teacher) Banner(*gin.Context) templ.Component {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.banner == "" {
+		return nil
+	}
+	banner := t.banner
+	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
+		_, err := io.WriteString(w, banner)
+		return err
+	})
 }
 
 func (t *teacher) Footer(*gin.Context) templ.Component {
@@ -133,6 +147,12 @@ func TestRenderWithoutTeacher(t *testing.T) {
 	if !strings.Contains(body, "<footer><p class=\"muted\">Twissandra in Go:") {
 		t.Errorf("the footer without a teacher:\n%s", body)
 	}
+	// The first thing in the body, and so the first a keyboard reaches, is the link to the
+	// content: the main element, which the link's target names.
+	if _, after, _ := strings.Cut(body, "<body>"); !strings.HasPrefix(after, `<a class="skip-link" href="#content">Skip to content</a><header`) ||
+		!strings.Contains(body, `<main id="content" tabindex="-1"><h1>hi there</h1></main>`) {
+		t.Errorf("the skip link and its target:\n%s", body)
+	}
 	for h, want := range map[string]string{
 		"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 		"Cache-Control":           "no-store",
@@ -181,6 +201,16 @@ func TestTeacherHooks(t *testing.T) {
 	if acted, measured := tt.told(); len(acted) != 0 || len(measured) != 0 {
 		t.Fatalf("a plain page told the teacher %v %v", acted, measured)
 	}
+	// A banner opens the main content, before the page's own.
+	tt.mu.Lock()
+	tt.banner = `<div id="banner">the models disagree</div>`
+	tt.mu.Unlock()
+	if _, body := get(t, srv, "/hello"); !strings.Contains(body, `<main id="content" tabindex="-1"><div id="banner">the models disagree</div><h1>hi there</h1>`) {
+		t.Fatalf("the teacher's banner:\n%s", body)
+	}
+	tt.mu.Lock()
+	tt.banner = ""
+	tt.mu.Unlock()
 	get(t, srv, "/measured")
 	if acted, measured := tt.told(); len(measured) != 1 || measured[0] != HomeTimelinePage || len(acted) != 0 {
 		t.Fatalf("a measured page: %v %v", acted, measured)

@@ -8,6 +8,11 @@ import (
 // Teacher is what the teaching views add to every page the site serves. The site calls it at
 // fixed points and knows nothing of what it does; package teach supplies one (Site.Teach).
 type Teacher interface {
+	// Banner is what the layout shows at the top of the page's main content, before the
+	// flashes, in answer to c (nil for nothing): what a learner must see before anything else,
+	// such as the two models of compare mode answering differently. An error from its Render
+	// makes the page a 500.
+	Banner(c *gin.Context) templ.Component
 	// Footer is what the layout shows at the head of the footer of the page rendered in answer
 	// to c. An error from its Render makes the page a 500, as any rendering failure does.
 	Footer(c *gin.Context) templ.Component

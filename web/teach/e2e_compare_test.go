@@ -8,13 +8,21 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"twissandra/adapters/compare"
+	"twissandra/adapters/cql3"
 )
 
 // compareStores runs widerow (answering) with cql3 on the real node, as serve --compare does.
 func compareStores(t *testing.T) stores {
 	t.Helper()
+	st, _ := compareStoresOn(t)
+	return st
+}
+
+// compareStoresOn is compareStores, and the cql3 store of its second model.
+func compareStoresOn(t *testing.T) (stores, *cql3.Store) {
+	t.Helper()
 	w := widerowStores(t)
-	c, _ := cql3Stores(t)
+	c, cs := cql3Stores(t)
 	p := &compare.Pair{Primary: "widerow", Secondary: "cql3"}
 	st := w
 	both := compare.Stores(p, w.ports(), c.ports())
@@ -22,7 +30,7 @@ func compareStores(t *testing.T) stores {
 	st.authors, st.entries, st.tags, st.comments, st.sessions = both.Authors, both.Entries, both.Tags, both.Comments, both.Sessions
 	st.locator = compare.Locator(p, w.locator, c.locator)
 	st.compareSizes, st.compareBackend = c.sizes, "cql3"
-	return st
+	return st, cs
 }
 
 // In Chromium, on widerow with cql3 in compare mode: a sign-up, a follow and a post each show,

@@ -30,11 +30,10 @@ type footerData struct {
 	// Action is what the action that redirected here cost (a post, a follow), if any.
 	Action *actionOps
 	// Secondary is what this page cost the second model (compare mode), Elapsed the first
-	// model's time (timed in compare mode only), Divergences the reads the two answered
-	// differently and the secondary's failures.
-	Secondary   *opsSet
-	Elapsed     time.Duration
-	Divergences []string
+	// model's time (timed in compare mode only). The reads the two answered differently are at
+	// the top of the page (Banner).
+	Secondary *opsSet
+	Elapsed   time.Duration
 	// Queries is what the page says of the access patterns it serves (queryBlocks).
 	Queries []byte
 	// Cached says that caches answered some lookups (ops starting with "cache "), so the same
@@ -42,19 +41,59 @@ type footerData struct {
 	Cached bool
 }
 
+// divergence is one report of compare mode: a read the two models answered differently, or a
+// call the second model failed; Of says whose (the action that redirected here, or "").
+type divergence struct {
+	Of, Text string
+}
+
+// Banner is the top of the page rendered in answer to c, in compare mode: the divergences of
+// the action that redirected here and of this page, where the learner sees them first. Nothing
+// when there are none.
+func (h *handler) Banner(c *gin.Context) templ.Component {
+	var ds []divergence
+	if a := h.actionOf(c); a != nil {
+		for _, op := range a.Ops {
+			if op.Kind == oplog.Divergence {
+				ds = append(ds, divergence{Of: a.Action, Text: op.Text})
+			}
+		}
+	}
+	ops, _ := oplog.LogFrom(c.Request.Context()).Ops()
+	for _, op := range ops {
+		if op.Kind == oplog.Divergence {
+			ds = append(ds, divergence{Text: op.Text})
+		}
+	}
+	if len(ds) == 0 {
+		return nil
+	}
+	return divergences(ds)
+}
+
+// actionKey keeps, in the request's gin context, the session's last action once taken.
+const actionKey = "twissandra.teach.action"
+
+// actionOf is the session's last action (takeActionOps), taken once per request: the banner
+// and the footer both show it.
+func (h *handler) actionOf(c *gin.Context) *actionOps {
+	if v, ok := c.Get(actionKey); ok {
+		a, _ := v.(*actionOps)
+		return a
+	}
+	a := h.takeActionOps(c)
+	c.Set(actionKey, a)
+	return a
+}
+
 // Footer is the footer of the page rendered in answer to c.
 func (h *handler) Footer(c *gin.Context) templ.Component {
-	v := footerData{Backend: h.deps.Backend, Action: h.takeActionOps(c), Queries: queryBlocks()[c.FullPath()]}
+	v := footerData{Backend: h.deps.Backend, Action: h.actionOf(c), Queries: queryBlocks()[c.FullPath()]}
 	ops := oplog.LogFrom(c.Request.Context())
 	v.Ops, v.OpsDropped = ops.Ops()
 	v.OpsSummary = ops.Summary()
 	if v.Secondary = secondaryOps(ops); v.Secondary != nil {
 		v.Elapsed = ops.Elapsed().Round(time.Microsecond)
-		for _, op := range v.Ops {
-			if op.Kind == oplog.Divergence {
-				v.Divergences = append(v.Divergences, op.Text)
-			}
-		}
 	}
 	v.Cached = slices.ContainsFunc(v.Ops, isCacheOp) || (v.Action != nil && slices.ContainsFunc(v.Action.Ops, isCacheOp))
 	return footer(v)

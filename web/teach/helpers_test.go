@@ -55,6 +55,8 @@ type stores struct {
 	compareBackend string
 	noLab          bool // serve without the comparator lab
 	backend        string
+	// clock is the use cases' clock (nil: the wall clock).
+	clock domain.Clock
 }
 
 func memoryStores() stores {
@@ -87,8 +89,8 @@ func (st stores) ports() ports.Stores {
 func newApp(t testing.TB, st stores) *testApp {
 	t.Helper()
 	hasher := domain.NewPasswordHasher(bcrypt.MinCost)
-	svc := social.New(st.users, st.tweets, st.lines, nil, hasher)
-	bl := blog.New(st.authors, st.entries, st.tags, st.comments, nil)
+	svc := social.New(st.users, st.tweets, st.lines, st.clock, hasher)
+	bl := blog.New(st.authors, st.entries, st.tags, st.comments, st.clock)
 	access := social.NewAccess(svc, st.sessions, nil)
 	cfg := web.Config{TokenSecret: []byte(strings.Repeat("k", 32))}
 	if st.backend != "cql3" && st.compareBackend == "" {

@@ -42,10 +42,12 @@ type locateModel struct {
 }
 
 type locatePlace struct {
-	Role, Container, Address, Inspect string
-	Present                           bool
-	Lines                             []notationLine // the place as its model writes it
-	Disk                              []notationLine // a CQL row as Cassandra 1.2-2.2 stored it
+	// Role is the record ("ann's record"), Part which part of it the place holds, if it has
+	// several ("the Username index …").
+	Role, Part, Container, Address, Inspect string
+	Present                                 bool
+	Lines                                   []notationLine // the place as its model writes it
+	Disk                                    []notationLine // a CQL row as Cassandra 1.2-2.2 stored it
 }
 
 var modelTitles = map[string]string{
@@ -71,10 +73,14 @@ func (h *handler) locate(c *gin.Context) {
 		return
 	}
 	if err != nil {
-		d.Error = site.Sentence(inspectError(err))
-		if errors.Is(err, domain.ErrNotFound) {
-			d.Error = "Not found: " + inspectError(err) + "."
+		d.What = "" // nothing is located: no "every place … occupies"
+		var m *missingError
+		if errors.As(err, &m) {
+			d.Error = m.sentence
+			page(http.StatusNotFound)
+			return
 		}
+		d.Error = site.Sentence(inspectError(err))
 		page(statusOf(err))
 		return
 	}
@@ -86,6 +92,23 @@ func (h *handler) locate(c *gin.Context) {
 	}
 	d.Models = h.groupPlaces(places)
 	page(http.StatusOK)
+}
+
+// missingError is a record that does not exist, said as a plain sentence (a 404).
+type missingError struct {
+	sentence string
+	err      error
+}
+
+func (e *missingError) Error() string { return e.sentence }
+func (e *missingError) Unwrap() error { return e.err }
+
+// missing is err, said as sentence when it is domain.ErrNotFound.
+func missing(err error, sentence string) error {
+	if errors.Is(err, domain.ErrNotFound) {
+		return &missingError{sentence: sentence, err: err}
+	}
+	return err
 }
 
 // locateLoci reads the query: what to locate. nil, nil when it names nothing.
@@ -100,7 +123,7 @@ func (h *handler) locateLoci(ctx context.Context, c *gin.Context, d *locateData)
 		after := c.Query("after")
 		t, loci, next, err := h.deps.Social.TweetLoci(ctx, id, after, locateFollowers)
 		if err != nil {
-			return nil, err
+			return nil, missing(err, "There is no tweet "+id.String()+" on this server.")
 		}
 		d.What = fmt.Sprintf("@%s's tweet %q", t.Username, t.Body)
 		d.Followers = after != ""
@@ -113,7 +136,8 @@ func (h *handler) locateLoci(ctx context.Context, c *gin.Context, d *locateData)
 		return loci, nil
 	case c.Query("user") != "":
 		d.What = "the user @" + c.Query("user")
-		return h.deps.Social.UserLoci(ctx, c.Query("user"))
+		loci, err := h.deps.Social.UserLoci(ctx, c.Query("user"))
+		return loci, missing(err, "There is no user named "+c.Query("user")+" on this server.")
 	case c.Query("follower") != "" || c.Query("followed") != "":
 		a, b := c.Query("follower"), c.Query("followed")
 		if a == "" || b == "" {
@@ -121,7 +145,7 @@ func (h *handler) locateLoci(ctx context.Context, c *gin.Context, d *locateData)
 		}
 		for _, n := range []string{a, b} {
 			if _, err := h.deps.Social.UserLoci(ctx, n); err != nil {
-				return nil, err
+				return nil, missing(err, "There is no user named "+n+" on this server.")
 			}
 		}
 		d.What = fmt.Sprintf("@%s follows @%s", a, b)
@@ -137,10 +161,12 @@ func (h *handler) locateLoci(ctx context.Context, c *gin.Context, d *locateData)
 				return nil, bad("comment", "%q is not a comment ID (a UUID)", s)
 			}
 			d.What = fmt.Sprintf("comment %s on the entry %q", id, slug)
-			return h.deps.Blog.CommentLoci(ctx, slug, id)
+			loci, err := h.deps.Blog.CommentLoci(ctx, slug, id)
+			return loci, missing(err, "There is no blog entry "+strconv.Quote(slug)+" on this server.")
 		}
 		d.What = fmt.Sprintf("the blog entry %q", slug)
-		return h.deps.Blog.EntryLoci(ctx, slug)
+		loci, err := h.deps.Blog.EntryLoci(ctx, slug)
+		return loci, missing(err, "There is no blog entry "+strconv.Quote(slug)+" on this server.")
 	}
 	return nil, nil
 }
@@ -157,7 +183,7 @@ func (h *handler) groupPlaces(places []teaching.Placement) []locateModel {
 			models = append(models, locateModel{Model: p.Model, Title: title})
 			i++
 		}
-		wp := locatePlace{Role: p.Locus.Role, Container: p.Container, Address: p.Address, Present: p.Present}
+		wp := locatePlace{Role: p.Locus.Role, Part: p.Part, Container: p.Container, Address: p.Address, Present: p.Present}
 		if p.Model == h.deps.Backend && p.Inspect != "" && (h.deps.Wide != nil || h.deps.CQL != nil) {
 			wp.Inspect = "/models/inspect?" + p.Inspect
 		}

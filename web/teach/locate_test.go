@@ -97,9 +97,16 @@ func TestWhereDoesItLive(t *testing.T) {
 			// The user, and the follow on both sides, linked from the user page.
 			up := c.get("/users/bob").body
 			mustContain(t, up, `id="where-user" href="/models/where?user=bob"`, `id="where-follow" href="/models/where?follower=ann&amp;followed=bob"`)
-			mustContain(t, html.UnescapeString(c.get("/models/where?user=bob").body), tc.user)
+			user := html.UnescapeString(c.get("/models/where?user=bob").body)
+			mustContain(t, user, tc.user)
+			if tc.name == "widerow" { // two places of one record: which is the index, which the row
+				mustContain(t, user, `<strong>bob's record</strong> <span class="where-part">(the Username index: the name → the user's UUID, seed 001's inverted index)</span>`,
+					`<strong>bob's record</strong> <span class="where-part">(the User row, keyed by the user's UUID)</span>`)
+			}
 			follow := html.UnescapeString(c.get("/models/where?follower=ann&followed=bob").body)
-			mustContain(t, follow, append([]string{"ann follows bob", "2 of 2 places hold it"}, tc.follow...)...)
+			mustContain(t, follow, append([]string{"ann follows bob", "2 of 2 places hold it",
+				`<strong>ann follows bob</strong> <span class="where-part">(ann's side: whom ann follows)</span>`,
+				`<strong>ann follows bob</strong> <span class="where-part">(bob's side: who follows bob)</span>`}, tc.follow...)...)
 			if r := c.post("/users/bob/unfollow", url.Values{"next": {"/users/bob"}}); r.status != http.StatusSeeOther {
 				t.Fatalf("unfollow: %d", r.status)
 			}
@@ -120,21 +127,32 @@ func TestWhereDoesItLive(t *testing.T) {
 			mustContain(t, cp, "1 of 1 places hold it", "<email, hidden>")
 			mustNotContain(t, cp, "r@example.com")
 
-			for _, bad := range []struct{ query, msg string }{
-				{"", "Say what to locate"},
-				{"tweet=nope", "is not a tweet ID"},
-				{"tweet=" + uuid.Must(uuid.NewUUID()).String(), "not found"},
-				{"user=nobody", "not found"},
-				{"follower=ann", "needs both"},
-				{"entry=where-entry&comment=x", "is not a comment ID"},
-				{"entry=nothing-here", "not found"},
+			// What is malformed is a 400; what does not exist a 404, said plainly; neither
+			// claims to list where anything lives.
+			unknown := uuid.Must(uuid.NewUUID()).String()
+			for _, bad := range []struct {
+				query, msg string
+				status     int
+			}{
+				{"", "Say what to locate", http.StatusBadRequest},
+				{"tweet=nope", "is not a tweet ID", http.StatusBadRequest},
+				{"tweet=" + unknown, "There is no tweet " + unknown + " on this server.", http.StatusNotFound},
+				{"user=nobody", "There is no user named nobody on this server.", http.StatusNotFound},
+				{"follower=ann&followed=nobody", "There is no user named nobody on this server.", http.StatusNotFound},
+				{"follower=ann", "needs both", http.StatusBadRequest},
+				{"entry=where-entry&comment=x", "is not a comment ID", http.StatusBadRequest},
+				{"entry=nothing-here", `There is no blog entry "nothing-here" on this server.`, http.StatusNotFound},
 			} {
 				r := c.get("/models/where?" + bad.query)
-				if r.status != http.StatusBadRequest {
-					t.Errorf("%q: status %d, want 400", bad.query, r.status)
+				if r.status != bad.status {
+					t.Errorf("%q: status %d, want %d", bad.query, r.status, bad.status)
 				}
-				if !strings.Contains(strings.ToLower(html.UnescapeString(r.body)), strings.ToLower(bad.msg)) {
+				body := html.UnescapeString(r.body)
+				if !strings.Contains(body, bad.msg) {
 					t.Errorf("%q: the page lacks %q", bad.query, bad.msg)
+				}
+				if strings.Contains(body, "Every place") || strings.Contains(body, "places hold it") {
+					t.Errorf("%q: the page still lists places:\n%s", bad.query, r.body)
 				}
 			}
 		})

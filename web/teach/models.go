@@ -1,7 +1,6 @@
 package teach
 
 import (
-	_ "embed"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -16,68 +15,97 @@ import (
 	"twissandra/web/site"
 )
 
-//go:embed schema/equivalent.cql
-var equivalentCQL string
-
-// mapping is one column family and the CQL3 table that holds the same data.
+// mapping is one column family and the CQL3 tables that hold the same data. The comparator
+// comes from the storage-conf.xml the page shows, each table's definition from the cql3
+// adapter's migrations; RowKey, Columns and Names say how this application lays its rows out
+// (a test holds Names to the rows the widerow store writes).
 type mapping struct {
-	Keyspace, CF, Comparator, RowKey, Columns string
-	Table, Explain                            string
+	Keyspace, CF, RowKey, Columns string
+	// Names are the columns of every row of a static column family (or the subcolumns of each
+	// super column), nil for a dynamic one.
+	Names   []string
+	Tables  []string
+	Explain string
 }
 
 // mappings follow the reference's section 6: how CQL3 tables sat on the same storage.
 var mappings = []mapping{
-	{"Twissandra", "User", "UTF8Type", "user UUID", "id, username, password, created_at",
-		"users (username PRIMARY KEY, id, password, created_at)",
-		"A static column family: every row has the same few named columns. CQL3 declares them as typed columns; on disk each is still one cell of the row, named by the column's name."},
-	{"Twissandra", "Username", "BytesType", "username", "id → user UUID",
-		"(none: users is keyed by username)",
-		"The hand-made inverted index of seed 001: 0.6 had no secondary indexes. Keying users by username makes it unnecessary; keeping UUID keys would need a second table written beside the first."},
-	{"Twissandra", "Friends", "BytesType", "user UUID", "friend UUID → since",
-		"friends (username, friend, since, PRIMARY KEY (username, friend))",
-		"A dynamic wide row, one column per friend. The column name becomes the clustering column friend, the value the regular column since; in 1.2–2.x each CQL row was the composite cells [friend:\"\"] (the row marker) and [friend:\"since\"]."},
-	{"Twissandra", "Followers", "BytesType", "user UUID", "follower UUID → since",
-		"followers (username, follower, since, PRIMARY KEY (username, follower))",
-		"The other side of each follow, written in the same batch: denormalised, since there are no joins."},
-	{"Twissandra", "Tweet", "UTF8Type", "tweet UUID", "id, user_id, body, _ts",
-		"tweets (tweet_id PRIMARY KEY, username, body, created_at)",
-		"Static again: one row per tweet, fetched many at a time with multiget_slice (CQL: SELECT … WHERE tweet_id IN (…) or concurrent single-partition reads)."},
-	{"Twissandra", "Userline", "LongType", "user UUID, or !PUBLIC!", "time (8-byte μs) → tweet UUID",
-		"userline (username, time, tweet_id, PRIMARY KEY (username, time)) WITH CLUSTERING ORDER BY (time DESC)",
-		"The comparator becomes the clustering column's type; DESC wraps it in ReversedType. WITH COMPACT STORAGE and one clustering column this table is exactly the 0.6 column family: the comparator is the clustering type and tweet_id is the cell value. The public line is the !PUBLIC! row / partition."},
-	{"Twissandra", "Timeline", "LongType", "user UUID", "time (8-byte μs) → tweet UUID",
-		"timeline (username, time, tweet_id, PRIMARY KEY (username, time)) WITH CLUSTERING ORDER BY (time DESC)",
-		"The home timeline, materialised by fan-out on write. The time shared with the userline is what makes unfollow cleanup exact."},
-	{"BloggyAppy", "Authors", "BytesType", "author name", "one column per profile attribute, numPosts",
-		"authors (name PRIMARY KEY, profile map<text,text>, posts)",
-		"Free-form columns become a map collection; CQL3 stores each map entry as one cell named profile:key, much like the 0.6 columns."},
-	{"BloggyAppy", "BlogEntries", "BytesType", "slug", "title, body, author, tags, pubDate, slug, id",
-		"blog_entries (slug PRIMARY KEY, id, title, body, author, tags set<text>, published_at)",
-		"The comma-separated tags column becomes a set<text>."},
-	{"BloggyAppy", "TaggedPosts", "TimeUUIDType", "tag, or __notag__", "entry TimeUUID → slug",
-		"tagged_posts (tag, id, slug, PRIMARY KEY (tag, id)) WITH CLUSTERING ORDER BY (id DESC)",
-		"A TimeUUIDType wide row is a timeuuid clustering column; the newest-first listing is a reversed slice in 0.6 and the clustering order in CQL3."},
-	{"BloggyAppy", "Comments", "Super: TimeUUIDType / BytesType", "slug", "comment TimeUUID → {commenter, email, comment, commentTime}",
-		"comments (slug, id, name, email, text, PRIMARY KEY (slug, id))",
-		"A super column is a clustering column: its name is id, its subcolumns are the regular columns. CQL3 has no super columns; a composite comparator replaced them."},
+	{"Twissandra", "User", "user UUID", "id, username, password, created_at, followers (the follower count)",
+		[]string{"id", "username", "password", "created_at", "followers"}, []string{"users"},
+		"A static column family: every row has the same few named columns. CQL3 declares them as typed columns (a timestamp beside its microseconds, created_at_us: CQL timestamps count milliseconds); on disk each is still one cell of the row, named by the column's name. The follower count moves to the followers table, as its static column follower_count."},
+	{"Twissandra", "Username", "username", "id → user UUID", []string{"id"}, nil,
+		"The hand-made inverted index of seed 001: 0.6 had no secondary indexes. users is keyed by username, which makes it unnecessary; keeping UUID keys would need a second table written beside the first."},
+	{"Twissandra", "Friends", "user UUID", "friend UUID → since", nil, []string{"friends"},
+		"A dynamic wide row, one column per friend. The column name becomes the clustering column friend (a username here, not a UUID), the value the regular columns since and since_us; in 1.2–2.x each CQL row was the composite cells [friend:\"\"] (the row marker), [friend:\"since\"] and [friend:\"since_us\"]."},
+	{"Twissandra", "Followers", "user UUID, or !PULLED!", "follower UUID → since; the !PULLED! row: pulled author UUID → \"\"", nil, []string{"followers", "pulled_authors"},
+		"The other side of each follow: denormalised, since there are no joins. On 0.6 one batch_mutate writes both sides and the count (the User row's followers column). CQL3 adds the static column follower_count, one cell per partition, which a follow sets in one conditional batch with its followers row; the friends row is written after it. The !PULLED! row, the set of authors the hybrid fan-out pulls, becomes the one partition of pulled_authors."},
+	{"Twissandra", "Tweet", "tweet UUID", "id, user_id, body, _ts", []string{"id", "user_id", "body", "_ts"}, []string{"tweets"},
+		"Static again: one row per tweet. On widerow every page of a line fetches its tweets from it with multiget_slice; on cql3 the line rows carry their tweets, and tweets serves the lookup by ID."},
+	{"Twissandra", "Userline", "user UUID, or !PUBLIC!", "time (8-byte μs) → tweet UUID", nil, []string{"userline", "public_line", "public_days"},
+		"The comparator becomes the clustering column's type, and DESC wraps it in ReversedType: here time is a timeuuid, the tweet's ID (0.6 named the column by a LongType of microseconds). Each row carries what a page shows of its tweet (author, body, created_at: migration 004, query first), so a page is one query. The public line is not a !PUBLIC! partition of userline: it is public_line, one partition per day, and public_days lists the days that have tweets, so no partition grows without bound."},
+	{"Twissandra", "Timeline", "user UUID", "time (8-byte μs) → tweet UUID", nil, []string{"timeline"},
+		"The home timeline, materialised by fan-out on write, its rows carrying their tweets as the userline's do. A tweet's time is the same in every line, which is what makes unfollow cleanup exact."},
+	{"BloggyAppy", "Authors", "author name", "one column per profile attribute, numPosts", nil, []string{"authors"},
+		"Free-form columns become a map collection; CQL3 stores each map entry as one cell named profile:key, much like the 0.6 columns. numPosts becomes posts, changed by compare-and-set."},
+	{"BloggyAppy", "BlogEntries", "slug", "id, title, body, author, tags, pubDate, slug", []string{"id", "title", "body", "author", "tags", "pubDate", "slug"}, []string{"blog_entries"},
+		"The comma-separated tags column becomes a set<text>, pubDate the timestamp published_at."},
+	{"BloggyAppy", "TaggedPosts", "tag, or __notag__", "entry TimeUUID → slug", nil, []string{"tagged_posts"},
+		"A TimeUUIDType wide row is a timeuuid clustering column, time (the entry's ID); the newest-first listing is a reversed slice in 0.6 and the clustering order in CQL3."},
+	{"BloggyAppy", "Comments", "slug", "comment TimeUUID → {commenter, email, comment, commentTime}", []string{"commenter", "email", "comment", "commentTime"}, []string{"comments"},
+		"A super column becomes a clustering column: its name, the comment's TimeUUID, is time, and its subcolumns the regular columns name, email, body and created_at. CQL3 has no super columns; a composite comparator replaced them. Comments are read oldest first, so the clustering order is ASC."},
+	{"Scratch", "UTF8s", "race:<name>", "owner (the uniqueness race's claims)", []string{"owner"}, []string{"race_names"},
+		"The uniqueness race's sandbox: one row per name claimed. On cql3 the claim is INSERT … IF NOT EXISTS, and every claim expires after a day (the table's default_time_to_live)."},
+}
+
+// mappedTable is one CQL3 table of a mapping, defined as the migrations leave it.
+type mappedTable struct {
+	Name, DDL string
+}
+
+// mappingRow is a mapping as the page shows it.
+type mappingRow struct {
+	mapping
+	Comparator string
+	CQL        []mappedTable
+}
+
+// mappingRows joins the mappings to the storage-conf.xml conf (the comparators) and the
+// migrations ddl (the tables).
+func mappingRows(conf, ddl string) []mappingRow {
+	cfs := storageConfCFs(conf)
+	tables := map[string]chebTable{}
+	for _, t := range parseSchema(ddl) {
+		tables[t.Name] = t
+	}
+	out := make([]mappingRow, len(mappings))
+	for i, m := range mappings {
+		out[i] = mappingRow{mapping: m, Comparator: cfs[m.Keyspace+"."+m.CF].comparator()}
+		for _, name := range m.Tables {
+			if t, ok := tables[name]; ok {
+				out[i].CQL = append(out[i].CQL, mappedTable{Name: name, DDL: tableDDL(t, false)})
+			}
+		}
+	}
+	return out
 }
 
 type modelsData struct {
-	Running   string
-	LiveXML   string
-	LiveNote  string
-	CQL       string
-	CQLNote   string
-	Mappings  []mapping
-	Queries   []accessPattern
-	Inspector bool
+	Running  string
+	LiveXML  string
+	LiveNote string
+	// CQL is the tables the migrations leave, Migrations the migrations as written.
+	CQL, Migrations string
+	CQLNote         string
+	Mappings        []mappingRow
+	Queries         []accessPattern
+	Inspector       bool
 	// InspectCF links each column family to the widerow inspector, InspectTable each table to
 	// the cql3 one.
 	InspectCF, InspectTable bool
 }
 
 func (h *handler) models(c *gin.Context) {
-	d := modelsData{Running: h.deps.Backend, Mappings: mappings, Queries: accessPatterns, Inspector: h.deps.Wide != nil || h.deps.CQL != nil,
+	d := modelsData{Running: h.deps.Backend, Queries: accessPatterns, Inspector: h.deps.Wide != nil || h.deps.CQL != nil,
 		InspectCF: h.deps.Wide != nil, InspectTable: h.deps.CQL != nil}
 	if h.deps.Wide != nil {
 		d.LiveXML = h.deps.Wide.SchemaXML()
@@ -87,16 +115,13 @@ func (h *handler) models(c *gin.Context) {
 		d.LiveXML = h.deps.StorageConf
 		d.LiveNote = "The widerow engine's storage-conf.xml (not the running backend)."
 	}
-	if h.deps.CQLSchema != "" {
-		d.CQL = h.deps.CQLSchema
-		d.CQLNote = "The cql3 adapter's migrations."
-	} else {
-		d.CQL = equivalentCQL
-		d.CQLNote = "The equivalent CQL3 tables."
-	}
+	d.Migrations = h.cqlDDL()
+	d.CQL = schemaTables(d.Migrations)
+	d.CQLNote = "The tables the cql3 adapter's migrations leave, read from the migrations this server applies (below them, as written)."
 	if h.deps.Backend == "cql3" {
 		d.CQLNote += " This is the running backend."
 	}
+	d.Mappings = mappingRows(d.LiveXML, d.Migrations)
 	h.site.Render(c, http.StatusOK, site.Page{Title: "Models", Nav: "models", Content: modelsView(d)})
 }
 
@@ -171,6 +196,19 @@ type inspectData struct {
 	Stored      []notationLine
 	StoredCells int
 	Tombstones  int
+}
+
+// countCells is how many cells c is as the engine stores them: one for a column or a
+// tombstone, each subcolumn (and the deletion of the super column, if any) for a super column.
+func countCells(c teaching.WideColumn) int {
+	if c.Columns == nil {
+		return 1
+	}
+	n := 0
+	for _, sub := range c.Columns {
+		n += countCells(sub)
+	}
+	return n
 }
 
 func countDeleted(c teaching.WideColumn) int {
@@ -263,9 +301,10 @@ func (h *handler) inspect(c *gin.Context) {
 	if stored, err := h.deps.Wide.StoredRow(ctx, d.Keyspace, d.CF, d.Key, inspectMaxCount); err == nil {
 		for _, c := range stored {
 			d.Tombstones += countDeleted(c)
+			d.StoredCells += countCells(c)
 		}
 		if d.Tombstones > 0 {
-			d.Stored, d.StoredCells = notation(cf.Name, d.Key, stored), len(stored)
+			d.Stored = notation(cf.Name, d.Key, stored)
 		}
 	}
 	page(http.StatusOK)
@@ -330,7 +369,11 @@ func notation(cf, key string, cols []teaching.WideColumn) []notationLine {
 		}
 		lines = append(lines, notationLine{Indent: ind + ind, Name: c.Name, Note: c.Note, Open: true})
 		for _, sc := range c.Columns {
-			lines = append(lines, columnLine(cf, ind+ind+ind, sc))
+			l := columnLine(cf, ind+ind+ind, sc)
+			if sc.Name == "" {
+				l.Name = "(the super column's deletion: every subcolumn written before it)"
+			}
+			lines = append(lines, l)
 		}
 		lines = append(lines, notationLine{Indent: ind + ind, Close: true})
 	}
@@ -343,7 +386,7 @@ func columnLine(cf, indent string, c teaching.WideColumn) notationLine {
 	l := notationLine{Indent: indent, Name: c.Name, Note: c.Note, Value: c.Value, TS: timestampNote(c.Timestamp)}
 	l.NameHref, l.ValueHref = uuidLinks(cf, c.Name, c.Value)
 	if l.Name == "" {
-		l.Name = "(every column before it)"
+		l.Name = "(the row's deletion: every column written before it)"
 	}
 	if c.Deleted {
 		l.Value, l.TS, l.Tombstone = "", "tombstone, deleted at "+strings.TrimPrefix(l.TS, "timestamp "), true

@@ -70,8 +70,9 @@ type Deps struct {
 	// Locator says where each record lives, for the "where does it live" pages; nil leaves
 	// them out.
 	Locator teaching.Locator
-	// CQLSchema is the CQL DDL of the cql3 adapter (its migrations); empty means the pages'
-	// own rendition of the equivalent tables.
+	// CQLSchema is the CQL DDL the cql3 adapter's migrations apply (cql3.SchemaText()),
+	// whatever the backend: every CQL3 table a page shows is read from it (empty: from
+	// QueryFirstDDL). The pages keep no copy of a schema of their own.
 	CQLSchema string
 	// QueryFirstDDL is the cql3 adapter's migrations whatever the backend, for the Chebotko
 	// diagram of the generations page; empty leaves the diagram out.

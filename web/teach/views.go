@@ -3,7 +3,6 @@ package teach
 import (
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/a-h/templ"
@@ -54,15 +53,6 @@ func inspectURL(query string) string { return "/models/inspect?" + query }
 
 // userURL is a user's page.
 func userURL(name string) templ.SafeURL { return templ.SafeURL("/users/" + url.PathEscape(name)) }
-
-// cqlTable is the table name at the start of a mapping's CQL3 table, "" for none.
-func cqlTable(s string) string {
-	name, _, _ := strings.Cut(s, " ")
-	if strings.HasPrefix(name, "(") {
-		return ""
-	}
-	return name
-}
 
 // short cuts s to n runes, with an ellipsis.
 func short(s string, n int) string {

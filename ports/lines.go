@@ -1,0 +1,75 @@
+package ports
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/google/uuid"
+
+	"twissandra/domain"
+)
+
+// What most stores' ReadPage and Backfill are: their own slices, then their own multiget of the
+// tweets their lines do not carry.
+
+// ReadPageWith is LineStore.ReadPage for a store whose lines are lines and whose tweets are
+// tweets (usually both the store itself).
+func ReadPageWith(ctx context.Context, lines domain.LineReader, tweets TweetStore, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
+	entries, err := plan(ctx, lines)
+	if err != nil {
+		return nil, err
+	}
+	if err := FillTweets(ctx, tweets, entries[:min(limit, len(entries))]); err != nil {
+		return nil, err
+	}
+	return entries, nil
+}
+
+// BackfillWith is LineStore.Backfill for a store whose lines are lines and whose tweets are
+// tweets: one slice of from, then, when some entry came with its tweet (the store's lines carry
+// them), the tweets of those that came without, in one multiget, so that the rows written are
+// whole; a store that keeps IDs only reads no tweet.
+func BackfillWith(ctx context.Context, lines LineStore, tweets TweetStore, line, from domain.LineKey, limit int) error {
+	recent, err := lines.Slice(ctx, from, 0, limit)
+	if err != nil {
+		return fmt.Errorf("backfill slice: %w", err)
+	}
+	if len(recent) == 0 {
+		return nil
+	}
+	if slices.ContainsFunc(recent, func(e domain.LineEntry) bool { return e.Tweet != nil }) {
+		if err := FillTweets(ctx, tweets, recent); err != nil {
+			return fmt.Errorf("backfill tweets: %w", err)
+		}
+	}
+	return lines.AppendEntries(ctx, line, recent)
+}
+
+// FillTweets gives the entries that lack a tweet theirs, read in one multiget; an entry whose
+// tweet is missing from the store stays without. Entries that all carry theirs cost nothing.
+func FillTweets(ctx context.Context, tweets TweetStore, entries []domain.LineEntry) error {
+	var ids []uuid.UUID
+	for _, e := range entries {
+		if e.Tweet == nil {
+			ids = append(ids, e.TweetID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	got, err := tweets.GetTweets(ctx, ids)
+	if err != nil {
+		return err
+	}
+	byID := make(map[uuid.UUID]*domain.Tweet, len(got))
+	for i := range got {
+		byID[got[i].ID] = &got[i]
+	}
+	for i := range entries {
+		if entries[i].Tweet == nil {
+			entries[i].Tweet = byID[entries[i].TweetID]
+		}
+	}
+	return nil
+}
