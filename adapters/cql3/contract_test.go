@@ -2,6 +2,7 @@ package cql3
 
 import (
 	"testing"
+	"time"
 
 	"twissandra/ports"
 	"twissandra/ports/porttest"
@@ -53,3 +54,16 @@ func TestSizesContract(t *testing.T) {
 }
 
 func TestClaimsContract(t *testing.T) { teachingtest.RunClaims(t, sharedStore(t), teachingtest.Yields) }
+
+// Two servers on one keyspace: what one keeps, the other reads.
+func TestActionLedgerContract(t *testing.T) {
+	s := sharedStore(t)
+	cfg := nodeConfig(t)
+	cfg.Keyspace = s.Keyspace()
+	other, err := Open(testCtx(t, time.Minute), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	teachingtest.RunActionLedger(t, s, other)
+}

@@ -1,8 +1,10 @@
 package teach
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"sync"
 	"time"
 
@@ -14,11 +16,15 @@ import (
 
 // A form's action (a post, a follow, a sign-up) answers with a redirect, so the page a learner
 // sees next was built by another request: its footer would show that request's reads and never
-// the action's writes. The action's operations are kept here for the next page, which shows
-// "what your post cost" above "what this page cost".
+// the action's writes. The action's operations are kept for the next page, which shows "what your
+// post cost" above "what this page cost".
 //
-// They stay on the server (a fan-out on cql3 is hundreds of statements, too many for a cookie),
-// in a bounded store: the session carries only a random key, taken by the next page rendered.
+// They are kept in a ledger (teaching.ActionLedger), not in the cookie (a fan-out on cql3 is
+// hundreds of statements, too many for one): on cql3, which several servers may share behind a
+// load balancer, in the store, so that whichever server answers the redirect shows them; on the
+// stores this process alone writes, in this process's memory (memoryLedger). The session carries
+// only a random key, taken by the next page rendered. The ledger's own calls are the teaching
+// views' upkeep, not the action's cost: they are left out of the operation record.
 
 // actionOps is what one action cost.
 type actionOps struct {
@@ -28,7 +34,6 @@ type actionOps struct {
 	Dropped int
 	// Secondary is what the action cost the second model, in compare mode.
 	Secondary *opsSet
-	at        time.Time
 }
 
 // opsSet is what one request cost one model: the second model's side in compare mode.
@@ -51,46 +56,48 @@ func secondaryOps(l *oplog.Log) *opsSet {
 
 const (
 	keyActionOps   = "action_ops"
-	maxActionOps   = 1024 // entries kept; the oldest goes first
+	maxActionOps   = 1024 // records a memoryLedger keeps; the oldest goes first
 	actionOpsTTL   = 10 * time.Minute
 	maxActionLines = oplog.MaxRecordedOps
 )
 
-type actionStore struct {
+// memoryLedger is the teaching.ActionLedger of one process: a bounded map, the oldest record
+// going first.
+type memoryLedger struct {
 	mu    sync.Mutex
-	m     map[string]actionOps
+	m     map[string]ledgerEntry
 	order []string // keys, oldest first
 }
 
-func newActionStore() *actionStore { return &actionStore{m: map[string]actionOps{}} }
-
-func (s *actionStore) put(a actionOps) string {
-	var b [12]byte
-	_, _ = rand.Read(b[:])
-	key := hex.EncodeToString(b[:])
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for len(s.order) >= maxActionOps {
-		delete(s.m, s.order[0])
-		s.order = s.order[1:]
-	}
-	s.m[key] = a
-	s.order = append(s.order, key)
-	return key
+type ledgerEntry struct {
+	record []byte
+	until  time.Time
 }
 
-func (s *actionStore) take(key string, now time.Time) (actionOps, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.m[key]
-	if !ok {
-		return actionOps{}, false
+func newMemoryLedger() *memoryLedger { return &memoryLedger{m: map[string]ledgerEntry{}} }
+
+// KeepAction implements teaching.ActionLedger.
+func (l *memoryLedger) KeepAction(_ context.Context, key string, record []byte, ttl time.Duration) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for len(l.order) >= maxActionOps {
+		delete(l.m, l.order[0])
+		l.order = l.order[1:]
 	}
-	delete(s.m, key)
-	if now.Sub(a.at) > actionOpsTTL {
-		return actionOps{}, false
+	l.m[key] = ledgerEntry{record: record, until: time.Now().Add(ttl)}
+	l.order = append(l.order, key)
+	return nil
+}
+
+// ActionRecord implements teaching.ActionLedger.
+func (l *memoryLedger) ActionRecord(_ context.Context, key string) ([]byte, bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e, ok := l.m[key]
+	if !ok || !time.Now().Before(e.until) {
+		return nil, false, nil
 	}
-	return a, true
+	return e.record, true, nil
 }
 
 // keepActionOps saves the operations of the request so far for the next page rendered in this
@@ -101,7 +108,18 @@ func (h *handler) keepActionOps(c *gin.Context, action string) {
 		return
 	}
 	lines, dropped := ops.Ops()
-	key := h.actions.put(actionOps{Action: action, Summary: ops.Summary(), Ops: lines, Dropped: dropped, Secondary: secondaryOps(ops), at: time.Now()})
+	record, err := json.Marshal(actionOps{Action: action, Summary: ops.Summary(), Ops: lines, Dropped: dropped, Secondary: secondaryOps(ops)})
+	if err != nil {
+		h.log.Error("encode an action's operations", "err", err)
+		return
+	}
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	key := hex.EncodeToString(b[:])
+	if err := h.actions.KeepAction(ledgerContext(c), key, record, actionOpsTTL); err != nil {
+		h.log.Warn("keep an action's operations", "err", err) // the page after shows none
+		return
+	}
 	sessions.Default(c).Set(keyActionOps, key)
 }
 
@@ -113,9 +131,20 @@ func (h *handler) takeActionOps(c *gin.Context) *actionOps {
 		return nil
 	}
 	s.Delete(keyActionOps)
-	a, ok := h.actions.take(key, time.Now())
-	if !ok {
+	record, found, err := h.actions.ActionRecord(ledgerContext(c), key)
+	if err != nil {
+		h.log.Warn("read an action's operations", "err", err)
+		return nil
+	}
+	var a actionOps
+	if !found || json.Unmarshal(record, &a) != nil {
 		return nil
 	}
 	return &a
+}
+
+// ledgerContext is the request's context without its operation record: the ledger's calls are
+// not what the action or the page cost.
+func ledgerContext(c *gin.Context) context.Context {
+	return oplog.With(c.Request.Context(), nil)
 }

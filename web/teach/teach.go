@@ -67,6 +67,10 @@ type Deps struct {
 	// running one; nil outside compare mode.
 	CompareSizes   teaching.RowSizer
 	CompareBackend string
+	// Actions keeps what each action cost until the page after its redirect shows it, on
+	// whichever server answers that page (the cql3 store); nil keeps them in this process,
+	// for a store that this process alone writes.
+	Actions teaching.ActionLedger
 	// Locator says where each record lives, for the "where does it live" pages; nil leaves
 	// them out.
 	Locator teaching.Locator
@@ -83,7 +87,7 @@ type handler struct {
 	deps    Deps
 	site    *site.Site
 	log     *slog.Logger
-	actions *actionStore
+	actions teaching.ActionLedger // Deps.Actions, or this process's memoryLedger
 	costs   costLedger
 	diagram *chebDiagram // of Deps.QueryFirstDDL, laid out once
 	// raceGate and labGate bound the runs of the race and the lab's writes, which anyone may
@@ -105,10 +109,14 @@ func Register(st *site.Site, deps Deps) error {
 	noneIfNil(&deps.Sizes)
 	noneIfNil(&deps.CompareSizes)
 	noneIfNil(&deps.Locator)
+	noneIfNil(&deps.Actions)
+	if deps.Actions == nil {
+		deps.Actions = newMemoryLedger()
+	}
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}
-	h := &handler{deps: deps, site: st, log: st.Logger(), actions: newActionStore(),
+	h := &handler{deps: deps, site: st, log: st.Logger(), actions: deps.Actions,
 		raceGate: newGate("race", raceTotal, 1, racesPerMinute), labGate: newGate("lab", labTotal, labPerAddr, labPerMinute)}
 	if deps.QueryFirstDDL != "" {
 		d := chebotko(deps.QueryFirstDDL)
