@@ -31,7 +31,7 @@ func TestBrowserGenerations(t *testing.T) {
 	}
 	for sel, want := range map[string]string{
 		"#measured-page": "The last home timeline page: ",
-		"#measured-post": "fan-out:=1",
+		"#measured-post": "fan-out=1",
 	} {
 		if got := b.text(sel); !strings.Contains(got, want) {
 			t.Errorf("%s: %q lacks %q", sel, got, want)
