@@ -85,6 +85,7 @@ type handler struct {
 	actions *actionStore
 	costs   costLedger
 	diagram *chebDiagram // of Deps.QueryFirstDDL, laid out once
+	queries queryBlocks
 }
 
 // Register adds the teaching views to the site: their routes and static files, and the footer
