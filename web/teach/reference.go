@@ -21,6 +21,7 @@ func (h *handler) registerReference(g *gin.RouterGroup) {
 	g.GET("learn/glossary", h.glossary)
 	g.GET("learn/timeline", h.timeline)
 	g.GET("learn/departures", h.departures)
+	h.registerLessonActions(g)
 }
 
 // glossaryURL is the glossary's entry for a term.
