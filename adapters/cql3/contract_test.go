@@ -45,3 +45,9 @@ func TestSizesContract(t *testing.T) {
 }
 
 func TestClaimsContract(t *testing.T) { teachingtest.RunClaims(t, sharedStore(t), teachingtest.Yields) }
+
+// TestQueryLabContract tries keys on a keyspace of its own, whose scratch keyspace is dropped
+// with it.
+func TestQueryLabContract(t *testing.T) {
+	teachingtest.RunQueryLab(t, freshStore(t, "twissandra_test_qlab_"), true)
+}
