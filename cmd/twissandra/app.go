@@ -173,6 +173,8 @@ type secondary struct {
 	stores  ports.Stores
 	locator teaching.Locator
 	sizes   teaching.RowSizer
+	// queryLab is the second backend's query lab when it speaks CQL (cql3), else nil.
+	queryLab teaching.QueryLab
 }
 
 // openSecondary opens the --compare backend beside the primary, with the same configuration
@@ -191,12 +193,16 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 	}
 	lc.Append(fx.Hook{OnStop: func(context.Context) error { return b.close() }})
 	logger.Info("compare mode", "primary", cfg.Backend, "secondary", cfg.Compare)
-	return &secondary{
+	sec := &secondary{
 		pair:    &compare.Pair{Primary: cfg.Backend, Secondary: cfg.Compare, Observer: metrics.Default()},
 		stores:  b.stores,
 		locator: b.locator,
 		sizes:   b.sizes,
-	}, nil
+	}
+	if b.cql != nil {
+		sec.queryLab = b.cql
+	}
+	return sec, nil
 }
 
 // engineDeps are newEngine's parameters; the widerow engine is there only on widerow.
@@ -214,6 +220,7 @@ type engineDeps struct {
 	Lab     *widerow.Lab
 	Claims  teaching.NameClaims
 	Sizes   teaching.RowSizer
+	QLab    teaching.QueryLab // the query-first lesson's exercise
 	Second  *secondary
 	Schema  cqlSchema `optional:"true"`
 }
@@ -247,10 +254,13 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		return nil, err
 	}
 	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: string(d.Schema),
-		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Claims: d.Claims, Sizes: d.Sizes}
+		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Claims: d.Claims, Sizes: d.Sizes, QueryLab: d.QLab}
 	if d.Second != nil {
 		td.Locator = compare.Locator(d.Second.pair, d.Locator, d.Second.locator)
 		td.CompareSizes, td.CompareBackend = d.Second.sizes, d.Config.Compare
+		if d.Second.queryLab != nil { // the query-first lesson tries keys on the node that has them
+			td.QueryLab = d.Second.queryLab
+		}
 	}
 	if err := teach.Register(st, td); err != nil {
 		return nil, err

@@ -22,6 +22,7 @@ func compareStores(t *testing.T) stores {
 	st.authors, st.entries, st.tags, st.comments = both.Authors, both.Entries, both.Tags, both.Comments
 	st.locator = compare.Locator(p, w.locator, c.locator)
 	st.compareSizes, st.compareBackend = c.sizes, "cql3"
+	st.queryLab = c.queryLab // as serve --compare cql3 wires it: the lesson tries keys on the node
 	return st
 }
 

@@ -24,6 +24,7 @@ var (
 func (h *handler) registerLessonActions(g *gin.RouterGroup) {
 	g.POST("learn/act/post", h.lessonPost)
 	g.POST("learn/act/follow", h.lessonFollow)
+	g.POST("learn/act/key", h.tryKey)
 }
 
 // lessonBack is the lesson a form came from, or "" when it names none that takes the action.

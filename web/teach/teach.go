@@ -74,8 +74,12 @@ type Deps struct {
 	// own rendition of the equivalent tables.
 	CQLSchema string
 	// QueryFirstDDL is the cql3 adapter's migrations whatever the backend, for the Chebotko
-	// diagram of the generations page; empty leaves the diagram out.
+	// diagram of the generations page and the lessons on CQL3; empty leaves them out.
 	QueryFirstDDL string
+	// QueryLab tries a learner's primary keys on a real node (the query-first lesson): the cql3
+	// backend's, or compare mode's second backend's when that is cql3; a store without CQL
+	// says why not; nil leaves the exercise out.
+	QueryLab teaching.QueryLab
 }
 
 type handler struct {
@@ -86,6 +90,8 @@ type handler struct {
 	costs   costLedger
 	diagram *chebDiagram // of Deps.QueryFirstDDL, laid out once
 	queries queryBlocks
+	// keyTrials are the query-first lesson's last trial of each browser.
+	keyTrials keyTrialStore
 }
 
 // Register adds the teaching views to the site: their routes and static files, and the footer
@@ -102,6 +108,7 @@ func Register(st *site.Site, deps Deps) error {
 	noneIfNil(&deps.Sizes)
 	noneIfNil(&deps.CompareSizes)
 	noneIfNil(&deps.Locator)
+	noneIfNil(&deps.QueryLab)
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}
