@@ -659,7 +659,7 @@ func pageQueriesBlock(qs []accessPattern) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "<div class=\"muted\" id=\"page-queries\"><p>This request served ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "<div class=\"muted\" id=\"page-queries\"><p>This request served the <a href=\"/learn/glossary#access-pattern\">access patterns</a>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -28,14 +28,14 @@ func generationsView(d generationsData) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>Three generations of one data model</h1><p class=\"lead\">The same Twissandra, modelled three times. Each generation answers a home timeline page of 40 and a post by an author with N followers; what changes is how many partitions a page touches and how much a post writes. This server runs <strong>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>Three generations of one data model</h1><p class=\"lead\">The same Twissandra, modelled three times. Each generation answers a home timeline page of 40 and a post by an author with N followers; what changes is how many <a href=\"/learn/glossary#partition\">partitions</a> a page touches and how much a post writes. This server runs <strong>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var2 string
 		templ_7745c5c3_Var2, templ_7745c5c3_Err = templ.JoinStringErrs(d.Backend)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `generations.templ`, Line: 7, Col: 268}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `generations.templ`, Line: 7, Col: 308}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var2))
 		if templ_7745c5c3_Err != nil {

@@ -64,7 +64,7 @@ func partitionsView(d partitionsData) templ.Component {
 				}
 			}
 		} else if d.Error == "" {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<p class=\"lead\">A row (0.6) or a partition (CQL3) lives whole on one node and its replicas: every read and every write of it goes there, and it can only grow as large as one node allows. A data model is good when its rows stay bounded and its writes spread over many rows. ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "<p class=\"lead\">A <a href=\"/learn/glossary#row\">row</a> (0.6) or a <a href=\"/learn/glossary#partition\">partition</a> (CQL3) lives whole on one node and its <a href=\"/learn/glossary#replica\">replicas</a>: every read and every write of it goes there, and it can only grow as large as one node allows. A data model is good when its rows stay bounded and its writes spread over many rows. ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -601,7 +601,7 @@ func partitionsModelView(m partitionsModel) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, ". Every post writes one more, forever: one row lives on one node (and its replicas), so the 0.6 Twissandra's layout (its <code>PUBLIC_USERLINE_KEY</code> row in Userline, seed 003) sends the whole site's writes to those few nodes, the hot partition, and nothing bounds its width. Seed 003 says as much: holding all tweets in a single row \"will eventually cause problems\". ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, ". Every post writes one more, forever: one row lives on one node (and its replicas), so the 0.6 Twissandra's layout (its <code>PUBLIC_USERLINE_KEY</code> row in Userline, seed 003) sends the whole site's writes to those few nodes, the <a href=\"/learn/glossary#hot-partition\">hot partition</a>, and nothing bounds its width. Seed 003 says as much: holding all tweets in a single row \"will eventually cause problems\". ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -672,7 +672,7 @@ func partitionsModelView(m partitionsModel) templ.Component {
 		}
 		switch m.Widest.Unit {
 		case "columns":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, "Rows of the column families, counted in stored columns (tombstones included: they take room until a compaction after GCGraceSeconds drops them). ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, "Rows of the column families, counted in stored columns (<a href=\"/learn/glossary#tombstone\">tombstones</a> included: they take room until a <a href=\"/learn/glossary#compaction\">compaction</a> after <a href=\"/learn/glossary#gcgraceseconds\">GCGraceSeconds</a> drops them). ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -976,7 +976,7 @@ func partitionsModelView(m partitionsModel) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 83, "</table></div><p class=\"muted\">A popular user's Followers row and a busy timeline grow with the audience; the Tweet and User rows stay a few columns each. Fan-out on write trades many small writes for reads of one row. ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 83, "</table></div><p class=\"muted\">A popular user's Followers row and a busy timeline grow with the audience; the Tweet and User rows stay a few columns each. <a href=\"/learn/glossary#fan-out\">Fan-out on write</a> trades many small writes for reads of one row. ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -68,7 +68,7 @@ func TestPartitionsPage(t *testing.T) {
 		{"widerow", func(t *testing.T) stores { return widerowStores(t) },
 			widestRow{"Twissandra.Userline", "!PUBLIC!", "/models/inspect?cf_path=Twissandra.Userline&key=%21PUBLIC%21", "15"}, []string{
 				`the public line is one row, <code>Twissandra.Userline[!PUBLIC!]</code>, holding <strong id="public-count">15</strong> columns`,
-				"Every post writes one more", "the hot partition", "(@star)", "The widest rows", "at most 10000 of each column family"}},
+				"Every post writes one more", `the <a href="/learn/glossary#hot-partition">hot partition</a>`, "(@star)", "The widest rows", "at most 10000 of each column family"}},
 		{"memory", func(t *testing.T) stores { return memoryStores() },
 			widestRow{"lines", "public", "", "15"}, []string{
 				`<strong id="public-count">15</strong> entries`, "The widest rows", "at most 10000 of each map"}},
