@@ -411,202 +411,189 @@ func departuresView(d departuresData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "</strong> tweets into your timeline (one slice of their userline, then one <a href=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "</strong> tweets into your timeline (one slice of their userline, then one <code>AppendEntries</code> of them all into your timeline), so the home page shows something at once. Its cost is on the page after a follow, under “What your follow cost”.</p><p class=\"muted\">Code: <code>domain/social/service.go: BackfillSize, Follow</code>.</p></section><section class=\"card\" id=\"insert-if-absent\"><h2>A sign-up claims its name atomically</h2><p><strong>The seeds:</strong> seed 001 inserts the User row and the Username index row blindly: two sign-ups of one name both succeed, and the last write wins. The 2014 Twissandra read the name first, then wrote it, which races; seed 002 shows the cure, <code>INSERT … IF NOT EXISTS</code>.</p><p><strong>Here:</strong> the name is claimed by the store's conditional write: on cql3 the <a href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var24 string
-		templ_7745c5c3_Var24, templ_7745c5c3_Err = templruntime.NewAttributeExpression(glossaryURL("append")).ResolveURL(ctx)
+		templ_7745c5c3_Var24, templ_7745c5c3_Err = templruntime.NewAttributeExpression(glossaryURL("lightweight-transaction")).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 70, Col: 229}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 76, Col: 142}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var24)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "\">Append</a>), so the home page shows something at once. Its cost is on the page after a follow, under “What your follow cost”.</p><p class=\"muted\">Code: <code>domain/social/service.go: BackfillSize, Follow</code>.</p></section><section class=\"card\" id=\"insert-if-absent\"><h2>A sign-up claims its name atomically</h2><p><strong>The seeds:</strong> seed 001 inserts the User row and the Username index row blindly: two sign-ups of one name both succeed, and the last write wins. The 2014 Twissandra read the name first, then wrote it, which races; seed 002 shows the cure, <code>INSERT … IF NOT EXISTS</code>.</p><p><strong>Here:</strong> the name is claimed by the store's conditional write: on cql3 the <a href=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 33, "\">lightweight transaction</a>, on widerow <a href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var25 string
-		templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(glossaryURL("lightweight-transaction")).ResolveURL(ctx)
+		templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(glossaryURL("insert-if-absent")).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 76, Col: 142}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 76, Col: 226}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var25)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "\">lightweight transaction</a>, on widerow <a href=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 34, "\">InsertIfAbsent</a> (<code>insert_if_absent</code> on Username, an extension: 0.6 had no conditional write), in memory a check and a write under one lock. Of concurrent sign-ups exactly one wins: <a href=\"/models/race\">the race</a> shows both ways.</p><p class=\"muted\">Code: <code>domain/social/service.go: SignUp</code>; <code>adapters/widerow/engine/write.go: InsertIfAbsent</code>.</p></section><section class=\"card\" id=\"followers-count\"><h2>A follower count is kept</h2><p><strong>The seeds:</strong> nothing counts followers; a count would be <code>get_count</code> of the Followers row, which walks the whole row.</p><p><strong>Here:</strong> the <a href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var26 string
-		templ_7745c5c3_Var26, templ_7745c5c3_Err = templruntime.NewAttributeExpression(glossaryURL("insert-if-absent")).ResolveURL(ctx)
+		templ_7745c5c3_Var26, templ_7745c5c3_Err = templruntime.NewAttributeExpression(glossaryURL("hybrid-fan-out")).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 76, Col: 226}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 82, Col: 71}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var26)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "\">InsertIfAbsent</a> (<code>insert_if_absent</code> on Username, an extension: 0.6 had no conditional write), in memory a check and a write under one lock. Of concurrent sign-ups exactly one wins: <a href=\"/models/race\">the race</a> shows both ways.</p><p class=\"muted\">Code: <code>domain/social/service.go: SignUp</code>; <code>adapters/widerow/engine/write.go: InsertIfAbsent</code>.</p></section><section class=\"card\" id=\"followers-count\"><h2>A follower count is kept</h2><p><strong>The seeds:</strong> nothing counts followers; a count would be <code>get_count</code> of the Followers row, which walks the whole row.</p><p><strong>Here:</strong> the <a href=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "\">hybrid fan-out</a> reads the author's count at every post (pull threshold on this server: <strong id=\"pull-threshold\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var27 string
-		templ_7745c5c3_Var27, templ_7745c5c3_Err = templruntime.NewAttributeExpression(glossaryURL("hybrid-fan-out")).ResolveURL(ctx)
+		templ_7745c5c3_Var27, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.FormatInt(d.PullThreshold, 10))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 82, Col: 71}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 82, Col: 232}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var27)
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var27))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "\">hybrid fan-out</a> reads the author's count at every post (pull threshold on this server: <strong id=\"pull-threshold\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "</strong>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var28 string
-		templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.FormatInt(d.PullThreshold, 10))
+		templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(when(d.PullThreshold == 0, ", every author pushed as in the seeds"))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 82, Col: 232}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 82, Col: 312}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var28))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "</strong>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "), so each model keeps it exactly: on widerow a <code>followers</code> column of the author's User row, rewritten in the follow's batch_mutate; on cql3 the <a href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var29 string
-		templ_7745c5c3_Var29, templ_7745c5c3_Err = templ.JoinStringErrs(when(d.PullThreshold == 0, ", every author pushed as in the seeds"))
+		templ_7745c5c3_Var29, templ_7745c5c3_Err = templruntime.NewAttributeExpression(glossaryURL("static-column")).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 82, Col: 312}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 82, Col: 508}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var29))
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var29)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "), so each model keeps it exactly: on widerow a <code>followers</code> column of the author's User row, rewritten in the follow's batch_mutate; on cql3 the <a href=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "\">static column</a> <code>followers.follower_count</code>, changed with the follower row in one conditional batch. Not a <a href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var30 string
-		templ_7745c5c3_Var30, templ_7745c5c3_Err = templruntime.NewAttributeExpression(glossaryURL("static-column")).ResolveURL(ctx)
+		templ_7745c5c3_Var30, templ_7745c5c3_Err = templruntime.NewAttributeExpression(glossaryURL("counter")).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 82, Col: 508}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 82, Col: 662}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var30)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "\">static column</a> <code>followers.follower_count</code>, changed with the follower row in one conditional batch. Not a <a href=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 39, "\">counter</a>: a retried increment counts twice.</p><p class=\"muted\">Code: <code>adapters/widerow/fanout.go</code>, <code>adapters/cql3/fanout.go</code>; <a href=\"/models/celebrity#counts\">the celebrity page</a> says why each.</p></section><section class=\"card\" id=\"bcrypt\"><h2>Passwords are bcrypt hashes</h2><p><strong>The seeds:</strong> seed 001 writes <code>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var31 string
-		templ_7745c5c3_Var31, templ_7745c5c3_Err = templruntime.NewAttributeExpression(glossaryURL("counter")).ResolveURL(ctx)
+		templ_7745c5c3_Var31, templ_7745c5c3_Err = templ.JoinStringErrs("{'id': useruuid, 'username': username, 'password': password}")
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 82, Col: 662}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 87, Col: 119}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var31)
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var31))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "\">counter</a>: a retried increment counts twice.</p><p class=\"muted\">Code: <code>adapters/widerow/fanout.go</code>, <code>adapters/cql3/fanout.go</code>; <a href=\"/models/celebrity#counts\">the celebrity page</a> says why each.</p></section><section class=\"card\" id=\"bcrypt\"><h2>Passwords are bcrypt hashes</h2><p><strong>The seeds:</strong> seed 001 writes <code>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "</code>: the password itself, in a column anyone who reads the row sees.</p><p><strong>Here:</strong> the User row holds a <a href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var32 string
-		templ_7745c5c3_Var32, templ_7745c5c3_Err = templ.JoinStringErrs("{'id': useruuid, 'username': username, 'password': password}")
+		templ_7745c5c3_Var32, templ_7745c5c3_Err = templruntime.NewAttributeExpression(glossaryURL("bcrypt")).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 87, Col: 119}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 88, Col: 80}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var32))
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var32)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "</code>: the password itself, in a column anyone who reads the row sees.</p><p><strong>Here:</strong> the User row holds a <a href=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "\">bcrypt</a> hash, cost <strong id=\"bcrypt-cost\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var33 string
-		templ_7745c5c3_Var33, templ_7745c5c3_Err = templruntime.NewAttributeExpression(glossaryURL("bcrypt")).ResolveURL(ctx)
+		templ_7745c5c3_Var33, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(d.BcryptCost))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 88, Col: 80}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 88, Col: 158}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var33)
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var33))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "\">bcrypt</a> hash, cost <strong id=\"bcrypt-cost\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 42, "</strong> on this server (")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var34 string
-		templ_7745c5c3_Var34, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(d.BcryptCost))
+		templ_7745c5c3_Var34, templ_7745c5c3_Err = templ.JoinStringErrs(bcryptCostNote(d.BcryptCost))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 88, Col: 158}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 88, Col: 216}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var34))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "</strong> on this server (")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "), and the inspector shows it as <code>&lt;bcrypt hash, 60 bytes&gt;</code>. A hash takes time, which widens the window of a read-then-write race: the race page can hash between the read and the write.</p><p class=\"muted\">Code: <code>domain/password.go</code>; <code>serve --bcrypt-cost</code>.</p></section><p>Beyond the seeds' own code, the cql3 backend follows their advice where they gave it: the public line in <a href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var35 string
-		templ_7745c5c3_Var35, templ_7745c5c3_Err = templ.JoinStringErrs(bcryptCostNote(d.BcryptCost))
+		templ_7745c5c3_Var35, templ_7745c5c3_Err = templruntime.NewAttributeExpression(glossaryURL("day-bucket")).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 88, Col: 216}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 91, Col: 144}
 		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var35))
+		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var35)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 44, "), and the inspector shows it as <code>&lt;bcrypt hash, 60 bytes&gt;</code>. A hash takes time, which widens the window of a read-then-write race: the race page can hash between the read and the write.</p><p class=\"muted\">Code: <code>domain/password.go</code>; <code>serve --bcrypt-cost</code>.</p></section><p>Beyond the seeds' own code, the cql3 backend follows their advice where they gave it: the public line in <a href=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 44, "\">day buckets</a> (seed 003: “splitting the public userline row by day”), and line rows that carry their tweets (seed 002: “denormalizing the tweets table completely into the timeline and userline tables would improve query time”): lessons <a href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var36 string
-		templ_7745c5c3_Var36, templ_7745c5c3_Err = templruntime.NewAttributeExpression(glossaryURL("day-bucket")).ResolveURL(ctx)
+		templ_7745c5c3_Var36, templ_7745c5c3_Err = templruntime.NewAttributeExpression(lessonURL("partitions")).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 91, Col: 144}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 91, Col: 426}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var36)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "\">day buckets</a> (seed 003: “splitting the public userline row by day”), and line rows that carry their tweets (seed 002: “denormalizing the tweets table completely into the timeline and userline tables would improve query time”): lessons <a href=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "\">10</a> and <a href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var37 string
-		templ_7745c5c3_Var37, templ_7745c5c3_Err = templruntime.NewAttributeExpression(lessonURL("partitions")).ResolveURL(ctx)
+		templ_7745c5c3_Var37, templ_7745c5c3_Err = templruntime.NewAttributeExpression(lessonURL("query-first")).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 91, Col: 426}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 91, Col: 474}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var37)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "\">10</a> and <a href=\"")
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		var templ_7745c5c3_Var38 string
-		templ_7745c5c3_Var38, templ_7745c5c3_Err = templruntime.NewAttributeExpression(lessonURL("query-first")).ResolveURL(ctx)
-		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 91, Col: 474}
-		}
-		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var38)
-		if templ_7745c5c3_Err != nil {
-			return templ_7745c5c3_Err
-		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 47, "\">9</a>.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, "\">9</a>.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
