@@ -44,7 +44,7 @@ func TestOpsDetailOnRequest(t *testing.T) {
 	}
 	// The memory store's own calls (the followers' slice, the tweet, the Append), then the use
 	// case's note of the fan-out.
-	if r.Summary != "4 ops: slice=1 save=1 append=1 fan-out:=1" || len(r.Ops) != 4 {
+	if r.Summary != "4 ops: slice=1 save=1 append=1 fan-out=1" || len(r.Ops) != 4 {
 		t.Fatalf("record: %+v", r)
 	}
 	for i, model := range []string{"memory", "memory", "memory", ""} {

@@ -67,3 +67,9 @@ func TestActionLedgerContract(t *testing.T) {
 	defer other.Close()
 	teachingtest.RunActionLedger(t, s, other)
 }
+
+// TestQueryLabContract tries keys on a keyspace of its own, whose scratch keyspace is dropped
+// with it.
+func TestQueryLabContract(t *testing.T) {
+	teachingtest.RunQueryLab(t, freshStore(t, "twissandra_test_qlab_"), true)
+}

@@ -101,6 +101,10 @@ func dropKeyspace(s *Store) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	// The query lab's scratch keyspace beside it, if a test made one.
+	if err := sess.ContextQuery(ctx, "DROP KEYSPACE IF EXISTS "+LabKeyspace(s.Keyspace()), nil).ExecRelease(); err != nil {
+		return err
+	}
 	return sess.ContextQuery(ctx, "DROP KEYSPACE IF EXISTS "+s.Keyspace(), nil).ExecRelease()
 }
 

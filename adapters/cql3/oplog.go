@@ -76,9 +76,9 @@ func describe(statement string) parsedStatement {
 	p := parsedStatement{line: oneLine(statement), kind: oplog.Read}
 	p.verb, p.table, p.where = statementParts(p.line)
 	switch {
-	case strings.Contains(p.line, " IF NOT EXISTS") || strings.Contains(p.line, " IF "):
+	case (p.verb == "INSERT" || p.verb == "UPDATE" || p.verb == "DELETE") && (strings.Contains(p.line, " IF NOT EXISTS") || strings.Contains(p.line, " IF ")):
 		p.kind = oplog.LWT
-	case p.verb != "SELECT":
+	case p.verb != "SELECT": // a write, or a schema change (CREATE TABLE IF NOT EXISTS is no transaction)
 		p.kind = oplog.Write
 	}
 	if parsedCount.Add(1) <= maxParsedStatements {

@@ -73,6 +73,8 @@ type Store struct {
 	// read under the user's lwtLocks lock, so that a follow of an author this process
 	// serialises costs one Paxos round (the conditional batch), not two (a serial read first).
 	counts lastcount.Counts
+	// lab is the query lab's scratch tables and its sessions' trials (querylab.go).
+	lab queryLab
 }
 
 // New checks cfg and returns a Store that is not connected yet (see Start).

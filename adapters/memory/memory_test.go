@@ -62,6 +62,11 @@ func TestLocateContract(t *testing.T) {
 	})
 }
 
+// TestQueryLabContract: the maps have no tables to try a key on, and the lab says so.
+func TestQueryLabContract(t *testing.T) {
+	teachingtest.RunQueryLab(t, memory.Locator{Store: memory.New(), Blog: memory.NewBlog()}, false)
+}
+
 func TestSizesContract(t *testing.T) {
 	teachingtest.RunSizes(t, func(t *testing.T) teachingtest.SizeStores {
 		s := memory.New()

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"twissandra/domain"
+	"twissandra/ports/oplog"
 	"twissandra/ports/teaching"
 )
 
@@ -72,6 +73,7 @@ func (l Locator) widestRows(ctx context.Context, limit, maxScan int) (teaching.R
 		}
 	}
 	s.mu.RUnlock()
+	noteScans(ctx, out)
 	slices.SortFunc(out.Rows, func(a, b teaching.RowSize) int {
 		return cmp.Or(cmp.Compare(b.Cells, a.Cells), cmp.Compare(a.Container, b.Container), cmp.Compare(a.Key, b.Key))
 	})
@@ -88,4 +90,26 @@ func (l Locator) PublicLine(ctx context.Context) (teaching.PublicLayout, error) 
 	n := len(l.Store.lines[domain.PublicLine()])
 	l.Store.mu.RUnlock()
 	return teaching.PublicLayout{Rows: []teaching.RowSize{{Container: "lines", Key: domain.PublicLine().String(), Label: "the public line", Cells: n, Bytes: int64(n) * 32}}, Total: n}, nil
+}
+
+// noteScans records the pass over each map, with the rows and entries it read, as the other
+// stores record theirs: the page that measures the store shows what measuring cost.
+func noteScans(ctx context.Context, out teaching.RowSizes) {
+	for _, container := range []string{"lines", "friends", "followers"} {
+		if !describe(ctx, oplog.Read, "scan") {
+			continue
+		}
+		rows, entries := 0, 0
+		for _, r := range out.Rows {
+			if r.Container == container {
+				rows++
+				entries += r.Cells
+			}
+		}
+		text := "scan " + container + " -> " + itoa(rows) + " rows, " + itoa(entries) + " entries"
+		if slices.Contains(out.CappedIn, container) {
+			text += " (stopped at the bound)"
+		}
+		noteText(ctx, oplog.Read, nil, text)
+	}
 }

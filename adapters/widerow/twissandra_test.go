@@ -73,6 +73,11 @@ func TestLocateContract(t *testing.T) {
 	})
 }
 
+// TestQueryLabContract: 0.6 has no primary key to try, and the lab says so.
+func TestQueryLabContract(t *testing.T) {
+	teachingtest.RunQueryLab(t, widerow.NewInspector(openNode(t, t.TempDir())), false)
+}
+
 func TestSizesContract(t *testing.T) {
 	teachingtest.RunSizes(t, func(t *testing.T) teachingtest.SizeStores {
 		n := openNode(t, t.TempDir())

@@ -175,6 +175,8 @@ type secondary struct {
 	stores  ports.Stores
 	locator teaching.Locator
 	sizes   teaching.RowSizer
+	// queryLab is the second backend's query lab when it speaks CQL (cql3), else nil.
+	queryLab teaching.QueryLab
 }
 
 // openSecondary opens the --compare backend beside the primary, with the same configuration
@@ -193,12 +195,16 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 	}
 	lc.Append(fx.Hook{OnStop: func(context.Context) error { return b.close() }})
 	logger.Info("compare mode", "primary", cfg.Backend, "secondary", cfg.Compare)
-	return &secondary{
+	sec := &secondary{
 		pair:    &compare.Pair{Primary: cfg.Backend, Secondary: cfg.Compare, Observer: metrics.Default()},
 		stores:  b.stores,
 		locator: b.locator,
 		sizes:   b.sizes,
-	}, nil
+	}
+	if b.cql != nil {
+		sec.queryLab = b.cql
+	}
+	return sec, nil
 }
 
 // engineDeps are newEngine's parameters; the widerow engine is there only on widerow.
@@ -218,6 +224,7 @@ type engineDeps struct {
 	Claims  teaching.NameClaims
 	Sizes   teaching.RowSizer
 	Actions teaching.ActionLedger `optional:"true"` // cql3 only: the others keep actions in memory
+	QLab    teaching.QueryLab     // the query-first lesson's exercise
 	Second  *secondary
 }
 
@@ -255,10 +262,13 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		return nil, err
 	}
 	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: cql3.SchemaText(),
-		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions}
+		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab}
 	if d.Second != nil {
 		td.Locator = compare.Locator(d.Second.pair, d.Locator, d.Second.locator)
 		td.CompareSizes, td.CompareBackend = d.Second.sizes, d.Config.Compare
+		if d.Second.queryLab != nil { // the query-first lesson tries keys on the node that has them
+			td.QueryLab = d.Second.queryLab
+		}
 	}
 	if err := teach.Register(st, td); err != nil {
 		return nil, err

@@ -53,6 +53,9 @@ func New(users ports.UserStore, tweets ports.TweetStore, lines ports.LineStore, 
 		imported: usedTimes{used: map[int64]struct{}{}}}
 }
 
+// PasswordCost is the bcrypt cost of the password hashes the service makes.
+func (s *Service) PasswordCost() int { return s.hasher.Cost }
+
 // SignUp creates a user. A taken name is domain.ErrAlreadyExists, decided by the store
 // atomically (never read-then-write).
 func (s *Service) SignUp(ctx context.Context, username, password string) (domain.User, error) {

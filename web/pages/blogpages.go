@@ -34,6 +34,7 @@ func (h *handler) blogTag(c *gin.Context) {
 }
 
 func (h *handler) blogList(c *gin.Context, tag string) {
+	site.Serves(c, site.BlogEntries)
 	page, err := h.deps.Blog.Entries(c.Request.Context(), tag, c.Query("start"), blogPageSize)
 	if err != nil {
 		h.site.Fail(c, err)
@@ -69,6 +70,7 @@ func (h *handler) blogEntry(c *gin.Context) {
 func (h *handler) renderEntry(c *gin.Context, status int, form commentForm) {
 	ctx := c.Request.Context()
 	slug := c.Param("slug")
+	site.Serves(c, site.BlogEntry)
 	e, err := h.deps.Blog.GetEntry(ctx, slug)
 	if errors.Is(err, domain.ErrNotFound) || errors.Is(err, domain.ErrInvalid) {
 		h.site.ErrorPage(c, http.StatusNotFound, "No such entry", "There is no blog entry “"+slug+"”.")
@@ -78,6 +80,7 @@ func (h *handler) renderEntry(c *gin.Context, status int, form commentForm) {
 		h.site.Fail(c, err)
 		return
 	}
+	site.Serves(c, site.EntryComments)
 	cs, err := h.deps.Blog.Comments(ctx, slug, c.Query("start"), commentsPage)
 	if err != nil {
 		h.site.Fail(c, err)
@@ -130,6 +133,7 @@ type blogAuthorData struct {
 
 func (h *handler) blogAuthor(c *gin.Context) {
 	name := c.Param("name")
+	site.Serves(c, site.AuthorProfile)
 	a, err := h.deps.Blog.GetAuthor(c.Request.Context(), name)
 	if errors.Is(err, domain.ErrNotFound) || errors.Is(err, domain.ErrInvalid) {
 		h.site.ErrorPage(c, http.StatusNotFound, "No such author", "There is no author named “"+name+"”.")
@@ -144,6 +148,7 @@ func (h *handler) blogAuthor(c *gin.Context) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
+	site.Serves(c, site.BlogEntries)
 	page, err := h.deps.Blog.EntriesBy(c.Request.Context(), a.Name, c.Query("start"), blogPageSize)
 	if err != nil {
 		h.site.Fail(c, err)

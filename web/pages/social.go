@@ -91,10 +91,12 @@ func (h *handler) renderHome(c *gin.Context, status int, body, problem string) {
 		d    = lineData{MaxLen: domain.MaxTweetLen, Body: body, Error: problem}
 	)
 	if me != "" {
+		site.Serves(c, site.HomeTimeline)
 		page, err = h.deps.Social.Timeline(ctx, me, start, linePageSize)
 		d.Heading, d.PostBox = "Your timeline", true
 		d.Empty = "Nothing here yet. Post something, or find people to follow."
 	} else {
+		site.Serves(c, site.PublicLine)
 		page, err = h.deps.Social.PublicLine(ctx, start, linePageSize)
 		d.Heading = "Public timeline"
 		d.Empty = "No one has posted yet."
@@ -108,6 +110,7 @@ func (h *handler) renderHome(c *gin.Context, status int, body, problem string) {
 }
 
 func (h *handler) public(c *gin.Context) {
+	site.Serves(c, site.PublicLine)
 	page, err := h.deps.Social.PublicLine(c.Request.Context(), c.Query("start"), linePageSize)
 	if err != nil {
 		h.site.Fail(c, err)
@@ -184,10 +187,12 @@ func (h *handler) noSuchUser(c *gin.Context, name string, err error) bool {
 
 func (h *handler) userPage(c *gin.Context) {
 	name := c.Param("username")
+	site.Serves(c, site.UserByName)
 	p, err := h.deps.Social.Profile(c.Request.Context(), name, c.Query("start"), linePageSize, followPreview)
 	if h.noSuchUser(c, name, err) {
 		return
 	}
+	site.Serves(c, site.Userline, site.Follows)
 	me, u := site.User(c), p.User
 	d := userData{
 		User: u, IsMe: me == u.Username,
@@ -240,10 +245,12 @@ type followsData struct {
 
 func (h *handler) followList(friends bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
+		site.Serves(c, site.UserByName)
 		u, ok := h.lookUser(c)
 		if !ok {
 			return
 		}
+		site.Serves(c, site.Follows)
 		list, path, title := h.deps.Social.Followers, "/followers", "Followers of "+u.Username
 		if friends {
 			list, path, title = h.deps.Social.Friends, "/friends", u.Username+" follows"

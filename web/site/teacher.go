@@ -1,6 +1,8 @@
 package site
 
 import (
+	"slices"
+
 	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
 )
@@ -52,4 +54,45 @@ func (s *Site) measured(c *gin.Context) {
 	if kind, ok := v.(Measured); ok {
 		s.teacher.Measured(c, kind)
 	}
+}
+
+// AccessPattern names one of the access patterns of the seeds' application that the teaching
+// views list on /models (Q1 to Q9). A handler says which its response served (Serves), and the
+// page's footer says where each model finds them.
+type AccessPattern string
+
+// The access patterns, as /models numbers them.
+const (
+	UserByName    AccessPattern = "Q1" // a user by username
+	Userline      AccessPattern = "Q2" // a user's tweets, newest first
+	HomeTimeline  AccessPattern = "Q3" // a user's home timeline
+	PublicLine    AccessPattern = "Q4" // the public line
+	Follows       AccessPattern = "Q5" // whom a user follows, who follows a user
+	BlogEntries   AccessPattern = "Q6" // blog entries newest first, all or by tag
+	BlogEntry     AccessPattern = "Q7" // one blog entry with its author
+	EntryComments AccessPattern = "Q8" // an entry's comments
+	AuthorProfile AccessPattern = "Q9" // an author's profile
+)
+
+const servesKey = "twissandra.site.serves"
+
+// Serves says that the response to c served the access patterns ps, beside those it named
+// before: what this request read, not what its route may read.
+func Serves(c *gin.Context, ps ...AccessPattern) {
+	prev, _ := c.Get(servesKey)
+	had, _ := prev.([]AccessPattern)
+	for _, p := range ps {
+		if !slices.Contains(had, p) {
+			had = append(had, p)
+		}
+	}
+	c.Set(servesKey, had)
+}
+
+// Served is the access patterns the handler said the response to c served (Serves), in the
+// order it named them; nil when it said none.
+func Served(c *gin.Context) []AccessPattern {
+	v, _ := c.Get(servesKey)
+	ps, _ := v.([]AccessPattern)
+	return ps
 }

@@ -34,7 +34,7 @@ type footerData struct {
 	// the top of the page (Banner).
 	Secondary *opsSet
 	Elapsed   time.Duration
-	// Queries is what the page says of the access patterns it serves (queryBlocks).
+	// Queries is what the page says of the access patterns it served (queryBlocks).
 	Queries []byte
 	// Cached says that caches answered some lookups (ops starting with "cache "), so the same
 	// page may cost more on a first visit.
@@ -88,7 +88,7 @@ func (h *handler) actionOf(c *gin.Context) *actionOps {
 
 // Footer is the footer of the page rendered in answer to c.
 func (h *handler) Footer(c *gin.Context) templ.Component {
-	v := footerData{Backend: h.deps.Backend, Action: h.actionOf(c), Queries: queryBlocks()[c.FullPath()]}
+	v := footerData{Backend: h.deps.Backend, Action: h.actionOf(c), Queries: h.queries.block(site.Served(c))}
 	ops := oplog.LogFrom(c.Request.Context())
 	v.Ops, v.OpsDropped = ops.Ops()
 	v.OpsSummary = ops.Summary()

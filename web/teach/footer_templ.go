@@ -679,8 +679,8 @@ func queryLinks(qs []accessPattern) templ.Component {
 	})
 }
 
-// pageQueries is what a page says of the access patterns it serves: the same for every request
-// of a route, so it is rendered once per route (queryBlocks).
+// pageQueriesBlock is what a page says of the access patterns its request served: rendered once
+// per set of patterns (queryBlocks).
 func pageQueriesBlock(qs []accessPattern) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -698,7 +698,7 @@ func pageQueriesBlock(qs []accessPattern) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 56, "<div class=\"muted\" id=\"page-queries\"><p>This page serves ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 56, "<div class=\"muted\" id=\"page-queries\"><p>This request served the <a href=\"/learn/glossary#access-pattern\">access patterns</a>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -2,9 +2,12 @@ package teach
 
 import (
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"twissandra/web/site"
 )
 
 // The footer of every page: what it cost the storage, and which access patterns it serves.
@@ -48,11 +51,69 @@ func TestPagesNameTheirAccessPatterns(t *testing.T) {
 	for _, q := range accessPatterns {
 		mustContain(t, models, `<tr id="`+q.ID+`">`)
 	}
-	for route, ids := range pageQueries {
-		for _, id := range ids {
-			if !slices.ContainsFunc(accessPatterns, func(q accessPattern) bool { return q.ID == id }) {
-				t.Errorf("%s names %s, which the models page does not list", route, id)
-			}
+	for _, id := range []site.AccessPattern{site.UserByName, site.Userline, site.HomeTimeline, site.PublicLine, site.Follows,
+		site.BlogEntries, site.BlogEntry, site.EntryComments, site.AuthorProfile} {
+		if !slices.ContainsFunc(accessPatterns, func(q accessPattern) bool { return q.ID == string(id) }) {
+			t.Errorf("site names %s, which the models page does not list", id)
 		}
 	}
+}
+
+// The access patterns a footer names are those its request served, not all its route may
+// serve: the anonymous home page reads the public line only, a signed-in one the timeline only,
+// and a user page of nobody the lookup by name only.
+func TestFooterNamesWhatTheRequestServed(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, widerowStores(t))
+	app.client(t).signUp("rita")
+	served := func(body string) []string {
+		_, footer, ok := strings.Cut(body, `id="page-queries"`)
+		if !ok {
+			return nil
+		}
+		footer, _, _ = strings.Cut(footer, "</p>")
+		var ids []string
+		for _, m := range regexp.MustCompile(`href="/models#(Q\d)"`).FindAllStringSubmatch(footer, -1) {
+			ids = append(ids, m[1])
+		}
+		return ids
+	}
+	anon := app.client(t)
+	signed := app.client(t)
+	signed.signUp("sam")
+	for _, tc := range []struct {
+		c    *client
+		path string
+		want []string
+	}{
+		{anon, "/", []string{"Q4"}},
+		{signed, "/", []string{"Q3"}},
+		{anon, "/public", []string{"Q4"}},
+		{anon, "/users/rita", []string{"Q1", "Q2", "Q5"}},
+		{anon, "/users/nobody", []string{"Q1"}},
+		{anon, "/users/rita/followers", []string{"Q1", "Q5"}},
+		{anon, "/blog", []string{"Q6"}},
+		{anon, "/blog/entries/no-such-entry", []string{"Q7"}},
+		{anon, "/models", nil},
+	} {
+		r := tc.c.get(tc.path)
+		if got := served(r.body); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: the footer names %v, want %v", tc.path, got, tc.want)
+		}
+	}
+}
+
+// The public line comes from seeds 003 (its PUBLIC_USERLINE_KEY row) and 002 (the public
+// userline), not from 001, which has none.
+func TestPublicLineCitesItsSeeds(t *testing.T) {
+	t.Parallel()
+	i := slices.IndexFunc(accessPatterns, func(q accessPattern) bool { return q.ID == "Q4" })
+	if q := accessPatterns[i]; q.Seed != "003, 002" || !strings.Contains(q.SeedTitle, "PUBLIC_USERLINE_KEY") {
+		t.Errorf("Q4 cites %q, %q", q.Seed, q.SeedTitle)
+	}
+	models := newApp(t, memoryStores()).client(t).get("/models").body
+	_, row, _ := strings.Cut(models, `<tr id="Q4">`)
+	row, _, _ = strings.Cut(row, "</tr>")
+	mustContain(t, row, "003, 002")
+	mustNotContain(t, row, "001")
 }

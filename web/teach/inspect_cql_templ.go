@@ -366,20 +366,20 @@ func inspectCQLView(d cqlInspectData) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "</pre></section><section><h2>As a wide row (Cassandra 1.2–2.x)</h2><p class=\"muted\">The same partition as it sat on disk: one row keyed by the partition key, comparator <code>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "</pre></section><section><h2>As a wide row (Cassandra 1.2–2.x)</h2><p class=\"muted\">The same <a href=\"/learn/glossary#partition\">partition</a> as it sat on disk: one <a href=\"/learn/glossary#wide-row\">wide row</a> keyed by the <a href=\"/learn/glossary#partition-key\">partition key</a>, <a href=\"/learn/glossary#comparator\">comparator</a> <code>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var21 string
 			templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(d.Comparator)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `inspect_cql.templ`, Line: 68, Col: 125}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `inspect_cql.templ`, Line: 68, Col: 294}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "</code>. Each CQL row was a run of cells whose names begin with its clustering values: a row marker, then one cell per regular column that is not null, named by the column. The key columns are no cells at all: they are the row key and the cell names. A null column has no cell. With <code>COMPACT STORAGE</code> and one clustering column there was no marker and no column name: the clustering value was the whole cell name, as in a 0.6 column family.</p><pre class=\"code rows\" id=\"widerow-notation\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 38, "</code>. Each CQL row was a run of <a href=\"/learn/glossary#composite-cell\">cells</a> whose names begin with its <a href=\"/learn/glossary#clustering-column\">clustering</a> values: a <a href=\"/learn/glossary#row-marker\">row marker</a>, then one cell per regular column that is not null, named by the column. The key columns are no cells at all: they are the row key and the cell names. A null column has no cell. With <code><a href=\"/learn/glossary#compact-storage\">COMPACT STORAGE</a></code> and one clustering column there was no marker and no column name: the clustering value was the whole cell name, as in a 0.6 column family.</p><pre class=\"code rows\" id=\"widerow-notation\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

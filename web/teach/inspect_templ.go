@@ -251,7 +251,7 @@ func inspectView(d inspectData) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, ".</p><pre class=\"code rows\" id=\"row-notation\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 26, " (a <a href=\"/learn/glossary#slice\">slice</a> of the row).</p><pre class=\"code rows\" id=\"row-notation\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -316,7 +316,7 @@ func inspectView(d inspectData) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "</h2><p class=\"muted\">A delete in Cassandra writes a tombstone: a cell with no value whose timestamp is the deletion time. It hides every write of the same name made at or before that time, on every replica, and stays until a compaction after GCGraceSeconds drops it. get_slice above reads past the tombstones; here they are.</p><pre class=\"code rows\" id=\"stored-notation\">")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "</h2><p class=\"muted\">A delete in Cassandra writes a <a href=\"/learn/glossary#tombstone\">tombstone</a>: a cell with no value whose timestamp is the deletion time. It hides every write of the same name made at or before that time, on every replica, and stays until a <a href=\"/learn/glossary#compaction\">compaction</a> after <a href=\"/learn/glossary#gcgraceseconds\">GCGraceSeconds</a> drops it. get_slice above reads past the tombstones; here they are.</p><pre class=\"code rows\" id=\"stored-notation\">")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
@@ -361,7 +361,7 @@ func inspectView(d inspectData) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "</h2><p class=\"muted\">From get_range_slices, in partitioner order.</p><ul class=\"keys\">")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, "</h2><p class=\"muted\">From <a href=\"/learn/glossary#get-range-slices\">get_range_slices</a>, in partitioner order.</p><ul class=\"keys\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

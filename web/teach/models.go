@@ -53,6 +53,10 @@ var mappings = []mapping{
 		"A TimeUUIDType wide row is a timeuuid clustering column, time (the entry's ID); the newest-first listing is a reversed slice in 0.6 and the clustering order in CQL3."},
 	{"BloggyAppy", "Comments", "slug", "comment TimeUUID → {commenter, email, comment, commentTime}", []string{"commenter", "email", "comment", "commentTime"}, []string{"comments"},
 		"A super column becomes a clustering column: its name, the comment's TimeUUID, is time, and its subcolumns the regular columns name, email, body and created_at. CQL3 has no super columns; a composite comparator replaced them. Comments are read oldest first, so the clustering order is ASC."},
+	{"Sessions", "LoginAttempts", "user:<name>, or addr:<address>", "attempt TimeUUID → forget after (μs)", nil, []string{"login_attempts"},
+		"Not the seeds': the log-in limit's counts, one column per attempt, so the attempts of the last minute are one slice from the TimeUUID of a minute ago. 0.6 had no TTL: the server sweeps the columns whose time has passed. CQL3 writes each row USING TTL of the limit's window, and the node forgets it by itself."},
+	{"Sessions", "EndedSessions", "the day of expiry, 2026-11-26", "session id → expires (μs)", nil, []string{"ended_sessions"},
+		"Not the seeds': the sessions a logout ended. One row per day of expiry, so that the server drops a day's row whole once the day has passed (0.6 had no TTL). CQL3 keys a row by the session's id, with a TTL of what was left of the session's life."},
 	{"Scratch", "UTF8s", "race:<name>", "owner (the uniqueness race's claims)", []string{"owner"}, []string{"race_names"},
 		"The uniqueness race's sandbox: one row per name claimed. On cql3 the claim is INSERT … IF NOT EXISTS, and every claim expires after a day (the table's default_time_to_live)."},
 }

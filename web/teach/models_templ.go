@@ -43,7 +43,7 @@ func modelsView(d modelsData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "</strong> backend. Left: the Cassandra 0.6 keyspaces as <code>storage-conf.xml</code> declared them (column families and their comparators, no CREATE TABLE). Right: the CQL3 tables that hold the same data. ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, "</strong> backend. Left: the Cassandra 0.6 keyspaces as <code>storage-conf.xml</code> declared them (<a href=\"/learn/glossary#column-family\">column families</a> and their <a href=\"/learn/glossary#comparator\">comparators</a>, no CREATE TABLE). Right: the CQL3 tables that hold the same data. ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -118,7 +118,7 @@ func modelsView(d modelsData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "</pre></details></section></div><h2 id=\"queries\">The access patterns</h2><p>Cassandra is modelled query first: the seeds list what the application asks, and lay the rows out so that each question is a slice of one row (one partition), or a multiget of rows known by key. Every page says which of these it serves.</p><div class=\"table-wrap\"><table class=\"mapping queries\"><thead><tr><th>Query</th><th>What</th><th>Cassandra 0.6 (widerow)</th><th>CQL3 (cql3)</th><th>Seed</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, "</pre></details></section></div><h2 id=\"queries\">The access patterns</h2><p>Cassandra is modelled <a href=\"/learn/glossary#query-first\">query first</a>: the seeds list what the application asks, and lay the rows out so that each question is a <a href=\"/learn/glossary#slice\">slice</a> of one row (one <a href=\"/learn/glossary#partition\">partition</a>), or a <a href=\"/learn/glossary#multiget-slice\">multiget</a> of rows known by key. Every page says which of these it serves.</p><div class=\"table-wrap\"><table class=\"mapping queries\"><thead><tr><th>Query</th><th>What</th><th>Cassandra 0.6 (widerow)</th><th>CQL3 (cql3)</th><th>Seed</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -219,7 +219,7 @@ func modelsView(d modelsData) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "</tbody></table></div><h2>Column family → table</h2><p>From Cassandra 1.2 a CQL3 table with clustering columns was stored as wide rows whose comparator was a <code>CompositeType</code> of the clustering columns' types; one INSERT wrote a row marker cell and one cell per regular column. <code>WITH COMPACT STORAGE</code> and a single clustering column gave exactly a 0.6 column family, and an old dynamic column family seen from CQL3 is <code>(key blob, column1 blob, value blob, PRIMARY KEY (key, column1)) WITH COMPACT STORAGE</code>.</p><div class=\"table-wrap\"><table class=\"mapping\"><thead><tr><th>Column family</th><th>Comparator</th><th>Row key</th><th>Columns</th><th>CQL3 table</th><th>How it maps</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 18, "</tbody></table></div><h2>Column family → table</h2><p>From Cassandra 1.2 a CQL3 table with clustering columns was stored as wide rows whose comparator was a <code><a href=\"/learn/glossary#composite-cell\">CompositeType</a></code> of the <a href=\"/learn/glossary#clustering-column\">clustering columns</a>' types; one INSERT wrote a <a href=\"/learn/glossary#row-marker\">row marker</a> cell and one cell per regular column. <code><a href=\"/learn/glossary#compact-storage\">WITH COMPACT STORAGE</a></code> and a single clustering column gave exactly a 0.6 column family, and an old dynamic column family seen from CQL3 is <code>(key blob, column1 blob, value blob, PRIMARY KEY (key, column1)) WITH COMPACT STORAGE</code>.</p><div class=\"table-wrap\"><table class=\"mapping\"><thead><tr><th>Column family</th><th>Comparator</th><th>Row key</th><th>Columns</th><th>CQL3 table</th><th>How it maps</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -48,7 +48,7 @@ func TestStructuredOpsOfAPost(t *testing.T) {
 		switch {
 		case op.Call == "batch_mutate" && strings.Contains(op.Family, "Timeline"):
 			batch = &rec.Ops[i]
-		case op.Call == "fan-out:":
+		case op.Call == "fan-out":
 			note = &rec.Ops[i]
 		}
 		if op.Kind == "" || op.Text == "" {

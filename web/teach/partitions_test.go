@@ -68,7 +68,7 @@ func TestPartitionsPage(t *testing.T) {
 		{"widerow", func(t *testing.T) stores { return widerowStores(t) },
 			widestRow{"Twissandra.Userline", "!PUBLIC!", "/models/inspect?cf_path=Twissandra.Userline&key=%21PUBLIC%21", "15"}, []string{
 				`the public line is one row, <code>Twissandra.Userline[!PUBLIC!]</code>, holding <strong id="public-count">15</strong> columns`,
-				"Every post writes one more", "the hot partition", "(@star)", "The widest rows", "at most 10000 of each column family"}},
+				"Every post writes one more", `the <a href="/learn/glossary#hot-partition">hot partition</a>`, "(@star)", "The widest rows", "at most 10000 of each column family"}},
 		{"memory", func(t *testing.T) stores { return memoryStores() },
 			widestRow{"lines", "public", "", "15"}, []string{
 				`<strong id="public-count">15</strong> entries`, "The widest rows", "at most 10000 of each map"}},
@@ -175,6 +175,17 @@ func TestPartitionsPageOnNode(t *testing.T) {
 	bucket := "/models/inspect?key=" + today + "&table=public_line"
 	mustContain(t, html.UnescapeString(r.body), "one partition of <code>public_line</code> per day", "6 posts in the last 1 day",
 		`<a href="`+bucket+`">`+today+`</a></td><td>6</td>`, `<meter min="0" max="6" value="6"`, "at most 10000 of each table")
+	// The footer lists each page of each table's SELECT, with the rows it read: they add up to
+	// the figure of the pass.
+	pass := regexp.MustCompile(`One bounded pass read (\d+) `).FindStringSubmatch(r.body)
+	read, selects := 0, regexp.MustCompile(`<code>SELECT \* FROM [^ ]+ -&gt; (\d+) rows`).FindAllStringSubmatch(r.body, -1)
+	for _, s := range selects {
+		n, _ := strconv.Atoi(s[1])
+		read += n
+	}
+	if pass == nil || len(selects) < 8 || strconv.Itoa(read) != pass[1] {
+		t.Errorf("the footer's SELECTs read %d rows in %d pages; the page says %v", read, len(selects), pass)
+	}
 	rows := widestRows(t, r.body)
 	if len(rows) < 8 {
 		t.Fatalf("widest partitions: %+v", rows)
@@ -220,5 +231,43 @@ func TestPartitionsPageTombstones(t *testing.T) {
 	// star's Followers row: fan1, and fan0's tombstone.
 	if !regexp.MustCompile(`\(@star\)</span></td>\s*<td data-label="Size">2 <span class="muted">\(1 tombstone\)</span>`).MatchString(body) {
 		t.Fatalf("star's Followers row after the unfollow:\n%s", body)
+	}
+}
+
+// The page's footer counts what measuring the store read: a scan line per column family or
+// map, with its rows and cells, whose cells add up to the figure the page states (not "2 ops"
+// for a pass over every stored cell).
+func TestPartitionsFooterCountsTheScan(t *testing.T) {
+	t.Parallel()
+	scanLine := regexp.MustCompile(`<code>scan ([^ ]+) [^<]*-&gt; (\d+) rows, (\d+) (?:cells|entries)`)
+	for _, tc := range []struct {
+		name  string
+		st    func(t *testing.T) stores
+		scans int
+	}{
+		{"widerow", func(t *testing.T) stores { return widerowStores(t) }, 11}, // sizedCFs: Twissandra's seven, BloggyAppy's four
+		{"memory", func(t *testing.T) stores { return memoryStores() }, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			app := newApp(t, tc.st(t))
+			postMany(t, app, "star", 3, 12)
+			r := app.client(t).get("/models/partitions")
+			if h := r.header.Get("Storage-Ops"); !strings.Contains(h, fmt.Sprintf(" scan=%d", tc.scans)) {
+				t.Fatalf("Storage-Ops: %q", h)
+			}
+			m := regexp.MustCompile(`One bounded pass read (\d+) `).FindStringSubmatch(r.body)
+			if m == nil {
+				t.Fatalf("no figure of the pass:\n%s", r.body)
+			}
+			sum, lines := 0, scanLine.FindAllStringSubmatch(r.body, -1)
+			for _, l := range lines {
+				n, _ := strconv.Atoi(l[3])
+				sum += n
+			}
+			if len(lines) != tc.scans || strconv.Itoa(sum) != m[1] || sum == 0 {
+				t.Fatalf("%d scan lines reading %d cells in all; the page says %s", len(lines), sum, m[1])
+			}
+		})
 	}
 }

@@ -168,13 +168,19 @@ func TestPagesShowTheNodesSchema(t *testing.T) {
 	}
 
 	mapped := mappedTables.FindAllStringSubmatch(onCQL, -1)
-	if len(mapped) < len(node)-1 { // every table but the migrations' own, each under its column family
-		t.Errorf("the mapping shows %d tables", len(mapped))
-	}
+	mappedNames := map[string]bool{}
 	for _, mt := range mapped {
 		got := readShownTable(html.UnescapeString(mt[1]))
+		mappedNames[got.Name] = true
 		if want, ok := node[got.Name]; !ok || !equalTables(got, want) {
 			t.Errorf("the mapping shows\n  %+v\nthe node holds\n  %+v", got, want)
+		}
+	}
+	// Every table sits under its column family but action_records, which has none: the embedded
+	// stores keep what an action cost in the server's memory.
+	for name := range node {
+		if !mappedNames[name] && name != "action_records" {
+			t.Errorf("table %s is under no column family of the mapping", name)
 		}
 	}
 

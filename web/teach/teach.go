@@ -79,8 +79,12 @@ type Deps struct {
 	// QueryFirstDDL). The pages keep no copy of a schema of their own.
 	CQLSchema string
 	// QueryFirstDDL is the cql3 adapter's migrations whatever the backend, for the Chebotko
-	// diagram of the generations page; empty leaves the diagram out.
+	// diagram of the generations page and the lessons on CQL3; empty leaves them out.
 	QueryFirstDDL string
+	// QueryLab tries a learner's primary keys on a real node (the query-first lesson): the cql3
+	// backend's, or compare mode's second backend's when that is cql3; a store without CQL
+	// says why not; nil leaves the exercise out.
+	QueryLab teaching.QueryLab
 }
 
 type handler struct {
@@ -93,6 +97,9 @@ type handler struct {
 	// raceGate and labGate bound the runs of the race and the lab's writes, which anyone may
 	// start.
 	raceGate, labGate *gate
+	queries queryBlocks
+	// keyTrials are the query-first lesson's last trial of each browser.
+	keyTrials keyTrialStore
 }
 
 // Register adds the teaching views to the site: their routes and static files, and the footer
@@ -113,6 +120,7 @@ func Register(st *site.Site, deps Deps) error {
 	if deps.Actions == nil {
 		deps.Actions = newMemoryLedger()
 	}
+	noneIfNil(&deps.QueryLab)
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}
@@ -134,6 +142,7 @@ func Register(st *site.Site, deps Deps) error {
 
 func (h *handler) routes(g *gin.RouterGroup) {
 	h.registerCourse(g)
+	h.registerReference(g)
 	g.GET("models", h.models)
 	g.GET("models/inspect", h.inspect)
 	g.GET("models/where", h.locate)

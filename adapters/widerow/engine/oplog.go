@@ -240,6 +240,28 @@ func (n *Node) recordBatch(ctx context.Context, start time.Time, keyspace string
 		fmt.Sprintf("batch_mutate %s %d rows (%s) %d mutations, one Pebble batch -> %s", keyspace, len(m), strings.Join(cfs, ", "), muts, result)))
 }
 
+// recordScan records RowStats's pass over a column family's stored cells: the rows and the
+// cells (tombstones included) it read, and whether it stopped at its bound.
+func (n *Node) recordScan(ctx context.Context, start time.Time, keyspace, cf string, maxCells int, rows []RowStat, capped bool, err error) {
+	if brief(ctx, oplog.Read, "scan") {
+		return
+	}
+	cells := 0
+	for _, r := range rows {
+		cells += r.Cells
+	}
+	touched := fmt.Sprintf("%d rows, %d cells", len(rows), cells)
+	switch {
+	case err != nil:
+		touched = "error"
+	case capped:
+		touched += " (stopped at the bound)"
+	}
+	pred := "every stored cell, tombstones included, at most " + strconv.Itoa(maxCells)
+	oplog.Record(ctx, op(oplog.Read, "scan", keyspace+"."+cf, nil, 0, pred, touched, start,
+		"scan "+keyspace+"."+cf+" ("+pred+") -> "+touched))
+}
+
 func appliedWord(ok bool, err error) string {
 	switch {
 	case err != nil:

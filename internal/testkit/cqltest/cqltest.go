@@ -66,8 +66,11 @@ func KeyspaceName(tb testing.TB, prefix string) (ks string, hosts []string, port
 			return
 		}
 		defer sess.Close()
-		if err := sess.Query("DROP KEYSPACE IF EXISTS " + ks).Exec(); err != nil {
-			tb.Errorf("drop keyspace %s: %v", ks, err)
+		// and the query lab's scratch keyspace beside it, if the test made one
+		for _, k := range []string{cql3.LabKeyspace(ks), ks} {
+			if err := sess.Query("DROP KEYSPACE IF EXISTS " + k).Exec(); err != nil {
+				tb.Errorf("drop keyspace %s: %v", k, err)
+			}
 		}
 	})
 	return ks, hosts, port

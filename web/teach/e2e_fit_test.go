@@ -1,0 +1,39 @@
+package teach
+
+import (
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// At 390 px (a phone) the celebrity page's plot and the generations page's diagrams fit the
+// viewport: nothing scrolls sideways, and no picture reaches past the right edge (the plot is
+// 940 px wide, the Chebotko diagram over 700). Screenshots: artifacts/screenshots/fit-*-390.png.
+func TestPicturesFitAt390px(t *testing.T) {
+	app := newApp(t, widerowStores(t))
+	b := newTab(t, 390, 844, 60*time.Second)
+	type fit struct {
+		Viewport, PageWidth float64
+		Pictures, Outside   int
+	}
+	for _, tc := range []struct{ name, path, pictures string }{
+		{"celebrity", "/models/celebrity", "#celebrity-plot"},
+		{"generations", "/models/generations", "#chebotko-diagram, #workflow-diagram"},
+	} {
+		b.do(tc.name, chromedp.EmulateViewport(390, 844), chromedp.Navigate(app.srv.URL+tc.path), chromedp.WaitVisible(chromedp.CSS(tc.pictures)))
+		got, err := chromedp.Run(b.ctx, chromedp.Evaluate[fit](`(() => {
+			const vw = document.documentElement.clientWidth;
+			const pics = [...document.querySelectorAll(`+"`"+tc.pictures+"`"+`)];
+			return {Viewport: vw, PageWidth: document.documentElement.scrollWidth, Pictures: pics.length,
+				Outside: pics.filter(p => p.getBoundingClientRect().right > vw + 0.5 || p.getBoundingClientRect().width < 100).length};
+		})()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Viewport != 390 || got.PageWidth > got.Viewport || got.Pictures == 0 || got.Outside != 0 {
+			t.Errorf("%s at 390 px: %+v", tc.path, got)
+		}
+		b.shot("fit-" + tc.name + "-390")
+	}
+}
