@@ -83,6 +83,7 @@ type handler struct {
 	site    *site.Site
 	log     *slog.Logger
 	actions *actionStore
+	labs    *labMemory // what each browser's lab and race forms did last
 	costs   costLedger
 	diagram *chebDiagram // of Deps.QueryFirstDDL, laid out once
 }
@@ -104,7 +105,7 @@ func Register(st *site.Site, deps Deps) error {
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}
-	h := &handler{deps: deps, site: st, log: st.Logger(), actions: newActionStore()}
+	h := &handler{deps: deps, site: st, log: st.Logger(), actions: newActionStore(), labs: newLabMemory()}
 	if deps.QueryFirstDDL != "" {
 		d := chebotko(deps.QueryFirstDDL)
 		h.diagram = &d
