@@ -112,14 +112,21 @@ func (h *handler) remember(c *gin.Context, fn func(s *labState)) {
 	h.labs.update(labSession(c, true), fn)
 }
 
-// recalled is what the browser of c did last in the lab and the race.
+// recalled is what the browser of c did last in the lab and the race: read once a request (a
+// refusal is taken by the read), so that every part of a page sees the same.
 func (h *handler) recalled(c *gin.Context) labState {
-	id := labSession(c, false)
-	if id == "" {
-		return labState{}
+	if st, ok := c.Get(keyRecalled); ok {
+		return st.(labState)
 	}
-	return h.labs.read(id)
+	var st labState
+	if id := labSession(c, false); id != "" {
+		st = h.labs.read(id)
+	}
+	c.Set(keyRecalled, st)
+	return st
 }
+
+const keyRecalled = "teach.recalled"
 
 // refuse keeps a form's refusal for the next page.
 func (h *handler) refuse(c *gin.Context, part, msg string, form map[string]string) {

@@ -122,6 +122,7 @@ func Register(st *site.Site, deps Deps) error {
 
 func (h *handler) routes(g *gin.RouterGroup) {
 	h.registerCourse(g)
+	h.registerLessonActions(g)
 	g.GET("models", h.models)
 	g.GET("models/inspect", h.inspect)
 	g.GET("models/where", h.locate)
