@@ -71,15 +71,19 @@ func slicesView(d slicesData) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<p>The UUID comparators refuse those numbers. To see their orders, store the four UUIDs of the comparator vectors, whose first halves begin with 0, 8 and f: ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<p>The UUID comparators refuse those numbers. To see their orders, store four UUIDs whose first hex digits are 0, 8 and f, and two of which differ only in their time: ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = labUUIDForm(d.Lab).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = codeList(splitNames(uuidNames)).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "</p>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = labUUIDForm(d.Lab).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -56,7 +56,7 @@ func TestLessonPrimer(t *testing.T) {
 			c := newApp(t, st(t)).client(t)
 			body := c.lessonPage("/learn/primer")
 			mustContain(t, body, "<code>Twissandra</code>, 7 column families: <code>User</code>",
-				"<code>Scratch</code>, 7 column families: <code>Bytes</code>", "<code>AddressBook</code> (super)",
+				"<code>Scratch</code>, 7 column families: <code>Bytes</code>", "<code>AddressBook</code><span> (super)</span>",
 				`<ColumnFamily Name="AddressBook" CompareWith="UTF8Type" ColumnType="Super" CompareSubcolumnsWith="UTF8Type"/>`,
 				`<ColumnFamily Name="UTF8s" CompareWith="UTF8Type"/>`, `name="back" value="/learn/primer"`)
 			mustNotContain(t, body, `id="primer-triple"`)
@@ -214,7 +214,7 @@ func TestLessonBlog(t *testing.T) {
 	c := app.client(t)
 	body := c.lessonPage("/learn/blog")
 	mustContain(t, body, `<ColumnFamily Name="Comments" CompareWith="TimeUUIDType" ColumnType="Super" CompareSubcolumnsWith="BytesType"/>`,
-		"<code>Comments</code> (super)", `id="blog-none"`, "TaggedPosts['__notag__']")
+		"<code>Comments</code><span> (super).</span>", `id="blog-none"`, "TaggedPosts['__notag__']")
 	for range 2 {
 		body = html.UnescapeString(c.submit("/learn/blog/load", nil, "/learn/blog#entry").body)
 	}

@@ -2,16 +2,15 @@ package teach
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
 	"twissandra/ports/teaching"
 )
 
-// The last-write-wins diagram: the writes of a run on one line of timestamps, left to right,
-// whatever order they arrived in, the one the read keeps ringed. Its accessible name is its
-// <title>, its description says every write and the outcome in words.
+// The last-write-wins diagram: the writes of a run, one line each in the order they arrived,
+// placed left to right by their timestamps, the one the read keeps ringed. Its accessible name is
+// its <title>; its caption says every write and the outcome in words.
 
 type lwwDiagram struct {
 	Title, Desc   string
@@ -26,11 +25,14 @@ type lwwMark struct {
 	TS     string
 	Delete bool
 	Kept   bool
+	Right  bool // the label reads to the right of the mark (left of it otherwise)
 }
 
 const (
-	lwwWidth  = 640
-	lwwMargin = 70
+	lwwWidth  = 400
+	lwwMargin = 30
+	lwwRow    = 36
+	lwwTop    = 56
 )
 
 // newLWWDiagram lays out writes on a line of their timestamps; got is what the read returned.
@@ -42,31 +44,32 @@ func newLWWDiagram(writes []teaching.LabWrite, got teaching.LabCell) *lwwDiagram
 	for _, w := range writes {
 		lo, hi = min(lo, w.Timestamp), max(hi, w.Timestamp)
 	}
-	d := &lwwDiagram{Width: lwwWidth, AxisY: 40, Title: "Last write wins: the writes on a line of timestamps"}
+	d := &lwwDiagram{Width: lwwWidth, AxisY: 30, Title: "Last write wins: the writes on a line of timestamps",
+		Height: lwwTop + lwwRow*(len(writes)-1) + 22}
 	kept := -1 // the write the read keeps: the newest, a tombstone on a tie, then the larger value
 	for i, w := range writes {
 		if kept < 0 || beats(w, writes[kept]) {
 			kept = i
 		}
 	}
-	seen := map[int]int{} // marks already at an x, stacked below one another
 	var words []string
 	for i, w := range writes {
 		x := lwwWidth / 2
 		if hi > lo {
 			x = lwwMargin + int(float64(w.Timestamp-lo)/float64(hi-lo)*float64(lwwWidth-2*lwwMargin))
 		}
-		m := lwwMark{X: x, Y: d.AxisY + 44*seen[x], TS: strconv.FormatInt(w.Timestamp, 10), Delete: w.Delete, Kept: i == kept}
-		seen[x]++
+		m := lwwMark{X: x, Y: lwwTop + lwwRow*i, TS: strconv.FormatInt(w.Timestamp, 10), Delete: w.Delete, Kept: i == kept, Right: x <= lwwWidth/2}
 		what := fmt.Sprintf("write %d of %q", i+1, w.Value)
 		m.Label = fmt.Sprintf("%d: %q", i+1, w.Value)
 		if w.Delete {
 			what, m.Label = "the delete", "delete"
 		}
+		if m.Kept {
+			m.Label += " (kept)"
+		}
 		words = append(words, fmt.Sprintf("%s at timestamp %d", what, w.Timestamp))
 		d.Marks = append(d.Marks, m)
 	}
-	d.Height = d.AxisY + 44*slices.Max(mapValues(seen)) + 10
 	outcome := "nothing: the delete's tombstone hides the column"
 	if got.Found {
 		outcome = fmt.Sprintf("%q, timestamp %d", got.Value, got.TS)
@@ -87,14 +90,6 @@ func beats(a, b teaching.LabWrite) bool {
 	return !b.Delete && a.Value > b.Value
 }
 
-func mapValues(m map[int]int) []int {
-	out := make([]int, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
-	}
-	return out
-}
-
 // lwwMarkClass is a mark's class: a write or a delete, kept or not.
 func lwwMarkClass(m lwwMark) string {
 	s := "lww-mark"
@@ -105,4 +100,12 @@ func lwwMarkClass(m lwwMark) string {
 		s += " lww-kept"
 	}
 	return s
+}
+
+// lwwLabelX is where a mark's label starts (or ends), and its anchor.
+func lwwLabelX(m lwwMark) (string, string) {
+	if m.Right {
+		return strconv.Itoa(m.X + 14), "start"
+	}
+	return strconv.Itoa(m.X - 14), "end"
 }
