@@ -28,6 +28,9 @@ func (h *handler) registerLab(g *gin.RouterGroup) {
 	g.POST("models/lab/clear", h.labClear)
 	g.POST("models/lab/put", h.labPut)
 	g.POST("models/lab/replicas", h.labReplicas)
+	// An address of a form's action, bookmarked when the lab answered its forms with a page,
+	// leads to the lab.
+	g.GET("models/lab/:action", func(c *gin.Context) { c.Redirect(http.StatusSeeOther, labHome) })
 }
 
 const labHome = "/models/lab"

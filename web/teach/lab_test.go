@@ -101,10 +101,16 @@ func TestLabPage(t *testing.T) {
 	}
 }
 
-// A form sends the learner back to the lesson it came from, and nowhere else.
+// A form sends the learner back to the lesson it came from, and nowhere else; the address of a
+// form's action, bookmarked, leads to the lab.
 func TestLabFormsGoBack(t *testing.T) {
 	t.Parallel()
 	c := newApp(t, memoryStores()).client(t)
+	for _, action := range []string{"insert", "slice", "lww", "clear", "put", "replicas"} {
+		if r := c.get("/models/lab/" + action); r.status != http.StatusSeeOther || r.header.Get("Location") != "/models/lab" {
+			t.Errorf("GET /models/lab/%s: %d to %q", action, r.status, r.header.Get("Location"))
+		}
+	}
 	for _, tc := range []struct{ back, want string }{
 		{"/learn/slices", "/learn/slices#lab-rows"},
 		{"/learn/no-such-lesson", "/models/lab#lab-rows"},

@@ -274,3 +274,37 @@ func TestLessonUnique(t *testing.T) {
 	body = html.UnescapeString(c.submit("/models/race", url.Values{"name": {"rita"}, "racers": {"8"}, "hash": {"on"}, "back": {"/learn/unique"}}, "/learn/unique#race-result").body)
 	mustContain(t, body, `<strong id="lwt-winners">1</strong> of 8 sign-ups won.`, "What your race cost", "Scratch.UTF8s['race:rita#lwt-", "-> applied")
 }
+
+// On cql3 and in compare mode (with TWISSANDRA_CQL_HOSTS): a tweet posted from lesson 4 lives in
+// the cql3 tables (and, in compare mode, in both models), the blog of lesson 5 in its tables,
+// lesson 6 pages a tag between two dates with a clustering range, and the race of lesson 7 runs
+// on the node.
+func TestLessonsOnCQL3AndCompare(t *testing.T) {
+	t.Parallel()
+	for name, st := range map[string]func(t *testing.T) stores{
+		"cql3":    func(t *testing.T) stores { st, _ := cql3Stores(t); return st },
+		"compare": compareStores,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			app := newApp(t, st(t))
+			c := app.client(t)
+			c.signUp("learner")
+			body := html.UnescapeString(c.submit("/learn/twissandra/post", url.Values{"body": {"on the node"}}, "/learn/twissandra?tweet=").body)
+			mustContain(t, body, "Your tweet <q>on the node</q>", `id="places-tweet-cql3"`, `id="places-user-cql3"`, "What your tweet cost")
+			if name == "compare" {
+				mustContain(t, body, `id="places-tweet-widerow"`, "Twissandra.Username['learner']")
+			}
+			if n := strings.Count(body, `class="badge no"`); n != 0 {
+				t.Errorf("%d of the tweet's places are absent", n)
+			}
+			body = html.UnescapeString(c.submit("/learn/blog/load", nil, "/learn/blog#entry").body)
+			mustContain(t, body, "Scream is the best movie ever", `id="places-comments-cql3"`)
+			body = c.lessonPage("/learn/timeuuid?tag=guitar&from=2009-08-19&to=2009-08-20")
+			mustContain(t, body, "Another cool guitar")
+			mustNotContain(t, body, "This is a blog entry about my new, awesome guitar")
+			body = html.UnescapeString(c.submit("/models/race", url.Values{"name": {"rita"}, "racers": {"8"}, "back": {"/learn/unique"}}, "/learn/unique#race-result").body)
+			mustContain(t, body, `<strong id="lwt-winners">1</strong> of 8 sign-ups won.`)
+		})
+	}
+}
