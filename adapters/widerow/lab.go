@@ -272,13 +272,15 @@ func (l *Lab) Clear(ctx context.Context, session string) error {
 	if err != nil {
 		return err
 	}
-	return l.with(len(labCFs), func(n *engine.Node) error {
+	return l.with(len(labCFs)+2, func(n *engine.Node) error {
 		ts := l.now()
+		del := []engine.Mutation{{Deletion: &engine.Deletion{Timestamp: ts}}}
 		muts := map[string][]engine.Mutation{}
 		for _, c := range labCFs {
-			muts[c.cf] = []engine.Mutation{{Deletion: &engine.Deletion{Timestamp: ts}}}
+			muts[c.cf] = del
 		}
-		return wrap("lab", n.BatchMutate(ctx, labKeyspace, map[string]map[string][]engine.Mutation{key: muts}, engine.ONE))
+		primer := map[string][]engine.Mutation{teaching.PrimerStandard: del, teaching.PrimerSuper: del}
+		return wrap("lab", n.BatchMutate(ctx, labKeyspace, map[string]map[string][]engine.Mutation{key: muts, key + primerSuffix: primer}, engine.ONE))
 	})
 }
 

@@ -241,6 +241,41 @@ func (s *Service) Entries(ctx context.Context, tag, start string, limit int) (En
 	if err != nil {
 		return EntryPage{}, err
 	}
+	return s.entryPage(ctx, refs, limit)
+}
+
+// EntriesBetween lists the entries of tag published from oldest to newest (both included, to
+// the microsecond), newest first, as Entries does; start is a Next from an earlier page of the
+// same range, or "". It is one slice of the tag row however many entries lie outside the range:
+// between the largest TimeUUID of newest and the smallest of oldest (TagIndex.SliceTaggedBetween).
+func (s *Service) EntriesBetween(ctx context.Context, tag string, oldest, newest time.Time, start string, limit int) (EntryPage, error) {
+	if tag == "" {
+		tag = NoTag
+	}
+	if tag != NoTag {
+		var err error
+		if tag, err = model.NormalizeTag(tag); err != nil {
+			return EntryPage{}, err
+		}
+	}
+	limit, err := domain.ValidateLimit(limit)
+	if err != nil {
+		return EntryPage{}, err
+	}
+	before, err := model.ParseCursor(start)
+	if err != nil {
+		return EntryPage{}, err
+	}
+	refs, err := s.tags.SliceTaggedBetween(ctx, tag, oldest, newest, before, limit+1)
+	if err != nil {
+		return EntryPage{}, err
+	}
+	return s.entryPage(ctx, refs, limit)
+}
+
+// entryPage reads the entries of a slice of a tag row (limit+1 columns: "next" exists only when
+// more does) and their authors: one multiget of the entries, one of their authors.
+func (s *Service) entryPage(ctx context.Context, refs []model.TagRef, limit int) (EntryPage, error) {
 	var page EntryPage
 	if len(refs) > limit {
 		refs = refs[:limit]

@@ -21,7 +21,8 @@ type ColumnLab interface {
 	Insert(ctx context.Context, session string, names []string, value string) ([]LabRow, error)
 	// Rows reads the session's row of every comparator's column family.
 	Rows(ctx context.Context, session string) ([]LabRow, error)
-	// Clear deletes the session's rows (a row tombstone in each column family).
+	// Clear deletes the session's rows (a row tombstone in each column family), its primer
+	// rows included.
 	Clear(ctx context.Context, session string) error
 	// Slice runs get_slice on the session's row under comparator. A bound the comparator
 	// cannot read, an unknown comparator, a bad count or bounds out of traversal order is
@@ -31,6 +32,82 @@ type ColumnLab interface {
 	// given, and to a second fresh row in the reverse order, as two replicas might receive
 	// them, and reads both back.
 	LastWriteWins(ctx context.Context, session string, writes []LabWrite) (forward, reverse LabCell, err error)
+
+	// Put writes one column, at the lab's clock, into the session's primer row of a standard
+	// column family (PrimerStandard, p.SuperColumn empty) or of the super column family
+	// PrimerSuper (as a subcolumn of p.SuperColumn), and reads that row back whole. An empty or
+	// too long name or value, or a full row, is domain.ErrInvalid.
+	Put(ctx context.Context, session string, p LabPut) (LabStored, error)
+	// Primer reads the session's two primer rows whole: the standard one, then the super one.
+	Primer(ctx context.Context, session string) ([]LabStored, error)
+	// Replicas plays, on two rows of the scratch keyspace standing for two replicas of one row,
+	// a deletion one of them missed, with the times the caller chose: the column written to
+	// both, deleted on the first only, optionally repaired (anti-entropy: each replica sends
+	// the other what it holds), compacted on both with s.GCGrace, then read from both with a
+	// read repair. Bad times or values are domain.ErrInvalid.
+	Replicas(ctx context.Context, session string, s ReplicaScenario) (ReplicaRun, error)
+}
+
+// The column families of the primer rows, in the keyspace Scratch: a standard one, and the
+// super column family of seed 004's AddressBook.
+const (
+	PrimerStandard = "UTF8s"
+	PrimerSuper    = "AddressBook"
+)
+
+// LabPut is a column to write in a primer row: Name = Value, inside SuperColumn when it is set.
+type LabPut struct {
+	SuperColumn string
+	Name        string
+	Value       string
+}
+
+// LabStored is a primer row as get_slice reads it: every column with its timestamp, a super
+// column with its subcolumns. Call is the Thrift call that wrote the last column (Put only).
+type LabStored struct {
+	Keyspace      string
+	ColumnFamily  string
+	Super         bool
+	Comparator    string // CompareWith
+	SubComparator string // CompareSubcolumnsWith, for a super column family
+	Key           string
+	Columns       []WideColumn
+	Call          string
+}
+
+// ReplicaScenario is a deletion one of two replicas missed: times in microseconds, on a clock
+// of the caller's choosing, each also the timestamp of what happens then.
+type ReplicaScenario struct {
+	Value    string
+	Written  int64 // the column is written to both replicas
+	Deleted  int64 // the delete reaches replica A; B is down
+	Repaired int64 // an anti-entropy repair between the two (0: none), after Deleted
+	// Compacted is when both replicas compact, dropping the tombstones deleted more than
+	// GCGrace seconds before.
+	Compacted int64
+	GCGrace   int64 // seconds (GCGraceSeconds; 0.6's default is 864000, ten days)
+	Read      int64 // a read from both replicas, and its read repair, after Compacted
+}
+
+// ReplicaStep is one moment of a ReplicaRun: what happened, the calls it took, and what each
+// replica stores afterwards (tombstones included).
+type ReplicaStep struct {
+	At    int64
+	What  string // "write", "delete", "repair", "compaction", "read"
+	Calls []string
+	A, B  []WideColumn
+	// Dropped counts, for a compaction, the tombstones each replica dropped.
+	Dropped [2]int
+}
+
+// ReplicaRun is what Replicas did, and what the read returned at the end.
+type ReplicaRun struct {
+	Keys   [2]string // the rows standing for replicas A and B
+	Column string
+	Steps  []ReplicaStep
+	Found  bool // the read returned the column
+	Value  string
+	TS     int64
 }
 
 // LabRow is one comparator's row.

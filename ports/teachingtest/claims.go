@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
-	"golang.org/x/crypto/bcrypt"
 
-	"twissandra/domain"
 	"twissandra/ports/porttest"
 	"twissandra/ports/teaching"
 )
@@ -76,14 +76,20 @@ func RunClaims(t *testing.T, claims teaching.NameClaims, window Window) {
 			t.Error("Statements must describe all three calls")
 		}
 	})
-	// With a password hashed between the read and the write, as a sign-up does: observed on
-	// every backend.
+	// With a wait between the read and the write, as a sign-up spends hashing the password
+	// observed on every backend, and by most racers.
 	t.Run("Race", func(t *testing.T) {
-		raceUntilObserved(t, claims, domain.NewPasswordHasher(bcrypt.MinCost), 40, true)
+		res := raceUntilObserved(t, claims, 20*time.Millisecond, 40, true)
+		if res.Window != 20*time.Millisecond || !strings.Contains(res.ReadThenWrite.Statement, "wait 20ms") {
+			t.Errorf("the race's window: %s, %q", res.Window, res.ReadThenWrite.Statement)
+		}
+		if res.ReadThenWrite.Winners <= res.Racers/2 {
+			t.Errorf("with a 20 ms window read-then-write welcomed %d of %d racers, want most", res.ReadThenWrite.Winners, res.Racers)
+		}
 	})
 	// Nothing between the read and the write but the store's round trip.
 	t.Run("BareRace", func(t *testing.T) {
-		raceUntilObserved(t, claims, nil, 40, window == Yields)
+		raceUntilObserved(t, claims, 0, 40, window == Yields)
 	})
 	// The visitor leaves while the racers write: the race ends with context.Canceled, and its
 	// clean-up, which does not hang on the visitor, still leaves nothing in the sandbox.
@@ -91,7 +97,7 @@ func RunClaims(t *testing.T, claims teaching.NameClaims, window Window) {
 		ctx, cancel := context.WithCancel(porttest.Context(t))
 		defer cancel()
 		leaving := &cancelOnWrite{NameClaims: claims, cancel: cancel}
-		res, err := teaching.Race(ctx, leaving, nil, "rita", 32)
+		res, err := teaching.Race(ctx, leaving, 0, "rita", 32)
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("a race whose client left: %v, want context.Canceled", err)
 		}
@@ -102,25 +108,31 @@ func RunClaims(t *testing.T, claims teaching.NameClaims, window Window) {
 	})
 	t.Run("BadInput", func(t *testing.T) {
 		for _, n := range []int{0, 1, teaching.MaxRacers + 1} {
-			if _, err := teaching.Race(porttest.Context(t), claims, nil, "rita", n); err == nil {
+			if _, err := teaching.Race(porttest.Context(t), claims, 0, "rita", n); err == nil {
 				t.Errorf("%d racers: no error", n)
 			}
 		}
-		if _, err := teaching.Race(porttest.Context(t), claims, nil, "no spaces allowed", 4); err == nil {
+		if _, err := teaching.Race(porttest.Context(t), claims, 0, "no spaces allowed", 4); err == nil {
 			t.Error("an invalid username: no error")
+		}
+		for _, w := range []time.Duration{-time.Millisecond, teaching.MaxRaceWindow + 1} {
+			if _, err := teaching.Race(porttest.Context(t), claims, w, "rita", 4); err == nil {
+				t.Errorf("a window of %s: no error", w)
+			}
 		}
 	})
 }
 
 // raceUntilObserved runs rounds of 64 racers until read-then-write tells more than one racer
-// it won, checking every round's invariants; it fails if that is never seen and required.
-func raceUntilObserved(t *testing.T, claims teaching.NameClaims, hasher *domain.PasswordHasher, rounds int, required bool) {
+// it won, checking every round's invariants, and returns that round; it fails if that is never
+// seen and required.
+func raceUntilObserved(t *testing.T, claims teaching.NameClaims, window time.Duration, rounds int, required bool) teaching.RaceResult {
 	t.Helper()
 	const n = 64
 	c := porttest.Context(t)
 	var seen []int
 	for round := 1; round <= rounds; round++ {
-		res, err := teaching.Race(c, claims, hasher, "rita", n)
+		res, err := teaching.Race(c, claims, window, "rita", n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,13 +151,14 @@ func raceUntilObserved(t *testing.T, claims teaching.NameClaims, hasher *domain.
 		seen = append(seen, rtw.Winners)
 		if rtw.Winners > 1 {
 			t.Logf("round %d: read-then-write told %d of %d racers they won (rounds so far %v); the LWT told 1", round, rtw.Winners, n, seen)
-			return
+			return res
 		}
 	}
 	if required {
 		t.Fatalf("read-then-write never told two racers they won in %d rounds of %d", rounds, n)
 	}
 	t.Logf("read-then-write told at most one racer it won in %d rounds of %d: with nothing between them, this store's read and write leave no window to hit here", rounds, n)
+	return teaching.RaceResult{}
 }
 
 // cancelOnWrite cancels the race's context once its first blind write is done: the client

@@ -37,8 +37,14 @@ func TestBrowserComparatorLab(t *testing.T) {
 			t.Errorf("column %d: %q, %v; want %q", col, got, err, want)
 		}
 	}
-	if got := b.text("#lab-order"); !strings.Contains(got, "0x00000000000cb3a0") || !strings.Contains(got, `"3" is not a TimeUUIDType name`) {
-		t.Errorf("the order table lacks LongType's bytes or TimeUUIDType's refusal:\n%s", got)
+	if got := b.text("#lab-order"); !strings.Contains(got, "0x00000000000cb3a0") {
+		t.Errorf("the order table lacks LongType's bytes:\n%s", got)
+	}
+	if got := b.text("#lab-rejected"); !strings.Contains(got, `"3" is not a TimeUUIDType name`) {
+		t.Errorf("the refusals lack TimeUUIDType's:\n%s", got)
+	}
+	if loc, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`location.pathname + location.hash`)); err != nil || loc != "/models/lab#lab-rows" {
+		t.Errorf("after the insert the browser is at %q (%v), want the lab's page after its redirect", loc, err)
 	}
 
 	b.do("slice", chromedp.SetValue(chromedp.CSS("#lab-cmp"), "LongType"),
@@ -55,6 +61,16 @@ func TestBrowserComparatorLab(t *testing.T) {
 
 	b.do("lww", chromedp.SetValue(chromedp.CSS("#lww-t1"), "200"), chromedp.SetValue(chromedp.CSS("#lww-t2"), "100"),
 		chromedp.Click(chromedp.CSS("#lww-submit")), chromedp.WaitVisible(chromedp.CSS("#lww-verdict")))
+	// The diagram's accessible name is its title; each timestamp field has a label of its own.
+	names, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(() => {
+		const svg = document.querySelector("#lww-diagram");
+		const name = svg && document.getElementById(svg.getAttribute("aria-labelledby")).textContent;
+		const labels = ["#lww-t1", "#lww-t2", "#lww-tdel"].map(s => document.querySelector(s).labels[0].innerText.trim());
+		return [name, ...labels].join("|");
+	})()`))
+	if err != nil || names != "Last write wins: the writes on a line of timestamps|Write 1: timestamp (µs)|Write 2: timestamp (µs)|The delete: timestamp (µs)" {
+		t.Errorf("the diagram's name and the timestamps' labels: %q, %v", names, err)
+	}
 	if v := b.text("#lww-verdict"); !strings.HasPrefix(v, `Both replicas read "first": the write with the highest timestamp (200) wins`) {
 		t.Errorf("verdict: %q", v)
 	}

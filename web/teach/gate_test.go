@@ -69,8 +69,8 @@ func TestRaceIsBounded(t *testing.T) {
 		"At most "+strconv.Itoa(raceTotal)+" run at once on this server, 1 at a time and "+strconv.Itoa(racesPerMinute)+" a minute from one address.")
 	form := url.Values{"name": {"rita"}, "racers": {"2"}}
 	for i := range racesPerMinute {
-		if r := c.post("/models/race", form); r.status != http.StatusOK {
-			t.Fatalf("race %d: %d", i+1, r.status)
+		if r := c.post("/models/race", form); r.status != http.StatusSeeOther {
+			t.Fatalf("race %d: %d, want the redirect to its result", i+1, r.status)
 		}
 	}
 	r := c.post("/models/race", form)

@@ -1,14 +1,11 @@
 package teach
 
 import (
-	"crypto/rand"
-	"encoding/base64"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 
-	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
 
 	"twissandra/domain"
@@ -19,9 +16,9 @@ import (
 // The comparator and slice lab: a learner's names stored under each of the six comparators,
 // side by side, then sliced; and one column written with chosen timestamps, to see which write
 // wins. It runs on a scratch keyspace of its own (teaching.ColumnLab), whatever the backend. Each
-// browser has a lab of its own, named by a random id kept in its session cookie.
-
-const keyLab = "lab" // the session's lab id
+// browser has a lab of its own, named by a random id kept in its session cookie. Its forms
+// answer with a redirect to the page they came from (/models/lab or a lesson), which shows what
+// they did (labstate.go).
 
 func (h *handler) registerLab(g *gin.RouterGroup) {
 	g.GET("models/lab", h.lab)
@@ -29,11 +26,25 @@ func (h *handler) registerLab(g *gin.RouterGroup) {
 	g.POST("models/lab/slice", h.admit(h.labGate), h.labSlice)
 	g.POST("models/lab/lww", h.admit(h.labGate), h.labLWW)
 	g.POST("models/lab/clear", h.admit(h.labGate), h.labClear)
+	g.POST("models/lab/put", h.admit(h.labGate), h.labPut)
+	g.POST("models/lab/replicas", h.admit(h.labGate), h.labReplicas)
+	// An address of a form's action, bookmarked when the lab answered its forms with a page,
+	// leads to the lab.
+	g.GET("models/lab/:action", func(c *gin.Context) { c.Redirect(http.StatusSeeOther, labHome) })
 }
+
+const labHome = "/models/lab"
+
+// The seeds' names, and the four UUIDs of the reference's comparator vectors: A, B, C, D.
+const (
+	seedNames = "3 123 976 832416"
+	uuidNames = "00000000-0000-1000-8000-000000000001 80000000-0000-1000-8000-000000000000 ffffffff-0000-1000-8000-000000000000 00000000-0000-1001-8000-000000000000"
+)
 
 type labData struct {
 	Available   bool
 	Bounds      string // the lab's bounds (gate.Bounds)
+	Back        string // the page the forms come back to
 	Backend     string // the running backend's, not the lab's
 	Comparators []string
 	Names       string // the insert form's names
@@ -43,6 +54,9 @@ type labData struct {
 	Rows        []teaching.LabRow
 	Depth       []int // row positions of the order table
 	Held        int   // the most names one comparator's row holds
+	// LexicalFirst is the UUID LexicalUUIDType puts first when the row holds a UUID whose
+	// first half reads as a negative number, "" otherwise: the note that says why.
+	LexicalFirst string
 
 	Cmp        string
 	Start      string
@@ -56,6 +70,7 @@ type labData struct {
 	Results  []*lwwResult // the writes applied in order, then in reverse
 	LWWError string
 	Verdict  string
+	Diagram  *lwwDiagram
 }
 
 type lwwForm struct {
@@ -70,8 +85,31 @@ type lwwResult struct {
 	Stored []notationLine
 }
 
-func newLabData(h *handler) labData {
-	d := labData{Available: h.deps.Lab != nil, Backend: h.deps.Backend, Bounds: h.labGate.Bounds(), Names: "3 123 976 832416", Value: "v", Cmp: "LongType", Count: "10",
+// labInsert is what the last insert did.
+type labInsert struct {
+	Names, Value string
+	Inserted     []string
+	Rejected     map[string][]string // by comparator
+}
+
+// labSliceRun is the last slice and what it returned.
+type labSliceRun struct {
+	Cmp, Start, Finish, Count string
+	Reversed                  bool
+	Slice                     teaching.LabSlice
+}
+
+// lwwRun is the last last-write-wins run.
+type lwwRun struct {
+	Form    lwwForm
+	Writes  []teaching.LabWrite
+	Fwd     teaching.LabCell
+	Rev     teaching.LabCell
+	Verdict string
+}
+
+func newLabData(h *handler, back string) labData {
+	d := labData{Available: h.deps.Lab != nil, Back: back, Backend: h.deps.Backend, Bounds: h.labGate.Bounds(), Names: seedNames, Value: "v", Cmp: "LongType", Count: "10",
 		LWW: lwwForm{V1: "first", T1: "1273651200000000", V2: "second", T2: "1273651100000000", TDel: "1273651300000000"}}
 	if d.Available {
 		d.Comparators = h.deps.Lab.Comparators()
@@ -79,45 +117,67 @@ func newLabData(h *handler) labData {
 	return d
 }
 
-// labSession is the browser's lab id; create makes one when the session has none.
-func labSession(c *gin.Context, create bool) string {
-	s := sessions.Default(c)
-	if v, ok := s.Get(keyLab).(string); ok && v != "" {
-		return v
+// labView reads the browser's rows and what its forms did last, for the page at back.
+func (h *handler) labData(c *gin.Context, back string) labData {
+	d := newLabData(h, back)
+	if !d.Available {
+		return d
 	}
-	if !create {
-		return ""
-	}
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	id := base64.RawURLEncoding.EncodeToString(b)
-	s.Set(keyLab, id)
-	return id
-}
-
-func (h *handler) lab(c *gin.Context) {
-	h.labPage(c, http.StatusOK, newLabData(h))
-}
-
-// labPage reads the session's rows (unless an insert just did) and renders the lab. A failure
-// of the lab itself is a logged 500 with a generic message; bad input keeps its status.
-func (h *handler) labPage(c *gin.Context, status int, d labData) {
-	if d.Available && d.Rows == nil {
-		if id := labSession(c, false); id != "" {
-			rows, err := h.deps.Lab.Rows(c.Request.Context(), id)
-			if err != nil {
-				d.InsertError, status = h.labError(err)
-			}
-			d.Rows = rows
+	st := h.recalled(c)
+	if id := labSession(c, false); id != "" {
+		rows, err := h.deps.Lab.Rows(c.Request.Context(), id)
+		if err != nil {
+			d.InsertError, _ = h.labError(err)
 		}
+		d.Rows = rows
+	}
+	if in := st.Insert; in != nil {
+		d.Names, d.Value, d.Inserted = in.Names, in.Value, in.Inserted
+		for i := range d.Rows {
+			d.Rows[i].Rejected = in.Rejected[d.Rows[i].Comparator]
+		}
+	}
+	if r := st.refusal("insert"); r != nil {
+		d.Names, d.Value, d.Inserted, d.InsertError = r.Form["names"], r.Form["value"], nil, r.Msg
 	}
 	for _, r := range d.Rows {
 		d.Held = max(d.Held, len(r.Names))
+		if r.Comparator == "LexicalUUIDType" && len(r.Names) > 0 && lexicalNegative(r.Names[0].Name) {
+			d.LexicalFirst = r.Names[0].Name
+		}
 	}
 	for i := range d.Held {
 		d.Depth = append(d.Depth, i)
 	}
-	h.site.Render(c, status, site.Page{Title: "Comparator lab", Nav: "models", Content: labView(d)})
+	if s := st.Slice; s != nil {
+		d.Cmp, d.Start, d.Finish, d.Count, d.Reversed, d.Slice = s.Cmp, s.Start, s.Finish, s.Count, s.Reversed, &s.Slice
+	}
+	if r := st.refusal("slice"); r != nil {
+		d.Cmp, d.Start, d.Finish, d.Count, d.Reversed, d.Slice, d.SliceError = r.Form["cmp"], r.Form["start"], r.Form["finish"], r.Form["count"], r.Form["reversed"] != "", nil, r.Msg
+	}
+	if l := st.LWW; l != nil {
+		d.LWW, d.Verdict = l.Form, l.Verdict
+		show := func(order string, cell teaching.LabCell) *lwwResult {
+			return &lwwResult{Order: order, Cell: cell, Stored: notation("Bytes", cell.Key, cell.Stored)}
+		}
+		d.Results = []*lwwResult{show("in the order given", l.Fwd), show("in the reverse order", l.Rev)}
+		d.Diagram = newLWWDiagram(l.Writes, l.Fwd)
+	}
+	if r := st.refusal("lww"); r != nil {
+		d.LWW = lwwForm{V1: r.Form["v1"], T1: r.Form["t1"], V2: r.Form["v2"], T2: r.Form["t2"], TDel: r.Form["tdel"], Delete: r.Form["del"] != ""}
+		d.Results, d.Verdict, d.Diagram, d.LWWError = nil, "", nil, r.Msg
+	}
+	return d
+}
+
+// lexicalNegative says whether LexicalUUIDType reads a UUID's first half as a negative number:
+// its first hex digit is 8 to f.
+func lexicalNegative(name string) bool {
+	return name != "" && strings.ContainsRune("89abcdef", rune(name[0]))
+}
+
+func (h *handler) lab(c *gin.Context) {
+	h.site.Render(c, http.StatusOK, site.Page{Title: "Comparator lab", Nav: "models", Content: labView(h.labData(c, labHome))})
 }
 
 // labError is the message and status of a lab failure.
@@ -131,12 +191,31 @@ func (h *handler) labError(err error) (string, int) {
 }
 
 // labUnavailable renders the page that says the lab is not there, for a POST to it.
-func (h *handler) labUnavailable(c *gin.Context, d labData) bool {
-	if d.Available {
+func (h *handler) labUnavailable(c *gin.Context) bool {
+	if h.deps.Lab != nil {
 		return false
 	}
-	h.site.Render(c, http.StatusNotFound, site.Page{Title: "Comparator lab", Nav: "models", Content: labView(d)})
+	h.site.Render(c, http.StatusNotFound, site.Page{Title: "Comparator lab", Nav: "models", Content: labView(newLabData(h, labHome))})
 	return true
+}
+
+// labDone ends a lab form: back to the page it came from, at anchor, the action named for the
+// footer ("your insert"), or, when err refused it, with the refusal and what was typed.
+func (h *handler) labDone(c *gin.Context, part, anchor, action string, err error, form map[string]string) {
+	if err != nil {
+		msg, _ := h.labError(err)
+		h.refuse(c, part, msg, form)
+	}
+	h.site.Redirect(c, backTo(c, labHome)+"#"+anchor, action)
+}
+
+// postForm is the named fields of the request's form.
+func postForm(c *gin.Context, names ...string) map[string]string {
+	m := make(map[string]string, len(names))
+	for _, n := range names {
+		m[n] = c.PostForm(n)
+	}
+	return m
 }
 
 func splitNames(s string) []string {
@@ -144,79 +223,70 @@ func splitNames(s string) []string {
 }
 
 func (h *handler) labInsert(c *gin.Context) {
-	d := newLabData(h)
-	if h.labUnavailable(c, d) {
+	if h.labUnavailable(c) {
 		return
 	}
-	d.Names, d.Value = c.PostForm("names"), c.PostForm("value")
-	names := splitNames(d.Names)
-	rows, err := h.deps.Lab.Insert(c.Request.Context(), labSession(c, true), names, d.Value)
-	if err != nil {
-		msg, status := h.labError(err)
-		d.InsertError = msg
-		h.labPage(c, status, d)
-		return
+	form := postForm(c, "names", "value")
+	names := splitNames(form["names"])
+	rows, err := h.deps.Lab.Insert(c.Request.Context(), labSession(c, true), names, form["value"])
+	if err == nil {
+		in := &labInsert{Names: form["names"], Value: form["value"], Inserted: names, Rejected: map[string][]string{}}
+		for _, r := range rows {
+			in.Rejected[r.Comparator] = r.Rejected
+		}
+		h.remember(c, func(s *labState) { s.Insert = in })
 	}
-	d.Rows, d.Inserted = rows, names
-	h.labPage(c, http.StatusOK, d)
+	h.labDone(c, "insert", "lab-rows", "your insert", err, form)
 }
 
 func (h *handler) labClear(c *gin.Context) {
-	d := newLabData(h)
-	if h.labUnavailable(c, d) {
+	if h.labUnavailable(c) {
 		return
 	}
+	var err error
 	if id := labSession(c, false); id != "" {
-		if err := h.deps.Lab.Clear(c.Request.Context(), id); err != nil {
-			msg, status := h.labError(err)
-			d.InsertError = msg
-			h.labPage(c, status, d)
-			return
+		err = h.deps.Lab.Clear(c.Request.Context(), id)
+		if err == nil {
+			h.remember(c, func(s *labState) { s.Insert, s.Slice, s.Put = nil, nil, nil })
 		}
 	}
-	h.labPage(c, http.StatusOK, d)
+	h.labDone(c, "insert", "lab-rows", "your clear", err, postForm(c, "names", "value"))
 }
 
 func (h *handler) labSlice(c *gin.Context) {
-	d := newLabData(h)
-	if h.labUnavailable(c, d) {
+	if h.labUnavailable(c) {
 		return
 	}
-	d.Cmp, d.Start, d.Finish, d.Reversed, d.Count = c.PostForm("cmp"), c.PostForm("start"), c.PostForm("finish"), c.PostForm("reversed") != "", c.PostForm("count")
-	n, err := strconv.Atoi(strings.TrimSpace(d.Count))
+	form := postForm(c, "cmp", "start", "finish", "count", "reversed")
+	run := &labSliceRun{Cmp: form["cmp"], Start: form["start"], Finish: form["finish"], Count: form["count"], Reversed: form["reversed"] != ""}
+	n, err := strconv.Atoi(strings.TrimSpace(run.Count))
 	if err != nil {
-		d.SliceError = fmt.Sprintf("Count must be a whole number, not %q.", d.Count)
-		h.labPage(c, http.StatusBadRequest, d)
-		return
+		err = domain.Invalid("count", "must be a whole number, not %q", run.Count)
+	} else {
+		run.Slice, err = h.deps.Lab.Slice(c.Request.Context(), labSession(c, true), run.Cmp, teaching.Slice{Start: run.Start, Finish: run.Finish, Reversed: run.Reversed, Count: n})
 	}
-	sl, err := h.deps.Lab.Slice(c.Request.Context(), labSession(c, true), d.Cmp, teaching.Slice{Start: d.Start, Finish: d.Finish, Reversed: d.Reversed, Count: n})
-	if err != nil {
-		msg, status := h.labError(err)
-		d.SliceError = msg
-		h.labPage(c, status, d)
-		return
+	if err == nil {
+		h.remember(c, func(s *labState) { s.Slice = run })
 	}
-	d.Slice = &sl
-	h.labPage(c, http.StatusOK, d)
+	h.labDone(c, "slice", "slice", "your slice", err, form)
 }
 
 func (h *handler) labLWW(c *gin.Context) {
-	d := newLabData(h)
-	if h.labUnavailable(c, d) {
+	if h.labUnavailable(c) {
 		return
 	}
-	d.LWW = lwwForm{V1: c.PostForm("v1"), T1: c.PostForm("t1"), V2: c.PostForm("v2"), T2: c.PostForm("t2"), TDel: c.PostForm("tdel"), Delete: c.PostForm("del") != ""}
-	writes, err := lwwWrites(d.LWW)
+	form := postForm(c, "v1", "t1", "v2", "t2", "tdel", "del")
+	f := lwwForm{V1: form["v1"], T1: form["t1"], V2: form["v2"], T2: form["t2"], TDel: form["tdel"], Delete: form["del"] != ""}
+	writes, err := lwwWrites(f)
 	if err == nil {
-		err = h.runLWW(c, &d, writes)
+		var run lwwRun
+		run.Fwd, run.Rev, err = h.deps.Lab.LastWriteWins(c.Request.Context(), labSession(c, true), writes)
+		if err == nil {
+			run.Form, run.Writes, run.Verdict = f, writes, lwwVerdict(writes, run.Fwd)
+			h.remember(c, func(s *labState) { s.LWW = &run })
+		}
 	}
-	if err != nil {
-		msg, status := h.labError(err)
-		d.LWWError = msg
-		h.labPage(c, status, d)
-		return
-	}
-	h.labPage(c, http.StatusOK, d)
+	h.labDone(c, "lww", "lww", "your writes", err, form)
 }
 
 // lwwWrites reads the form: two writes, and the delete when asked.
@@ -245,19 +315,6 @@ func lwwWrites(f lwwForm) ([]teaching.LabWrite, error) {
 		writes = append(writes, teaching.LabWrite{Delete: true, Timestamp: td})
 	}
 	return writes, nil
-}
-
-func (h *handler) runLWW(c *gin.Context, d *labData, writes []teaching.LabWrite) error {
-	fwd, rev, err := h.deps.Lab.LastWriteWins(c.Request.Context(), labSession(c, true), writes)
-	if err != nil {
-		return err
-	}
-	show := func(order string, cell teaching.LabCell) *lwwResult {
-		return &lwwResult{Order: order, Cell: cell, Stored: notation("Bytes", cell.Key, cell.Stored)}
-	}
-	d.Results = []*lwwResult{show("in the order given", fwd), show("in the reverse order", rev)}
-	d.Verdict = lwwVerdict(writes, fwd)
-	return nil
 }
 
 // lwwVerdict is the one sentence that says why the read returns what it does.

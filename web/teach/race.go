@@ -4,17 +4,22 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"golang.org/x/crypto/bcrypt"
 
 	"twissandra/domain"
 	"twissandra/ports/teaching"
+	"twissandra/web"
 	"twissandra/web/site"
 )
 
 // The uniqueness race: N concurrent sign-ups of one name in the running backend's sandbox, by
-// read-then-write as the 2014 Twissandra did, then with the store's lightweight transaction.
+// read-then-write as the 2014 Twissandra did, then with the store's lightweight transaction. The
+// form answers with a redirect to the page it came from (/models/race or lesson 7), which shows
+// the race's result (labstate.go).
 
 // The race's bounds: a race of 200 hashed sign-ups is a few hundred milliseconds of every core
 // (on cql3, 400 LWTs and 800 more statements), and anyone may start one.
@@ -30,61 +35,99 @@ const (
 	labPerMinute = 120
 )
 
-// raceHasher hashes the racers' passwords between their read and their write, as a sign-up
-// does, at bcrypt's lowest cost so that a race of 200 stays short.
-var raceHasher = domain.NewPasswordHasher(bcrypt.MinCost)
+// A sign-up hashes the password between its read of the name and its write (bcrypt, at this
+// application's default cost, 10): its window is that hash. The race gives each racer a window as
+// long as one such hash takes on this server, measured at the first race that asks for it, and
+// has the racer wait it out (teaching.Race says why a wait and not the hash itself).
+const raceHashCost = bcrypt.DefaultCost
+
+// maxSignUpWindow bounds the measured window (a hash under the race detector takes seconds).
+const maxSignUpWindow = 250 * time.Millisecond
+
+// signUpWindow is how long one sign-up's hash takes here, and the window the racers wait.
+var signUpWindow = sync.OnceValues(func() (took, window time.Duration) {
+	start := time.Now()
+	_, _ = bcrypt.GenerateFromPassword([]byte("the password of a racer"), raceHashCost)
+	took = time.Since(start).Round(time.Millisecond)
+	return took, min(took, maxSignUpWindow)
+})
+
+const raceHome = "/models/race"
 
 type raceData struct {
 	Available bool
 	Bounds    string // the race's bounds (gate.Bounds)
+	Back      string
 	Backend   string
 	Name      string
-	Racers    int
-	Hash      bool // hash each racer's password between its read and its write
+	Racers    string
+	Hash      bool // give each racer a sign-up's window between its read and its write
 	Max       int
+	HashCost  int
 	Error     string
 	Result    *teaching.RaceResult
 	Lost      int
+	// HashTook is how long a sign-up's hash took here, measured at the first windowed race.
+	HashTook time.Duration
 }
 
-// renderRace renders the race page with status.
-func (h *handler) renderRace(c *gin.Context, status int, d raceData) {
-	h.site.Render(c, status, site.Page{Title: "Uniqueness race", Nav: "models", Content: raceView(d)})
+// raceRun is the browser's last race.
+type raceRun struct {
+	Name, Racers string
+	Hash         bool
+	HashTook     time.Duration
+	Result       teaching.RaceResult
+}
+
+// raceData is the race's form and the browser's last race, for the page at back.
+func (h *handler) raceData(c *gin.Context, back string) raceData {
+	d := raceData{Available: h.deps.Claims != nil, Back: back, Backend: h.deps.Backend, Name: "rita", Racers: "32", Hash: true,
+		Max: teaching.MaxRacers, HashCost: raceHashCost, Bounds: h.raceGate.Bounds()}
+	st := h.recalled(c)
+	if r := st.Race; r != nil {
+		d.Name, d.Racers, d.Hash, d.Result, d.Lost, d.HashTook = r.Name, r.Racers, r.Hash, &r.Result, r.Result.ReadThenWrite.Winners-1, r.HashTook
+	}
+	if r := st.refusal("race"); r != nil {
+		d.Name, d.Racers, d.Hash, d.Result, d.Error = r.Form["name"], r.Form["racers"], r.Form["hash"] != "", nil, r.Msg
+	}
+	return d
 }
 
 func (h *handler) racePage(c *gin.Context) {
-	h.renderRace(c, http.StatusOK, raceData{Available: h.deps.Claims != nil, Backend: h.deps.Backend, Name: "rita", Racers: 32, Hash: true, Max: teaching.MaxRacers, Bounds: h.raceGate.Bounds()})
+	h.site.Render(c, http.StatusOK, site.Page{Title: "Uniqueness race", Nav: "models", Content: raceView(h.raceData(c, raceHome))})
 }
 
 func (h *handler) runRace(c *gin.Context) {
-	d := raceData{Available: h.deps.Claims != nil, Backend: h.deps.Backend, Name: strings.TrimSpace(c.PostForm("name")),
-		Hash: c.PostForm("hash") != "", Max: teaching.MaxRacers, Bounds: h.raceGate.Bounds()}
-	if !d.Available {
-		h.renderRace(c, http.StatusOK, d)
+	if h.deps.Claims == nil {
+		h.site.Render(c, http.StatusNotFound, site.Page{Title: "Uniqueness race", Nav: "models", Content: raceView(raceData{Back: raceHome})})
 		return
 	}
-	n, err := strconv.Atoi(c.PostForm("racers"))
+	form := postForm(c, "name", "racers", "hash")
+	run := &raceRun{Name: strings.TrimSpace(form["name"]), Racers: form["racers"], Hash: form["hash"] != ""}
+	n, err := strconv.Atoi(strings.TrimSpace(run.Racers))
 	if err != nil {
-		d.Error = "The number of sign-ups must be a whole number."
-		h.renderRace(c, http.StatusBadRequest, d)
-		return
-	}
-	d.Racers = n
-	var hasher *domain.PasswordHasher
-	if d.Hash {
-		hasher = raceHasher
-	}
-	res, err := teaching.Race(c.Request.Context(), h.deps.Claims, hasher, d.Name, n)
-	if err != nil {
-		d.Error = site.Sentence(inspectError(err))
-		status := statusOf(err)
-		if status >= http.StatusInternalServerError {
-			h.log.Error("uniqueness race", "err", err)
-			d.Error = "The race could not run: the store failed. Try again."
+		err = domain.Invalid("racers", "the number of sign-ups must be a whole number")
+	} else {
+		var window time.Duration
+		if run.Hash {
+			run.HashTook, window = signUpWindow()
 		}
-		h.renderRace(c, status, d)
+		run.Result, err = teaching.Race(c.Request.Context(), h.deps.Claims, window, run.Name, n)
+	}
+	if err != nil && c.Request.Context().Err() != nil {
+		c.AbortWithStatus(web.StatusClientClosed) // the visitor left mid-race: nobody to tell
 		return
 	}
-	d.Result, d.Lost = &res, res.ReadThenWrite.Winners-1
-	h.renderRace(c, http.StatusOK, d)
+	if err != nil {
+		msg := site.Sentence(inspectError(err))
+		if statusOf(err) >= http.StatusInternalServerError {
+			h.log.Error("uniqueness race", "err", err)
+			msg = "The race could not run: the store failed. Try again."
+		}
+		h.refuse(c, "race", msg, form)
+		h.site.Redirect(c, backTo(c, raceHome)+"#race-form", "your race")
+		return
+	}
+	h.remember(c, func(s *labState) { s.Race = run })
+	h.site.Redirect(c, backTo(c, raceHome)+"#race-result", "your race")
 }

@@ -92,12 +92,13 @@ type handler struct {
 	site    *site.Site
 	log     *slog.Logger
 	actions teaching.ActionLedger // Deps.Actions, or this process's memoryLedger
+	labs    *labMemory            // what each browser's lab and race forms did last
 	costs   costLedger
 	diagram *chebDiagram // of Deps.QueryFirstDDL, laid out once
 	// raceGate and labGate bound the runs of the race and the lab's writes, which anyone may
 	// start.
 	raceGate, labGate *gate
-	queries queryBlocks
+	queries           queryBlocks
 	// keyTrials are the query-first lesson's last trial of each browser.
 	keyTrials keyTrialStore
 }
@@ -124,7 +125,7 @@ func Register(st *site.Site, deps Deps) error {
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}
-	h := &handler{deps: deps, site: st, log: st.Logger(), actions: deps.Actions,
+	h := &handler{deps: deps, site: st, log: st.Logger(), actions: deps.Actions, labs: newLabMemory(),
 		raceGate: newGate("race", raceTotal, 1, racesPerMinute), labGate: newGate("lab", labTotal, labPerAddr, labPerMinute)}
 	if deps.QueryFirstDDL != "" {
 		d := chebotko(deps.QueryFirstDDL)
@@ -143,6 +144,7 @@ func Register(st *site.Site, deps Deps) error {
 func (h *handler) routes(g *gin.RouterGroup) {
 	h.registerCourse(g)
 	h.registerReference(g)
+	h.registerLessonForms(g)
 	g.GET("models", h.models)
 	g.GET("models/inspect", h.inspect)
 	g.GET("models/where", h.locate)

@@ -1,0 +1,125 @@
+package teach
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/a-h/templ"
+	"github.com/gin-gonic/gin"
+
+	"twissandra/domain"
+	"twissandra/domain/blog"
+	"twissandra/ports/teaching"
+)
+
+// Lesson 5: super columns in the blog of seed 004: its four column families (TaggedPosts with
+// its __notag__ row, BlogEntries, the super column family Comments, Authors), and one entry's
+// rows read through "where it lives", its comments as super columns.
+
+func init() {
+	addLesson(lesson{N: 5, Slug: "blog", Title: "Super columns: the blog",
+		Summary: "Seed 004's blog: the TaggedPosts index and its __notag__ row, BlogEntries, Authors, and the comments as super columns, read from the store.",
+		show:    showBlogLesson})
+}
+
+// blogLessonComments is how many of an entry's comments the lesson locates.
+const blogLessonComments = 3
+
+type blogLessonData struct {
+	Keyspace teaching.WideKeyspace
+	Blog     bool // the server runs the blog
+	Locates  bool
+	NoTag    string
+	Entry    *blog.EntryView
+	Places   []locateModel
+	Comments []locateModel
+	Shown    int  // comments located
+	More     bool // the entry has more comments than that
+	Error    string
+}
+
+func showBlogLesson(h *handler, c *gin.Context) (templ.Component, error) {
+	d := blogLessonData{Keyspace: h.schemaKeyspace("BloggyAppy"), Blog: h.deps.Blog != nil, Locates: h.deps.Locator != nil, NoTag: blog.NoTag}
+	if !d.Blog || !d.Locates {
+		return blogLessonView(d), nil
+	}
+	ctx := c.Request.Context()
+	slug := c.Query("entry")
+	if slug == "" {
+		page, err := h.deps.Blog.Entries(ctx, "", "", 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(page.Entries) == 0 {
+			return blogLessonView(d), nil
+		}
+		slug = page.Entries[0].Slug
+	}
+	if err := h.blogLessonPlaces(ctx, &d, slug); err != nil {
+		if !errors.Is(err, domain.ErrNotFound) && !errors.Is(err, domain.ErrInvalid) {
+			return nil, err
+		}
+		d.Error = "The blog has no entry “" + slug + "”."
+	}
+	return blogLessonView(d), nil
+}
+
+// blogLessonPlaces reads where the entry of slug lives, and where its first comments do.
+func (h *handler) blogLessonPlaces(ctx context.Context, d *blogLessonData, slug string) error {
+	e, err := h.deps.Blog.GetEntry(ctx, slug)
+	if err != nil {
+		return err
+	}
+	loci, err := h.deps.Blog.EntryLoci(ctx, slug)
+	if err != nil {
+		return err
+	}
+	comments, err := h.deps.Blog.Comments(ctx, slug, "", blogLessonComments)
+	if err != nil {
+		return err
+	}
+	var cloci []teaching.Locus
+	for _, cm := range comments.Comments {
+		l, err := h.deps.Blog.CommentLoci(ctx, slug, cm.ID)
+		if err != nil {
+			return err
+		}
+		cloci = append(cloci, l...)
+	}
+	places, err := h.deps.Locator.Locate(ctx, append(loci, cloci...))
+	if err != nil {
+		return err
+	}
+	var entry, comment []teaching.Placement
+	for _, p := range places {
+		if p.Locus.Kind == teaching.LocusComment {
+			comment = append(comment, p)
+		} else {
+			entry = append(entry, p)
+		}
+	}
+	d.Entry, d.Places, d.Comments = &e, h.groupPlaces(entry), h.groupPlaces(comment)
+	d.Shown, d.More = len(comments.Comments), comments.Next != ""
+	return nil
+}
+
+// blogLoad loads the article's blog (authors, entries, comments) from the lesson: loading it
+// again changes nothing.
+func (h *handler) blogLoad(c *gin.Context) {
+	if h.deps.Blog == nil {
+		h.site.ErrorPage(c, http.StatusNotFound, "No blog", "This server runs no blog.")
+		return
+	}
+	if err := blog.LoadFixture(c.Request.Context(), h.deps.Blog); err != nil {
+		h.site.Fail(c, err)
+		return
+	}
+	h.site.Redirect(c, "/learn/blog#entry", "loading the article's blog")
+}
+
+// registerLessonForms adds the forms of lessons 4 and 5 that act on the application's data.
+func (h *handler) registerLessonForms(g *gin.RouterGroup) {
+	g.POST("learn/twissandra/post", h.twissandraPost)
+	g.POST("learn/blog/load", h.blogLoad)
+}
