@@ -15,8 +15,8 @@ import (
 )
 
 // In Chromium, the course walked from its start page to its last lesson by the rel="next"
-// links: on widerow at 1280 and at 390 px, and in compare mode (widerow with cql3 on the real
-// node) at 1280. Every lesson is the one the course lists, numbered "Lesson N of M", with its
+// links: on widerow and in compare mode (widerow with cql3 on the real node), each at 1280 and
+// at 390 px. Every lesson is the one the course lists, numbered "Lesson N of M", with its
 // rel="prev" and rel="next" links; its footer says what it cost the store; nothing scrolls
 // sideways; and the console reports no error and no CSP violation.
 // Screenshots: artifacts/screenshots/course-*.
@@ -24,7 +24,7 @@ func TestCourseWalk(t *testing.T) {
 	for _, run := range []struct {
 		backend string
 		width   int
-	}{{"widerow", 1280}, {"widerow", 390}, {"compare", 1280}} {
+	}{{"widerow", 1280}, {"widerow", 390}, {"compare", 1280}, {"compare", 390}} {
 		t.Run(fmt.Sprintf("%s/%d", run.backend, run.width), func(t *testing.T) {
 			var st stores
 			if run.backend == "compare" {
