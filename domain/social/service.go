@@ -39,6 +39,8 @@ type Service struct {
 	// pullThreshold is the follower count above which an author is pulled (see fanout.go);
 	// 0: every author is pushed, as in the seeds.
 	pullThreshold atomic.Int64
+	// heads are the pulled authors' userline heads that merged pages share (see heads.go).
+	heads headCache
 }
 
 // New wires a Service. clock may be nil (the wall clock); hasher may be nil (bcrypt's default cost).
@@ -50,7 +52,7 @@ func New(users ports.UserStore, tweets ports.TweetStore, lines ports.LineStore, 
 		hasher = domain.NewPasswordHasher(0)
 	}
 	return &Service{users: users, tweets: tweets, lines: lines, clock: clock, stamper: domain.NewStamper(clock), hasher: hasher,
-		imported: usedTimes{used: map[int64]struct{}{}}}
+		imported: usedTimes{used: map[int64]struct{}{}}, heads: headCache{bound: DefaultHeadBound}}
 }
 
 // PasswordCost is the bcrypt cost of the password hashes the service makes.
@@ -321,7 +323,13 @@ func (s *Service) publish(ctx context.Context, t domain.Tweet) error {
 	}
 	s.publicWrites.begin()
 	defer s.publicWrites.end()
-	err = s.lines.Append(ctx, domain.LineEntry{Time: t.Time(), TweetID: t.ID, Tweet: &t}, lines...)
+	e := domain.LineEntry{Time: t.Time(), TweetID: t.ID, Tweet: &t}
+	err = s.lines.Append(ctx, e, lines...)
+	if err == nil {
+		s.heads.posted(t.Username, e) // this server's post is in its merged pages at once
+	} else {
+		s.heads.forget(t.Username) // the userline may or may not hold it: read it again
+	}
 	noteFanout(ctx, t.Username, len(lines), plan, err)
 	return err
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -169,6 +170,11 @@ type hybridWorld struct {
 	users []string
 }
 
+// movableClock says the same time until the test moves it.
+type movableClock struct{ now atomic.Int64 }
+
+func (c *movableClock) Now() time.Time { return time.UnixMicro(c.now.Load()).UTC() }
+
 // testHybridEqualsPush runs one random script of posts, follows, unfollows and threshold
 // changes twice, on two stores: pushing to everyone (threshold 0) and the hybrid with a small
 // threshold. Every home-timeline page, read through in small pages, must be the same, with
@@ -178,8 +184,10 @@ func testHybridEqualsPush(t *testing.T, newStores Factory) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	worlds := make([]hybridWorld, 2)
+	var hybridStores Stores
 	for w := range worlds {
 		s := newStores(t)
+		hybridStores = s
 		worlds[w].svc = service(s, nil)
 		prefix := name(fmt.Sprintf("h%d", w))
 		for i := range users {
@@ -190,6 +198,21 @@ func testHybridEqualsPush(t *testing.T, newStores Factory) {
 	if err := hybrid.svc.SetPullThreshold(2); err != nil {
 		t.Fatal(err)
 	}
+	// The hybrid's pages are read through three servers of one store: the one that posts (its
+	// heads of the pulled authors' userlines take its posts at once), another whose heads are
+	// a bound old at every check (each check reads them again, then shares them), and one that
+	// keeps no heads.
+	otherClock := &movableClock{}
+	otherClock.now.Store(time.Now().UnixMicro())
+	other := social.New(hybridStores.Users, hybridStores.Tweets, hybridStores.Lines, otherClock, nil)
+	uncached := social.New(hybridStores.Users, hybridStores.Tweets, hybridStores.Lines, nil, nil)
+	if err := uncached.SetHeadBound(0); err != nil {
+		t.Fatal(err)
+	}
+	readers := []struct {
+		name string
+		svc  *social.Service
+	}{{"the posting server", hybrid.svc}, {"another server", other}, {"a server without heads", uncached}}
 	c := ctx(t)
 	rng := rand.New(rand.NewPCG(seed, 7))
 	both := func(op string, f func(w hybridWorld) error) {
@@ -202,11 +225,14 @@ func testHybridEqualsPush(t *testing.T, newStores Factory) {
 	}
 	check := func(when string) {
 		t.Helper()
+		otherClock.now.Add(social.DefaultHeadBound.Microseconds())
 		for i := range users {
 			want := pagedTimeline(t, push, i)
-			got := pagedTimeline(t, hybrid, i)
-			if strings.Join(got, " ") != strings.Join(want, " ") {
-				t.Fatalf("seed %d, %s: user %d's timeline\nhybrid: %v\npush:   %v", seed, when, i, got, want)
+			for _, r := range readers {
+				got := pagedTimeline(t, hybridWorld{svc: r.svc, users: hybrid.users}, i)
+				if strings.Join(got, " ") != strings.Join(want, " ") {
+					t.Fatalf("seed %d, %s: user %d's timeline read on %s\nhybrid: %v\npush:   %v", seed, when, i, r.name, got, want)
+				}
 			}
 		}
 	}
