@@ -61,6 +61,8 @@ type Store struct {
 	idCache nameCache
 	// followLock serialises the follows of one author, so that its count stays exact (fanout.go).
 	followLock followLocks
+	// pulled remembers each reader's follows among the pulled authors (fanout.go).
+	pulled pulledFriends
 }
 
 // nameCache is the two-way username <-> uuid map. A plain map under a RWMutex: a fan-out reads

@@ -113,9 +113,16 @@ func (s *Service) mergedPage(ctx context.Context, username string, pulled []doma
 	if err != nil {
 		return TweetPage{}, err
 	}
-	return s.pageOf(ctx, limit, func(ctx context.Context, lines domain.LineReader) ([]domain.LineEntry, error) {
+	entries, err := s.lines.ReadPage(ctx, limit, func(ctx context.Context, lines domain.LineReader) ([]domain.LineEntry, error) {
 		return s.merge(ctx, lines, username, pulled, before, limit)
 	})
+	if err != nil {
+		return TweetPage{}, err
+	}
+	// The tweets the page read by ID for entries of the heads go into the heads: the next
+	// reader's page reads them no more.
+	s.heads.carry(entries[:min(limit, len(entries))])
+	return pageFrom(entries, limit), nil
 }
 
 // MergeStats is what one merged page read: for the footer's note and the teaching view.
@@ -143,49 +150,51 @@ func (s *Service) merge(ctx context.Context, lines domain.LineReader, username s
 	// alike, and a few more; each slice after that doubles, up to a page.
 	share := max(4, want/(len(pulled)+1)+2)
 	view, kept := s.heads.view(ctx, lines, s.clock.Now())
+	var fresh []*head // aligned with pulled: the fresh heads (nil: due for a read)
+	var byNewer []int // when every head is fresh: the authors by their newest entry
+	if kept {
+		fresh, byNewer = view.freshOf(username, pulled)
+	}
+	cursor := func(f domain.Follow) *lineCursor {
+		return &lineCursor{line: domain.UserlineOf(f.Username), before: before, from: f.Since.UnixMicro(), count: min(share, want), limit: want, more: true}
+	}
 	timeline := &lineCursor{line: domain.TimelineOf(username), before: before, count: want, limit: want, more: true}
-	cursors := []*lineCursor{timeline}
-	var fresh []*lineCursor // those whose entries come from a fresh head
-	var freshHeads []*head
 	reqs := []domain.LineSlice{{Line: timeline.line, Before: before, Limit: want}}
 	reading := []*lineCursor{timeline} // the cursors reqs are for, in order
-	var headAuthors []string            // aligned with reading: the author whose head the read is ("" none)
-	headAuthors = append(headAuthors, "")
-	for _, f := range pulled {
-		c := &lineCursor{line: domain.UserlineOf(f.Username), before: before, from: f.Since.UnixMicro(), count: min(share, want), limit: want, more: true}
-		cursors = append(cursors, c)
-		if kept {
-			if h, ok := view.fresh(f.Username); ok {
-				fresh, freshHeads = append(fresh, c), append(freshHeads, h)
-				continue
-			}
-			// The head, read for every reader of the next bound: the newest HeadSize entries.
-			reqs = append(reqs, domain.LineSlice{Line: c.line, Limit: HeadSize})
-			reading, headAuthors = append(reading, c), append(headAuthors, f.Username)
+	readingOf := []int{-1}             // and the pulled author each reads (-1: the timeline)
+	for i, f := range pulled {
+		if fresh != nil && fresh[i] != nil {
 			continue
 		}
-		reqs = append(reqs, domain.LineSlice{Line: c.line, Before: c.before, Limit: c.count})
-		reading, headAuthors = append(reading, c), append(headAuthors, "")
+		c := cursor(f)
+		if kept {
+			// The head, read for every reader of the next bound: the newest HeadSize entries.
+			reqs = append(reqs, domain.LineSlice{Line: c.line, Limit: HeadSize})
+		} else {
+			reqs = append(reqs, domain.LineSlice{Line: c.line, Before: c.before, Limit: c.count})
+		}
+		reading, readingOf = append(reading, c), append(readingOf, i)
 	}
 	// The first slice of every line due at once: a store with round trips overlaps them.
 	firsts, err := lines.SliceMany(ctx, reqs)
 	if err != nil {
 		return nil, err
 	}
-	st := MergeStats{Lines: len(cursors)}
+	st := MergeStats{Lines: len(pulled) + 1}
+	active := reading
 	var read map[string][]domain.LineEntry
 	for i, c := range reading {
-		if a := headAuthors[i]; a != "" {
-			if read == nil {
-				read = make(map[string][]domain.LineEntry, len(reading))
-			}
-			read[a] = firsts[i]
-			c.slices++
-			c.fromHead(&head{entries: firsts[i], whole: len(firsts[i]) < HeadSize})
-			st.HeadsRead++
+		if readingOf[i] < 0 || !kept {
+			c.take(firsts[i])
 			continue
 		}
-		c.take(firsts[i])
+		if read == nil {
+			read = make(map[string][]domain.LineEntry, len(reading))
+		}
+		read[pulled[readingOf[i]].Username] = firsts[i]
+		c.slices++
+		c.fromHead(&head{entries: firsts[i], whole: len(firsts[i]) < HeadSize})
+		st.HeadsRead++
 	}
 	view.keep(read)
 	// The page's oldest entry is no older than the timeline's full first slice's oldest: an
@@ -194,20 +203,41 @@ func (s *Service) merge(ctx context.Context, lines domain.LineReader, username s
 	if len(timeline.buf) == want {
 		floor = timeline.buf[want-1].Time
 	}
-	for i, c := range fresh {
-		c.fromHead(freshHeads[i])
-		if floor > 0 && c.olderThan(floor) {
-			c.more, c.buf, c.pos = false, nil, 0
+	sorted := byNewer != nil
+	if !sorted {
+		byNewer = make([]int, 0, len(fresh))
+		for i, h := range fresh {
+			if h != nil {
+				byNewer = append(byNewer, i)
+			}
+		}
+	}
+	for n, i := range byNewer {
+		h := fresh[i]
+		if floor > 0 && (len(h.entries) == 0 || h.entries[0].Time < floor) {
+			// Its newest entry is older than the page's oldest: nothing to look at; in the
+			// authors' order by their newest entry, nor anyone after it.
+			if sorted {
+				st.Skipped += len(byNewer) - n
+				break
+			}
 			st.Skipped++
 			continue
 		}
+		c := cursor(pulled[i])
+		c.fromHead(h)
+		if floor > 0 && c.olderThan(floor) {
+			st.Skipped++
+			continue
+		}
+		active = append(active, c)
 		st.FromHeads++
 	}
-	merged, err := mergeCursors(ctx, lines, cursors, want)
+	merged, err := mergeCursors(ctx, lines, active, want)
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range cursors {
+	for _, c := range active {
 		st.Slices += c.slices
 	}
 	st.Entries = len(merged)
@@ -284,7 +314,7 @@ type lineCursor struct {
 	pos    int
 	more   bool // the line may hold entries past buf
 	slices int  // slices read
-	order  int  // the cursor's place in the merge: on equal times the first wins
+	order  int  // the cursor's place in the merge: on equal times the first (the timeline) wins
 }
 
 // fill reads the next slice when the cursor has used up its entries and the line has more.

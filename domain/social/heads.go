@@ -50,7 +50,23 @@ type head struct {
 // heads are the heads of one model's lines.
 type heads struct {
 	authors map[string]*head
+	gen     uint64                 // changed with authors (or any head in it)
+	plans   map[string]*readerPlan // by reader: its pulled authors' heads, looked up once
 }
+
+// readerPlan is what a reader's merges find in the heads while nothing changes: every pulled
+// author's head, and the authors in the order of their newest entry, so that a merge stops at
+// the first author older than its page and never looks at the rest.
+type readerPlan struct {
+	pulled  []domain.Follow // as PulledFriends gave them
+	gen     uint64
+	oldest  time.Time // the oldest read of its heads: the plan is fresh while that one is
+	heads   []*head   // aligned with pulled
+	byNewer []int     // indexes of pulled, newest head first
+}
+
+// maxPlans bounds the readers' plans one model keeps: past it, they are dropped at once.
+const maxPlans = 1 << 14
 
 // headCache keeps the heads of each model's lines.
 type headCache struct {
@@ -152,19 +168,64 @@ func (c *headCache) view(ctx context.Context, lines domain.LineReader, now time.
 	return headView{c: c, key: lines, now: now, posts: c.posts}, true
 }
 
-// fresh returns author's head if it was read less than the bound ago.
-func (v headView) fresh(author string) (*head, bool) {
+// freshOf returns the heads of reader's pulled authors read less than the bound ago, aligned
+// with pulled (nil: missing, or too old), under one lock; and, when all are fresh, the authors
+// newest first (byNewer). A reader's next merge with the same heads looks nothing up.
+func (v headView) freshOf(reader string, pulled []domain.Follow) (fresh []*head, byNewer []int) {
 	v.c.mu.Lock()
 	defer v.c.mu.Unlock()
 	m := v.c.models[v.key]
 	if m == nil {
-		return nil, false
+		return make([]*head, len(pulled)), nil
 	}
-	h, ok := m.authors[author]
-	if !ok || v.now.Sub(h.read) >= v.c.bound || v.now.Before(h.read) {
-		return nil, false
+	if p, ok := m.plans[reader]; ok && p.gen == m.gen && v.now.Sub(p.oldest) < v.c.bound && samePulled(p.pulled, pulled) {
+		return p.heads, p.byNewer
 	}
-	return h, true
+	fresh = make([]*head, len(pulled))
+	all := true
+	var oldest time.Time
+	for i, f := range pulled {
+		if h, ok := m.authors[f.Username]; ok && v.now.Sub(h.read) < v.c.bound && !v.now.Before(h.read) {
+			fresh[i] = h
+			if oldest.IsZero() || h.read.Before(oldest) {
+				oldest = h.read
+			}
+		} else {
+			all = false
+		}
+	}
+	if !all || len(pulled) == 0 {
+		return fresh, nil
+	}
+	byNewer = make([]int, len(pulled))
+	for i := range byNewer {
+		byNewer[i] = i
+	}
+	newest := func(h *head) int64 {
+		if len(h.entries) == 0 {
+			return 0
+		}
+		return h.entries[0].Time
+	}
+	slices.SortFunc(byNewer, func(a, b int) int { return cmp.Compare(newest(fresh[b]), newest(fresh[a])) })
+	if m.plans == nil || len(m.plans) >= maxPlans {
+		m.plans = map[string]*readerPlan{}
+	}
+	m.plans[reader] = &readerPlan{pulled: pulled, gen: m.gen, oldest: oldest, heads: fresh, byNewer: byNewer}
+	return fresh, byNewer
+}
+
+// samePulled says whether two lists of follows are the same.
+func samePulled(a, b []domain.Follow) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Username != b[i].Username || !a[i].Since.Equal(b[i].Since) {
+			return false
+		}
+	}
+	return true
 }
 
 // keep stores heads just read (author -> the newest HeadSize entries), unless this server
@@ -192,6 +253,7 @@ func (v headView) keep(read map[string][]domain.LineEntry) {
 		}
 		m.authors[a] = &head{entries: es, whole: len(es) < HeadSize, read: v.now}
 	}
+	m.gen++
 }
 
 // evictOldest drops the head read longest ago.
@@ -215,6 +277,7 @@ func (c *headCache) posted(author string, e domain.LineEntry) {
 	for _, m := range c.models {
 		if h, ok := m.authors[author]; ok {
 			m.authors[author] = h.with(e)
+			m.gen++
 		}
 	}
 }
@@ -227,6 +290,7 @@ func (c *headCache) forget(author string) {
 	c.posts++
 	for _, m := range c.models {
 		delete(m.authors, author)
+		m.gen++
 	}
 }
 
@@ -248,4 +312,50 @@ func (h *head) with(e domain.LineEntry) *head {
 		out, whole = out[:HeadSize], false
 	}
 	return &head{entries: out, whole: whole, read: h.read}
+}
+
+// carry gives the heads' entries without their tweet (read from a store whose lines keep IDs
+// only) the tweets a page just read for them. Only with one model: in compare mode each model
+// reads its own tweets, so that the second is compared, not handed the first's.
+func (c *headCache) carry(entries []domain.LineEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.models) != 1 {
+		return
+	}
+	for _, m := range c.models {
+		for _, e := range entries {
+			if e.Tweet == nil {
+				continue
+			}
+			h, ok := m.authors[e.Tweet.Username]
+			if !ok {
+				continue
+			}
+			i, found := slices.BinarySearchFunc(h.entries, e.Time, func(x domain.LineEntry, t int64) int { return cmp.Compare(t, x.Time) })
+			if !found || h.entries[i].Tweet != nil || h.entries[i].TweetID != e.TweetID {
+				continue
+			}
+			// A copy with the tweet: readers may hold the old entries.
+			es := slices.Clone(h.entries)
+			for j := i; j < len(es); j++ { // the rest of the page's entries of this author too
+				es[j].Tweet = tweetOf(entries, es[j])
+			}
+			m.authors[e.Tweet.Username] = &head{entries: es, whole: h.whole, read: h.read}
+			m.gen++
+		}
+	}
+}
+
+// tweetOf is the tweet entries carry for e (by time and ID), or e's own.
+func tweetOf(entries []domain.LineEntry, e domain.LineEntry) *domain.Tweet {
+	if e.Tweet != nil {
+		return e.Tweet
+	}
+	for _, x := range entries {
+		if x.Time == e.Time && x.TweetID == e.TweetID {
+			return x.Tweet
+		}
+	}
+	return nil
 }

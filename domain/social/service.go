@@ -434,6 +434,11 @@ func (s *Service) pageOf(ctx context.Context, limit int, plan domain.PagePlan) (
 	if err != nil {
 		return TweetPage{}, err
 	}
+	return pageFrom(entries, limit), nil
+}
+
+// pageFrom makes the page of entries read by ReadPage.
+func pageFrom(entries []domain.LineEntry, limit int) TweetPage {
 	var page TweetPage
 	if len(entries) > limit {
 		entries = entries[:limit]
@@ -444,5 +449,5 @@ func (s *Service) pageOf(ctx context.Context, limit int, plan domain.PagePlan) (
 			page.Tweets = append(page.Tweets, *e.Tweet)
 		}
 	}
-	return page, nil
+	return page
 }
