@@ -108,7 +108,7 @@ func BenchmarkMergedPage(b *testing.B) {
 			return social.New(s, s, s, nil, domain.NewPasswordHasher(4))
 		}},
 		{"cql3", func(b *testing.B) *social.Service {
-			s := cqltest.Store(b, "twissandra_bench_merge_")
+			s := cqltest.Store(b, "twissandra_test_bench_merge_")
 			return social.New(s, s, s, nil, domain.NewPasswordHasher(4))
 		}},
 	}
