@@ -110,9 +110,9 @@ type celebrityData struct {
 	Heads      []social.HeadInfo // the first headsShown
 	HeadsCount int
 	// The viewer's home page read just now without the heads and with them.
-	Reads []mergeRead
-	Figures   []celebrityFigure
-	Pages     []celebrityPageFigure
+	Reads   []mergeRead
+	Figures []celebrityFigure
+	Pages   []celebrityPageFigure
 }
 
 func (h *handler) celebrity(c *gin.Context) {
