@@ -399,10 +399,14 @@ func (s *Store) Backfill(ctx context.Context, line, from domain.LineKey, limit i
 // sliceConcurrency bounds the queries of one SliceMany in flight.
 const sliceConcurrency = 16
 
+// bulkSlices is how many slices of one table from their newest row, of one size, SliceMany
+// reads in one query (per maxIn) rather than one each: past the queries in flight at once.
+const bulkSlices = sliceConcurrency
+
 // SliceMany sends the slices at once (at most sliceConcurrency queries in flight): a merged
 // home page waits about one round trip for its timeline and every userline, not one per line.
-// Slices of several partitions of one table from their newest row, of one size, go as one
-// query per maxIn partitions (SELECT ... WHERE username IN ? PER PARTITION LIMIT ?): the heads
+// Slices of many partitions (bulkSlices or more) of one table from their newest row, of one
+// size, go as one query per maxIn partitions (SELECT ... WHERE username IN ? PER PARTITION LIMIT ?): the heads
 // of a page's pulled authors cost a query, not a query each.
 func (s *Store) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
 	sess, err := s.sess()
@@ -429,8 +433,8 @@ func (s *Store) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]dom
 	bulk := make([]bool, len(reqs))
 	for _, g := range order {
 		idx := groups[g]
-		if len(idx) < 2 {
-			continue
+		if len(idx) < bulkSlices {
+			continue // a few partitions: their own queries, at once, wait least
 		}
 		byOwner := map[string][]int{}
 		var owners []string
