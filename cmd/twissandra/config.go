@@ -42,7 +42,7 @@ type Config struct {
 	// (social.SetHeadBound); 0 keeps no heads.
 	HeadBound    time.Duration
 	MaxBodyBytes int64
-	SlowRequest   time.Duration
+	SlowRequest  time.Duration
 	// ReadTimeout bounds the reading of a request's body, WriteTimeout the writing of a
 	// response (web.Config).
 	ReadTimeout, WriteTimeout time.Duration
