@@ -284,6 +284,13 @@ func checkEntry(e domain.LineEntry) error {
 	return nil
 }
 
+// AppendToFollowers pages author's followers partition and inserts e into their timelines
+// as Append does (ports.AppendToFollowersWith): the CQL tables name a timeline by its
+// owner's username, as the followers partition names the followers.
+func (s *Store) AppendToFollowers(ctx context.Context, e domain.LineEntry, author string, lines ...domain.LineKey) (int, error) {
+	return ports.AppendToFollowersWith(ctx, s, s, e, author, lines...)
+}
+
 // Append fans e out as concurrent single-partition inserts, at most FanoutConcurrency in
 // flight: each goes straight to a replica of its partition (token-aware), none waits for
 // another, and no coordinator has to hold a giant multi-partition batch. A tweet to 5,000

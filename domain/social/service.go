@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync/atomic"
 
 	"github.com/google/uuid"
@@ -299,22 +298,6 @@ func (s *Service) publish(ctx context.Context, t domain.Tweet) error {
 		if err := s.users.MarkPulled(ctx, t.Username); err != nil {
 			return fmt.Errorf("fan-out mark pulled: %w", err)
 		}
-	} else {
-		after := ""
-		for {
-			page, err := s.users.Followers(ctx, t.Username, after, domain.MaxFollowPage)
-			if err != nil {
-				return fmt.Errorf("fan-out followers: %w", err)
-			}
-			lines = slices.Grow(lines, len(page))
-			for _, f := range page {
-				lines = append(lines, domain.TimelineOf(f.Username))
-			}
-			if len(page) < domain.MaxFollowPage {
-				break
-			}
-			after = page[len(page)-1].Cursor
-		}
 	}
 	// The tweet is stored before any line names it, so a reader never meets a dangling ID for
 	// long; lines that do name a missing tweet are skipped when read.
@@ -324,13 +307,20 @@ func (s *Service) publish(ctx context.Context, t domain.Tweet) error {
 	s.publicWrites.begin()
 	defer s.publicWrites.end()
 	e := domain.LineEntry{Time: t.Time(), TweetID: t.ID, Tweet: &t}
-	err = s.lines.Append(ctx, e, lines...)
+	n := len(lines)
+	if plan.Pull {
+		err = s.lines.Append(ctx, e, lines...)
+	} else {
+		// Every follower's timeline too, as the store lists its followers and names their
+		// timelines (paged through, however many).
+		n, err = s.lines.AppendToFollowers(ctx, e, t.Username, lines...)
+	}
 	if err == nil {
 		s.heads.posted(t.Username, e) // this server's post is in its merged pages at once
 	} else {
 		s.heads.forget(t.Username) // the userline may or may not hold it: read it again
 	}
-	noteFanout(ctx, t.Username, len(lines), plan, err)
+	noteFanout(ctx, t.Username, n, plan, err)
 	return err
 }
 

@@ -416,3 +416,46 @@ func testSliceMany(t *testing.T, s Stores) {
 		}
 	}
 }
+
+// testAppendToFollowers: the entry goes to the lines given and to the timeline of each of the
+// author's followers, as the store lists them now (not one who unfollowed, not a stranger), and
+// the store says how many lines that was; an author nobody follows reaches the lines given.
+func testAppendToFollowers(t *testing.T, s Stores) {
+	c := ctx(t)
+	author, stranger := mustUser(t, s, name("author")), mustUser(t, s, name("stranger"))
+	var fans []domain.User
+	for range 3 {
+		fans = append(fans, mustUser(t, s, name("fan")))
+	}
+	since := time.Date(2010, 3, 1, 12, 0, 0, 0, time.UTC)
+	for _, f := range fans {
+		if err := s.Users.Follow(c, f.Username, author.Username, since); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Users.Unfollow(c, fans[1].Username, author.Username); err != nil {
+		t.Fatal(err)
+	}
+	tw := domain.Tweet{ID: domain.NewTimeUUID(since.Add(time.Hour).UnixMicro()), Username: author.Username, Body: "to the followers", CreatedAt: since.Add(time.Hour)}
+	if err := s.Tweets.SaveTweet(c, tw); err != nil {
+		t.Fatal(err)
+	}
+	e := domain.LineEntry{Time: tw.Time(), TweetID: tw.ID, Tweet: &tw}
+	base := []domain.LineKey{domain.UserlineOf(author.Username), domain.TimelineOf(author.Username)}
+	n, err := s.Lines.AppendToFollowers(c, e, author.Username, base...)
+	if err != nil || n != len(base)+2 {
+		t.Fatalf("AppendToFollowers = %d, %v; want %d lines (two given, two followers)", n, err, len(base)+2)
+	}
+	for _, tc := range []struct {
+		line domain.LineKey
+		want int
+	}{{base[0], 1}, {base[1], 1}, {domain.TimelineOf(fans[0].Username), 1}, {domain.TimelineOf(fans[2].Username), 1},
+		{domain.TimelineOf(fans[1].Username), 0}, {domain.TimelineOf(stranger.Username), 0}, {domain.UserlineOf(fans[0].Username), 0}} {
+		if got := mustSlice(t, s, tc.line, 0, 5); len(got) != tc.want || (tc.want == 1 && got[0].TweetID != tw.ID) {
+			t.Errorf("%s: %v, want %d entry of the tweet", tc.line, got, tc.want)
+		}
+	}
+	if n, err := s.Lines.AppendToFollowers(c, e, stranger.Username, domain.UserlineOf(stranger.Username)); err != nil || n != 1 {
+		t.Fatalf("AppendToFollowers of an author nobody follows = %d, %v; want 1 line", n, err)
+	}
+}
