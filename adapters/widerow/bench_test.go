@@ -85,8 +85,8 @@ func BenchmarkPostVersusBatchMutate(b *testing.B) {
 	shared := []engine.Mutation{{ColumnOrSuperColumn: &engine.ColumnOrSuperColumn{Column: &col}}}
 	timelineOnly := map[string][]engine.Mutation{"Timeline": shared}
 	muts := map[string]map[string][]engine.Mutation{
-		author.ID.String():  {"Timeline": shared, "Userline": shared},
-		widerow.PublicKey: {"Userline": shared},
+		author.ID.String(): {"Timeline": shared, "Userline": shared},
+		widerow.PublicKey:  {"Userline": shared},
 	}
 	for _, f := range followers {
 		muts[f.Cursor] = timelineOnly // widerow's cursor of a follow is the follower's uuid
