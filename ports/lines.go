@@ -73,3 +73,26 @@ func FillTweets(ctx context.Context, tweets TweetStore, entries []domain.LineEnt
 	}
 	return nil
 }
+
+// AppendToFollowersWith is LineStore.AppendToFollowers for a store that names lines by their
+// owner's username: the followers of author from users, a page of MaxFollowPage at a time,
+// then one Append of e to lines and their timelines.
+func AppendToFollowersWith(ctx context.Context, users UserStore, lines LineStore, e domain.LineEntry, author string, base ...domain.LineKey) (int, error) {
+	all := slices.Clip(base)
+	after := ""
+	for {
+		page, err := users.Followers(ctx, author, after, domain.MaxFollowPage)
+		if err != nil {
+			return 0, fmt.Errorf("fan-out followers: %w", err)
+		}
+		all = slices.Grow(all, len(page))
+		for _, f := range page {
+			all = append(all, domain.TimelineOf(f.Username))
+		}
+		if len(page) < domain.MaxFollowPage {
+			break
+		}
+		after = page[len(page)-1].Cursor
+	}
+	return len(all), lines.Append(ctx, e, all...)
+}

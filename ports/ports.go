@@ -83,6 +83,13 @@ type LineStore interface {
 	// Append adds one entry to many lines at once; the store chooses how to fan out (one batch,
 	// bounded concurrent inserts). Appending an entry already present is harmless.
 	Append(ctx context.Context, e domain.LineEntry, lines ...domain.LineKey) error
+	// AppendToFollowers adds e to lines and to the timeline of every follower of author, in one
+	// Append as the store chooses: the followers as this store lists them (Followers), their
+	// timelines named by the store itself, so that a store which keys both by something of its
+	// own (widerow: the follower's UUID is the column name in the author's Followers row and the
+	// key of the follower's Timeline row) goes from one to the other without the usernames, and
+	// never names a row of another store. It returns how many lines the entry went to.
+	AppendToFollowers(ctx context.Context, e domain.LineEntry, author string, lines ...domain.LineKey) (int, error)
 	// AppendEntries adds many entries to one line (the backfill of a follow).
 	AppendEntries(ctx context.Context, line domain.LineKey, entries []domain.LineEntry) error
 	// Slice returns at most limit entries of line, newest first, strictly older than before

@@ -42,9 +42,9 @@ func TestOpsDetailOnRequest(t *testing.T) {
 	if err := json.Unmarshal([]byte(post(true).Header().Get(StorageOpsDetailHeader)), &r); err != nil {
 		t.Fatal(err)
 	}
-	// The memory store's own calls (the followers' slice, the tweet, the Append), then the use
-	// case's note of the fan-out.
-	if r.Summary != "4 ops: slice=1 save=1 append=1 fan-out=1" || len(r.Ops) != 4 {
+	// The memory store's own calls (the tweet, the followers' slice, the Append: a store lists
+	// the followers as it fans out), then the use case's note of the fan-out.
+	if r.Summary != "4 ops: save=1 slice=1 append=1 fan-out=1" || len(r.Ops) != 4 {
 		t.Fatalf("record: %+v", r)
 	}
 	for i, model := range []string{"memory", "memory", "memory", ""} {

@@ -114,6 +114,30 @@ func (w userStore) follows(ctx context.Context, op, after string, list func(port
 	})
 }
 
+// AppendToFollowers runs on each model, each fanning out to its own followers as it lists
+// them, so that no model's row keys reach the other; it answers the primary's count, and
+// reports a secondary that reached a different number of lines.
+func (w lineStore) AppendToFollowers(ctx context.Context, e domain.LineEntry, author string, lines ...domain.LineKey) (int, error) {
+	var counts [2]int
+	op := "append_to_followers " + author
+	err := w.p.write(ctx, op, func(ctx context.Context, first bool) error {
+		n, err := pick(first, w.a, w.b).AppendToFollowers(ctx, e, author, lines...)
+		counts[btoi(!first)] = n
+		return err
+	})
+	if err == nil && counts[1] != 0 && counts[1] != counts[0] {
+		w.p.report(ctx, op, fmt.Sprintf("%s wrote %d lines, %s %d", w.p.Primary, counts[0], w.p.Secondary, counts[1]), true)
+	}
+	return counts[0], err
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // ReadPage runs the page's plan on each model's own lines, so that each reads the page as it
 // would alone (a 0.6 line row then a multiget of the Tweet rows; a query-first partition whose
 // rows carry their tweets), and compares the pages: the entries and the tweets of the first

@@ -96,6 +96,7 @@ type lineStmts struct {
 	table      *table.Table
 	insert     stmt // key, time, tweet_id
 	slice      stmt // key, limit
+	heads      stmt // keys (IN), limit per partition: the newest rows of many partitions
 	sliceUntil stmt // key, time (exclusive upper bound), limit
 	deleteSpan stmt // key, lo, hi: the rows of one microsecond
 }
@@ -107,6 +108,7 @@ func newLineStmts(t *table.Table) lineStmts {
 		table:      t,
 		insert:     mk(t.Insert()),
 		slice:      mk(t.SelectBuilder(cols...).LimitNamed("limit").ToCql()),
+		heads:      mk(qb.Select(t.Name()).Columns(append([]string{pk}, cols...)...).Where(qb.In(pk)).LimitPerPartitionNamed("limit").ToCql()),
 		sliceUntil: mk(t.SelectBuilder(cols...).Where(qb.Lt("time")).LimitNamed("limit").ToCql()),
 		deleteSpan: mk(qb.Delete(t.Name()).Where(qb.Eq(pk), qb.GtOrEqNamed("time", "lo"), qb.LtOrEqNamed("time", "hi")).ToCql()),
 	}

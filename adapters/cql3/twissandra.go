@@ -284,6 +284,13 @@ func checkEntry(e domain.LineEntry) error {
 	return nil
 }
 
+// AppendToFollowers pages author's followers partition and inserts e into their timelines
+// as Append does (ports.AppendToFollowersWith): the CQL tables name a timeline by its
+// owner's username, as the followers partition names the followers.
+func (s *Store) AppendToFollowers(ctx context.Context, e domain.LineEntry, author string, lines ...domain.LineKey) (int, error) {
+	return ports.AppendToFollowersWith(ctx, s, s, e, author, lines...)
+}
+
 // Append fans e out as concurrent single-partition inserts, at most FanoutConcurrency in
 // flight: each goes straight to a replica of its partition (token-aware), none waits for
 // another, and no coordinator has to hold a giant multi-partition batch. A tweet to 5,000
@@ -399,19 +406,109 @@ func (s *Store) Backfill(ctx context.Context, line, from domain.LineKey, limit i
 // sliceConcurrency bounds the queries of one SliceMany in flight.
 const sliceConcurrency = 16
 
-// SliceMany sends the slices at once (at most sliceConcurrency in flight): a merged home page
-// waits about one round trip for its timeline and every userline, not one per line.
+// bulkSlices is how many slices of one table from their newest row, of one size, SliceMany
+// reads in one query (per maxIn) rather than one each: past the queries in flight at once.
+const bulkSlices = sliceConcurrency
+
+// SliceMany sends the slices at once (at most sliceConcurrency queries in flight): a merged
+// home page waits about one round trip for its timeline and every userline, not one per line.
+// Slices of many partitions (bulkSlices or more) of one table from their newest row, of one
+// size, go as one query per maxIn partitions (SELECT ... WHERE username IN ? PER PARTITION LIMIT ?): the heads
+// of a page's pulled authors cost a query, not a query each.
 func (s *Store) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
-	out := make([][]domain.LineEntry, len(reqs))
-	err := parallel.For(ctx, len(reqs), sliceConcurrency, func(ctx context.Context, i int) error {
-		var err error
-		out[i], err = s.Slice(ctx, reqs[i].Line, reqs[i].Before, reqs[i].Limit)
-		return err
-	})
+	sess, err := s.sess()
 	if err != nil {
 		return nil, err
 	}
+	type group struct {
+		kind  domain.LineKind
+		limit int
+	}
+	groups := map[group][]int{}
+	var order []group
+	for i, r := range reqs {
+		if r.Before <= 0 && r.Limit > 0 && (r.Line.Kind == domain.Userline || r.Line.Kind == domain.Timeline) {
+			g := group{r.Line.Kind, r.Limit}
+			if _, ok := groups[g]; !ok {
+				order = append(order, g)
+			}
+			groups[g] = append(groups[g], i)
+		}
+	}
+	var tasks []func(ctx context.Context) error
+	out := make([][]domain.LineEntry, len(reqs))
+	bulk := make([]bool, len(reqs))
+	for _, g := range order {
+		idx := groups[g]
+		if len(idx) < bulkSlices {
+			continue // a few partitions: their own queries, at once, wait least
+		}
+		byOwner := map[string][]int{}
+		var owners []string
+		for _, i := range idx {
+			bulk[i] = true
+			o := reqs[i].Line.Owner
+			if _, ok := byOwner[o]; !ok {
+				owners = append(owners, o)
+			}
+			byOwner[o] = append(byOwner[o], i)
+		}
+		ls, err := lineStmtsOf(g.kind)
+		if err != nil {
+			return nil, err
+		}
+		for chunk := range slices.Chunk(owners, maxIn) {
+			tasks = append(tasks, func(ctx context.Context) error {
+				got, err := s.sliceHeads(ctx, sess, ls, chunk, g.limit)
+				if err != nil {
+					return wrap("slice heads", err)
+				}
+				for _, o := range chunk {
+					for _, i := range byOwner[o] {
+						out[i] = got[o]
+					}
+				}
+				return nil
+			})
+		}
+	}
+	for i, r := range reqs {
+		if !bulk[i] {
+			tasks = append(tasks, func(ctx context.Context) error {
+				var err error
+				out[i], err = s.Slice(ctx, r.Line, r.Before, r.Limit)
+				return err
+			})
+		}
+	}
+	if err := parallel.For(ctx, len(tasks), sliceConcurrency, func(ctx context.Context, i int) error { return tasks[i](ctx) }); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// sliceHeads reads the newest limit rows of each of keys' partitions in one query.
+func (s *Store) sliceHeads(ctx context.Context, sess gocqlx.Session, ls lineStmts, keys []string, limit int) (map[string][]domain.LineEntry, error) {
+	q := sess.ContextQuery(ctx, ls.heads.cql, ls.heads.names).Bind(keys, limit)
+	q.PageSize(min(limit*len(keys), 5000))
+	iter := q.Iter()
+	out := make(map[string][]domain.LineEntry, len(keys))
+	var (
+		key          string
+		t, id        gocql.UUID
+		author, body string
+		created      time.Time
+		createdUs    int
+	)
+	for iter.Scan(&key, &t, &id, &author, &body, &created, &createdUs) {
+		e := domain.LineEntry{Time: microsOf(uuid.UUID(t)), TweetID: uuid.UUID(id)}
+		if author != "" && body != "" {
+			e.Tweet = &domain.Tweet{ID: e.TweetID, Username: author, Body: body, CreatedAt: joinMicros(created, createdUs)}
+		}
+		out[key] = append(out[key], e)
+		author, body, created, createdUs = "", "", time.Time{}, 0
+	}
+	return out, iter.Close()
 }
 
 // Slice reads one line newest first: for a user's line, one query on its partition.

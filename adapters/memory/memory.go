@@ -350,6 +350,11 @@ func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet,
 	return out, nil
 }
 
+// AppendToFollowers lists author's followers and appends to their timelines (ports.AppendToFollowersWith).
+func (s *Store) AppendToFollowers(ctx context.Context, e domain.LineEntry, author string, lines ...domain.LineKey) (int, error) {
+	return ports.AppendToFollowersWith(ctx, s, s, e, author, lines...)
+}
+
 // Append adds e to every line named.
 func (s *Store) Append(ctx context.Context, e domain.LineEntry, lines ...domain.LineKey) error {
 	if err := done(ctx); err != nil {

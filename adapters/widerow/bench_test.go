@@ -19,6 +19,11 @@ import (
 // fanoutStore is an on-disk store in periodic commit-log mode under partitioner p with "author"
 // and n followers ("fan00000"...), and its service.
 func fanoutStore(b *testing.B, n int, p engine.Partitioner) *social.Service {
+	svc, _ := fanoutStoreOf(b, n, p)
+	return svc
+}
+
+func fanoutStoreOf(b *testing.B, n int, p engine.Partitioner) (*social.Service, *widerow.Store) {
 	b.Helper()
 	schema := engine.DefaultSchema()
 	schema.Partitioner = p
@@ -42,7 +47,101 @@ func fanoutStore(b *testing.B, n int, p engine.Partitioner) *social.Service {
 			b.Fatal(err)
 		}
 	}
-	return social.New(s, s, s, nil, domain.NewPasswordHasher(bcrypt.MinCost))
+	return social.New(s, s, s, nil, domain.NewPasswordHasher(bcrypt.MinCost)), s
+}
+
+// BenchmarkPostVersusBatchMutate posts as an author with 10,000 followers through the use case
+// and, alternately in the same loop, writes the same rows (the author's Userline and Timeline
+// rows, the public line, the 10,000 followers' Timeline rows, one shared column) with one bare
+// BatchMutate: the part of a post that is not the engine's batch_mutate (the follower listing,
+// the naming of the rows, the tweet's row). It reports each one's process CPU per operation and
+// their ratio; BenchmarkFanoutFloor (engine) gives batch_mutate's own ratio to Pebble's floor.
+func BenchmarkPostVersusBatchMutate(b *testing.B) {
+	svc, s := fanoutStoreOf(b, 10_000, engine.RandomPartitioner)
+	ctx := context.Background()
+	author, err := s.GetUser(ctx, "author")
+	if err != nil {
+		b.Fatal(err)
+	}
+	followers, err := s.Followers(ctx, "author", "", domain.MaxFollowPage)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for len(followers)%domain.MaxFollowPage == 0 {
+		more, err := s.Followers(ctx, "author", followers[len(followers)-1].Cursor, domain.MaxFollowPage)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(more) == 0 {
+			break
+		}
+		followers = append(followers, more...)
+	}
+	if len(followers) != 10_000 {
+		b.Fatalf("%d followers", len(followers))
+	}
+	id := []byte(uuid.NewString())
+	var col engine.Column
+	shared := []engine.Mutation{{ColumnOrSuperColumn: &engine.ColumnOrSuperColumn{Column: &col}}}
+	timelineOnly := map[string][]engine.Mutation{"Timeline": shared}
+	muts := map[string]map[string][]engine.Mutation{
+		author.ID.String(): {"Timeline": shared, "Userline": shared},
+		widerow.PublicKey:  {"Userline": shared},
+	}
+	for _, f := range followers {
+		muts[f.Cursor] = timelineOnly // widerow's cursor of a follow is the follower's uuid
+	}
+	// The fan-out as the use case did it before AppendToFollowers: the followers listed by
+	// username (each uuid named), then one Append naming each timeline by username (each name
+	// looked up again).
+	byName := func() error {
+		now := time.Now().UnixMicro()
+		tw := domain.Tweet{ID: domain.NewTimeUUID(now), Username: "author", Body: "hello followers", CreatedAt: domain.TimeFromMicros(now)}
+		if err := s.SaveTweet(ctx, tw); err != nil {
+			return err
+		}
+		lines := []domain.LineKey{domain.UserlineOf("author"), domain.PublicLine(), domain.TimelineOf("author")}
+		after := ""
+		for {
+			page, err := s.Followers(ctx, "author", after, domain.MaxFollowPage)
+			if err != nil {
+				return err
+			}
+			for _, f := range page {
+				lines = append(lines, domain.TimelineOf(f.Username))
+			}
+			if len(page) < domain.MaxFollowPage {
+				break
+			}
+			after = page[len(page)-1].Cursor
+		}
+		return s.Append(ctx, domain.LineEntry{Time: now, TweetID: tw.ID, Tweet: &tw}, lines...)
+	}
+	var post, batch, named time.Duration
+	n := 0
+	for b.Loop() {
+		c0 := cputime.Process()
+		if _, err := svc.Post(ctx, "author", "hello followers"); err != nil {
+			b.Fatal(err)
+		}
+		c1 := cputime.Process()
+		now := time.Now().UnixMicro()
+		col = engine.Column{Name: widerow.LongName(now), Value: id, Timestamp: now}
+		if err := s.Node().BatchMutate(ctx, widerow.KeyspaceTwissandra, muts, engine.ONE); err != nil {
+			b.Fatal(err)
+		}
+		c2 := cputime.Process()
+		if err := byName(); err != nil {
+			b.Fatal(err)
+		}
+		c3 := cputime.Process()
+		post, batch, named = post+c1-c0, batch+c2-c1, named+c3-c2
+		n++
+	}
+	b.ReportMetric(float64(post.Microseconds())/1000/float64(n), "post-cpu-ms/op")
+	b.ReportMetric(float64(batch.Microseconds())/1000/float64(n), "batch-cpu-ms/op")
+	b.ReportMetric(float64(post)/float64(batch), "post/batch_mutate")
+	b.ReportMetric(float64(named)/float64(batch), "by-name/batch_mutate")
 }
 
 // BenchmarkPost posts as a user with 0, 100 and 10,000 followers on an on-disk store in periodic

@@ -80,6 +80,7 @@ func (s *Store) Follow(ctx context.Context, username, friend string, since time.
 		return wrap("follow", err)
 	}
 	s.followLock.counts.Put(fid, n+1)
+	s.pulled.changed(username)
 	return nil
 }
 
@@ -113,6 +114,7 @@ func (s *Store) Unfollow(ctx context.Context, username, friend string) error {
 	if n >= 0 {
 		s.followLock.counts.Put(fid, n)
 	}
+	s.pulled.changed(username)
 	return nil
 }
 
@@ -218,9 +220,11 @@ func (s *Store) MarkPulled(ctx context.Context, username string) error {
 		return wrap("mark pulled", err)
 	}
 	ts := s.ts()
-	return wrap("mark pulled", s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{
+	err = s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{
 		PulledKey: {cfFollowers: {col(id, nil, ts)}},
-	}, cl))
+	}, cl)
+	s.pulled.changed("") // any reader may follow the new one
+	return wrap("mark pulled", err)
 }
 
 // PulledAuthors slices Followers['!PULLED!'] and names its columns' users, as a follow list's
@@ -242,9 +246,87 @@ func (s *Store) PulledAuthors(ctx context.Context) ([]string, error) {
 	return out, nil
 }
 
+// pulledFriends remembers what PulledFriends read for each reader, until a write changes it:
+// a follow or unfollow by the reader drops the reader's, a new pulled author everyone's. The
+// store serialises those writes in this process (the engine is embedded: no other process
+// writes its rows), so what it remembers is exact, not a copy some time old. A home page read
+// again costs no read of Followers['!PULLED!'] (a column per pulled author) nor of the reader's
+// Friends row by those names (a seek per pulled author).
+type pulledFriends struct {
+	mu      sync.Mutex
+	gen     uint64 // changed by every write that may change a reader's follows among the pulled
+	readers map[string][]domain.Follow
+}
+
+// maxPulledReaders bounds the readers remembered: past it, they are forgotten all at once.
+const maxPulledReaders = 1 << 16
+
+// get returns reader's follows if remembered, and the generation to keep a fresh read under.
+func (p *pulledFriends) get(reader string) ([]domain.Follow, bool, uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f, ok := p.readers[reader]
+	return f, ok, p.gen
+}
+
+// keep remembers reader's follows, read under generation gen, unless a write came since.
+func (p *pulledFriends) keep(reader string, f []domain.Follow, gen uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.gen != gen {
+		return
+	}
+	if p.readers == nil || len(p.readers) >= maxPulledReaders {
+		p.readers = map[string][]domain.Follow{}
+	}
+	p.readers[reader] = f
+}
+
+// changed forgets reader's follows ("": every reader's), after a write.
+func (p *pulledFriends) changed(reader string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.gen++
+	if reader == "" {
+		p.readers = nil
+	} else {
+		delete(p.readers, reader)
+	}
+}
+
+// notePulledKnown tells the request's operations that the reader's pulled follows came from
+// the adapter's memory.
+func notePulledKnown(ctx context.Context, reader string, n int) {
+	switch {
+	case !oplog.Enabled(ctx):
+	case !oplog.Detailed(ctx):
+		oplog.Record(ctx, oplog.Op{Model: "widerow", Kind: oplog.Note, Call: "cache"})
+	default:
+		oplog.Record(ctx, oplog.Op{Model: "widerow", Kind: oplog.Note, Call: "cache", Family: KeyspaceTwissandra + "." + cfFriends,
+			Touched: fmt.Sprintf("%d follows", n),
+			Text: fmt.Sprintf("cache Followers['%s'] and Friends[%s] by those names: the %d pulled authors %s follows, as this process last read them; its follows and marks since would have dropped them (not read)",
+				PulledKey, reader, n, reader)})
+	}
+}
+
 // PulledFriends slices Followers['!PULLED!'], then reads the Friends row of username by those
-// column names only: two reads, whatever the length of the friend list.
+// column names only: two reads, whatever the length of the friend list; remembered until a
+// write changes them (pulledFriends).
 func (s *Store) PulledFriends(ctx context.Context, username string) ([]domain.Follow, error) {
+	f, ok, gen := s.pulled.get(username)
+	if ok {
+		notePulledKnown(ctx, username, len(f))
+		return f, nil
+	}
+	f, err := s.readPulledFriends(ctx, username)
+	if err != nil {
+		return nil, err
+	}
+	s.pulled.keep(username, f, gen)
+	return f, nil
+}
+
+func (s *Store) readPulledFriends(ctx context.Context, username string) ([]domain.Follow, error) {
 	pulled, err := s.node.GetSlice(ctx, KeyspaceTwissandra, PulledKey, engine.ColumnParent{ColumnFamily: cfFollowers}, all(maxPulled), cl)
 	if err != nil {
 		return nil, wrap("pulled authors", err)

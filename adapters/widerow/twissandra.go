@@ -61,6 +61,8 @@ type Store struct {
 	idCache nameCache
 	// followLock serialises the follows of one author, so that its count stays exact (fanout.go).
 	followLock followLocks
+	// pulled remembers each reader's follows among the pulled authors (fanout.go).
+	pulled pulledFriends
 }
 
 // nameCache is the two-way username <-> uuid map. A plain map under a RWMutex: a fan-out reads
@@ -617,12 +619,59 @@ func (s *Store) Append(ctx context.Context, e domain.LineEntry, lines ...domain.
 	if err != nil {
 		return err
 	}
+	return s.appendRows(ctx, e, rows, nil)
+}
+
+// AppendToFollowers writes the entry into lines and into the Timeline row of every follower of
+// author in one batch: the column names of Followers[author's uuid] are the followers' uuids,
+// which are their Timeline rows' keys, so no follower is named by username and back (the
+// username of each, and its uuid again, are a map lookup each, and Followers builds a record
+// per follower). The Followers row is row-cached: the names come from memory.
+func (s *Store) AppendToFollowers(ctx context.Context, e domain.LineEntry, author string, lines ...domain.LineKey) (int, error) {
+	rows, err := s.lineRows(ctx, lines)
+	if err != nil {
+		return 0, err
+	}
+	id, ok, err := s.userID(ctx, author)
+	if err != nil {
+		return 0, err
+	}
+	var timelines []string
+	if ok {
+		start := []byte(nil)
+		for {
+			n := 0
+			_, err := s.node.GetSliceEach(ctx, KeyspaceTwissandra, id, engine.ColumnParent{ColumnFamily: cfFollowers},
+				engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: start, Count: domain.MaxFollowPage + 1}}, cl,
+				func(c engine.Column) {
+					if n++; n == 1 && start != nil {
+						return // the page starts at the last one of the page before, inclusive
+					}
+					timelines = append(timelines, string(c.Name))
+				})
+			if err != nil {
+				return 0, wrap("fan-out followers", err)
+			}
+			if n < domain.MaxFollowPage+1 {
+				break
+			}
+			start = []byte(timelines[len(timelines)-1])
+		}
+	}
+	return len(rows) + len(timelines), s.appendRows(ctx, e, rows, timelines)
+}
+
+// appendRows writes e into rows and into the Timeline rows keyed timelines, in one batch.
+func (s *Store) appendRows(ctx context.Context, e domain.LineEntry, rows []lineRow, timelines []string) error {
 	shared := []engine.Mutation{col(string(LongName(e.Time)), []byte(e.TweetID.String()), s.ts())}
 	// Rows with only their Timeline touched (every follower's) share one read-only map too,
 	// set without looking first: the few rows of other column families (the author's userline,
 	// the public line) come after and merge with what a key already has.
 	timelineOnly := map[string][]engine.Mutation{cfTimeline: shared}
-	m := make(map[string]map[string][]engine.Mutation, len(rows))
+	m := make(map[string]map[string][]engine.Mutation, len(rows)+len(timelines))
+	for _, key := range timelines {
+		m[key] = timelineOnly
+	}
 	for _, r := range rows {
 		if r.cf == cfTimeline {
 			m[r.key] = timelineOnly

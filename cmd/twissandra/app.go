@@ -102,9 +102,12 @@ func coreOptions(cfg *Config, logger *slog.Logger) ([]fx.Option, error) {
 	}, nil
 }
 
-// newSocial is social.New with the configured pull threshold.
+// newSocial is social.New with the configured pull threshold and head bound.
 func newSocial(users ports.UserStore, tweets ports.TweetStore, lines ports.LineStore, clock domain.Clock, hasher *domain.PasswordHasher, c *Config) (*social.Service, error) {
 	s := social.New(users, tweets, lines, clock, hasher)
+	if err := s.SetHeadBound(c.HeadBound); err != nil {
+		return nil, err
+	}
 	return s, s.SetPullThreshold(c.PullThreshold)
 }
 

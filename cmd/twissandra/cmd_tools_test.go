@@ -125,6 +125,8 @@ func TestToolErrors(t *testing.T) {
 		{"seed", "--backend", "memory", "--celebrity", "no way"},
 		{"seed", "--backend", "memory", "--celebrity", "star", "--followers", "-1"},
 		{"serve", "--backend", "memory", "--pull-threshold", "-1"},
+		{"serve", "--backend", "memory", "--head-bound", "-1s"},
+		{"serve", "--backend", "memory", "--head-bound", "soon"},
 		{"celebrity", "--backends", "memory", "--counts", "100,x"},
 		{"celebrity", "--backends", "nope"},
 		{"celebrity", "--backends", "memory", "--counts", "100,10", "--svg", ""},

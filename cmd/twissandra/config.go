@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 	"twissandra/adapters/cql3"
+	"twissandra/domain/social"
 	"twissandra/web"
 )
 
@@ -37,8 +38,11 @@ type Config struct {
 	// PullThreshold is the follower count above which an author's posts are pulled by the
 	// followers' pages instead of pushed to their timelines; 0 pushes to everyone.
 	PullThreshold int64
-	MaxBodyBytes  int64
-	SlowRequest   time.Duration
+	// HeadBound is how long a pulled author's userline head is used before it is read again
+	// (social.SetHeadBound); 0 keeps no heads.
+	HeadBound    time.Duration
+	MaxBodyBytes int64
+	SlowRequest  time.Duration
 	// ReadTimeout bounds the reading of a request's body, WriteTimeout the writing of a
 	// response (web.Config).
 	ReadTimeout, WriteTimeout time.Duration
@@ -64,6 +68,7 @@ func bindFlags(fs *flag.FlagSet, c *Config) {
 	bindWiderowFlags(fs, c)
 	fs.IntVar(&c.BcryptCost, "bcrypt-cost", 10, "bcrypt cost of password hashes (4 to 31)")
 	fs.Int64Var(&c.PullThreshold, "pull-threshold", DefaultPullThreshold, "authors with more followers than this are pulled: their posts go to no follower's timeline, and the followers' pages merge their userlines; 0 pushes every post to every follower, as the seeds do")
+	fs.DurationVar(&c.HeadBound, "head-bound", social.DefaultHeadBound, "how long the server uses a pulled author's userline head (its newest entries, shared by every reader's merged home page) before reading it again: how late another server's post may reach this server's pages (its own posts are at once); 0 keeps no heads")
 	bindCQLFlags(fs, c)
 }
 
@@ -222,6 +227,9 @@ func (c *Config) validate() error {
 	}
 	if c.PullThreshold < 0 {
 		return fmt.Errorf("--pull-threshold %d: want 0 (push to everyone) or more", c.PullThreshold)
+	}
+	if c.HeadBound < 0 {
+		return fmt.Errorf("--head-bound %s: want 0 (no heads kept) or more", c.HeadBound)
 	}
 	if c.SessionRecheck < 0 {
 		return fmt.Errorf("--session-recheck %s: want a positive duration", c.SessionRecheck)

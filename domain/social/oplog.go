@@ -29,17 +29,28 @@ func noteFanout(ctx context.Context, author string, lines int, plan Fanout, err 
 			lines, author, author, lines-3, plan, failed)})
 }
 
-// noteMerge says which lines a merged home page read, and how many slices it took.
-func noteMerge(ctx context.Context, reader string, pulled []domain.Follow, slices, entries int) {
+// noteMerge says which lines a merged home page read, how many slices it took, and how many
+// pulled authors the server's heads answered (heads.go) or the page's window skipped.
+func noteMerge(ctx context.Context, reader string, pulled []domain.Follow, st MergeStats) {
 	if !oplog.Detailed(ctx) {
 		oplog.Record(ctx, oplog.Op{Kind: oplog.Note, Call: "merge"})
 		return
 	}
-	names := make([]string, len(pulled))
+	const named = 20
+	names := make([]string, 0, min(len(pulled), named+1))
 	for i, f := range pulled {
-		names[i] = f.Username
+		if i == named {
+			names = append(names, fmt.Sprintf("and %d more", len(pulled)-named))
+			break
+		}
+		names = append(names, f.Username)
+	}
+	heads := ""
+	if st.FromHeads+st.HeadsRead+st.Skipped > 0 {
+		heads = fmt.Sprintf("; of the %d pulled authors, %d from the server's heads (not read), %d heads read (missing or older than the bound), %d skipped (nothing newer than the page's oldest entry)",
+			len(pulled), st.FromHeads, st.HeadsRead, st.Skipped)
 	}
 	oplog.Record(ctx, oplog.Op{Kind: oplog.Note, Call: "merge", Touched: fmt.Sprintf("%d lines", len(pulled)+1),
-		Text: fmt.Sprintf("merge: %s's timeline and the userlines of the %d pulled authors %s follows (%s), newest first: %d slices for %d entries",
-			reader, len(pulled), reader, strings.Join(names, ", "), slices, entries)})
+		Text: fmt.Sprintf("merge: %s's timeline and the userlines of the %d pulled authors %s follows (%s), newest first: %d slices for %d entries%s",
+			reader, len(pulled), reader, strings.Join(names, ", "), st.Slices, st.Entries, heads)})
 }

@@ -17,7 +17,7 @@ func TestNotesCountByPlainVerb(t *testing.T) {
 		log := oplog.NewLog(brief)
 		ctx := oplog.With(context.Background(), log)
 		noteFanout(ctx, "ann", 5, Fanout{Followers: 2, Threshold: 10}, nil)
-		noteMerge(ctx, "bob", []domain.Follow{{Username: "star"}}, 2, 40)
+		noteMerge(ctx, "bob", []domain.Follow{{Username: "star"}}, MergeStats{Slices: 2, Entries: 40})
 		if got, want := log.Summary(), "2 ops: fan-out=1 merge=1"; got != want {
 			t.Errorf("brief=%v: summary %q, want %q", brief, got, want)
 		}

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync/atomic"
 
 	"github.com/google/uuid"
@@ -39,6 +38,8 @@ type Service struct {
 	// pullThreshold is the follower count above which an author is pulled (see fanout.go);
 	// 0: every author is pushed, as in the seeds.
 	pullThreshold atomic.Int64
+	// heads are the pulled authors' userline heads that merged pages share (see heads.go).
+	heads headCache
 }
 
 // New wires a Service. clock may be nil (the wall clock); hasher may be nil (bcrypt's default cost).
@@ -50,7 +51,7 @@ func New(users ports.UserStore, tweets ports.TweetStore, lines ports.LineStore, 
 		hasher = domain.NewPasswordHasher(0)
 	}
 	return &Service{users: users, tweets: tweets, lines: lines, clock: clock, stamper: domain.NewStamper(clock), hasher: hasher,
-		imported: usedTimes{used: map[int64]struct{}{}}}
+		imported: usedTimes{used: map[int64]struct{}{}}, heads: headCache{bound: DefaultHeadBound}}
 }
 
 // PasswordCost is the bcrypt cost of the password hashes the service makes.
@@ -297,22 +298,6 @@ func (s *Service) publish(ctx context.Context, t domain.Tweet) error {
 		if err := s.users.MarkPulled(ctx, t.Username); err != nil {
 			return fmt.Errorf("fan-out mark pulled: %w", err)
 		}
-	} else {
-		after := ""
-		for {
-			page, err := s.users.Followers(ctx, t.Username, after, domain.MaxFollowPage)
-			if err != nil {
-				return fmt.Errorf("fan-out followers: %w", err)
-			}
-			lines = slices.Grow(lines, len(page))
-			for _, f := range page {
-				lines = append(lines, domain.TimelineOf(f.Username))
-			}
-			if len(page) < domain.MaxFollowPage {
-				break
-			}
-			after = page[len(page)-1].Cursor
-		}
 	}
 	// The tweet is stored before any line names it, so a reader never meets a dangling ID for
 	// long; lines that do name a missing tweet are skipped when read.
@@ -321,8 +306,21 @@ func (s *Service) publish(ctx context.Context, t domain.Tweet) error {
 	}
 	s.publicWrites.begin()
 	defer s.publicWrites.end()
-	err = s.lines.Append(ctx, domain.LineEntry{Time: t.Time(), TweetID: t.ID, Tweet: &t}, lines...)
-	noteFanout(ctx, t.Username, len(lines), plan, err)
+	e := domain.LineEntry{Time: t.Time(), TweetID: t.ID, Tweet: &t}
+	n := len(lines)
+	if plan.Pull {
+		err = s.lines.Append(ctx, e, lines...)
+	} else {
+		// Every follower's timeline too, as the store lists its followers and names their
+		// timelines (paged through, however many).
+		n, err = s.lines.AppendToFollowers(ctx, e, t.Username, lines...)
+	}
+	if err == nil {
+		s.heads.posted(t.Username, e) // this server's post is in its merged pages at once
+	} else {
+		s.heads.forget(t.Username) // the userline may or may not hold it: read it again
+	}
+	noteFanout(ctx, t.Username, n, plan, err)
 	return err
 }
 
@@ -426,6 +424,11 @@ func (s *Service) pageOf(ctx context.Context, limit int, plan domain.PagePlan) (
 	if err != nil {
 		return TweetPage{}, err
 	}
+	return pageFrom(entries, limit), nil
+}
+
+// pageFrom makes the page of entries read by ReadPage.
+func pageFrom(entries []domain.LineEntry, limit int) TweetPage {
 	var page TweetPage
 	if len(entries) > limit {
 		entries = entries[:limit]
@@ -436,5 +439,5 @@ func (s *Service) pageOf(ctx context.Context, limit int, plan domain.PagePlan) (
 			page.Tweets = append(page.Tweets, *e.Tweet)
 		}
 	}
-	return page, nil
+	return page
 }

@@ -8,6 +8,7 @@ import (
 	"twissandra/adapters/memory"
 	"twissandra/domain"
 	"twissandra/domain/social"
+	"twissandra/ports"
 )
 
 // gatedLines is the memory store whose Append waits at a gate: entered is signalled once
@@ -25,6 +26,11 @@ func (g *gatedLines) Append(ctx context.Context, e domain.LineEntry, lines ...do
 		return g.err
 	}
 	return g.Store.Append(ctx, e, lines...)
+}
+
+// AppendToFollowers fans out through the gated Append.
+func (g *gatedLines) AppendToFollowers(ctx context.Context, e domain.LineEntry, author string, lines ...domain.LineKey) (int, error) {
+	return ports.AppendToFollowersWith(ctx, g.Store, g, e, author, lines...)
 }
 
 func TestPublicLineVersion(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -169,6 +170,11 @@ type hybridWorld struct {
 	users []string
 }
 
+// movableClock says the same time until the test moves it.
+type movableClock struct{ now atomic.Int64 }
+
+func (c *movableClock) Now() time.Time { return time.UnixMicro(c.now.Load()).UTC() }
+
 // testHybridEqualsPush runs one random script of posts, follows, unfollows and threshold
 // changes twice, on two stores: pushing to everyone (threshold 0) and the hybrid with a small
 // threshold. Every home-timeline page, read through in small pages, must be the same, with
@@ -178,8 +184,10 @@ func testHybridEqualsPush(t *testing.T, newStores Factory) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	worlds := make([]hybridWorld, 2)
+	var hybridStores Stores
 	for w := range worlds {
 		s := newStores(t)
+		hybridStores = s
 		worlds[w].svc = service(s, nil)
 		prefix := name(fmt.Sprintf("h%d", w))
 		for i := range users {
@@ -190,6 +198,21 @@ func testHybridEqualsPush(t *testing.T, newStores Factory) {
 	if err := hybrid.svc.SetPullThreshold(2); err != nil {
 		t.Fatal(err)
 	}
+	// The hybrid's pages are read through three servers of one store: the one that posts (its
+	// heads of the pulled authors' userlines take its posts at once), another whose heads are
+	// a bound old at every check (each check reads them again, then shares them), and one that
+	// keeps no heads.
+	otherClock := &movableClock{}
+	otherClock.now.Store(time.Now().UnixMicro())
+	other := social.New(hybridStores.Users, hybridStores.Tweets, hybridStores.Lines, otherClock, nil)
+	uncached := social.New(hybridStores.Users, hybridStores.Tweets, hybridStores.Lines, nil, nil)
+	if err := uncached.SetHeadBound(0); err != nil {
+		t.Fatal(err)
+	}
+	readers := []struct {
+		name string
+		svc  *social.Service
+	}{{"the posting server", hybrid.svc}, {"another server", other}, {"a server without heads", uncached}}
 	c := ctx(t)
 	rng := rand.New(rand.NewPCG(seed, 7))
 	both := func(op string, f func(w hybridWorld) error) {
@@ -202,11 +225,14 @@ func testHybridEqualsPush(t *testing.T, newStores Factory) {
 	}
 	check := func(when string) {
 		t.Helper()
+		otherClock.now.Add(social.DefaultHeadBound.Microseconds())
 		for i := range users {
 			want := pagedTimeline(t, push, i)
-			got := pagedTimeline(t, hybrid, i)
-			if strings.Join(got, " ") != strings.Join(want, " ") {
-				t.Fatalf("seed %d, %s: user %d's timeline\nhybrid: %v\npush:   %v", seed, when, i, got, want)
+			for _, r := range readers {
+				got := pagedTimeline(t, hybridWorld{svc: r.svc, users: hybrid.users}, i)
+				if strings.Join(got, " ") != strings.Join(want, " ") {
+					t.Fatalf("seed %d, %s: user %d's timeline read on %s\nhybrid: %v\npush:   %v", seed, when, i, r.name, got, want)
+				}
 			}
 		}
 	}
@@ -362,6 +388,12 @@ func testSliceMany(t *testing.T, s Stores) {
 		{Line: domain.TimelineOf(b.Username), Limit: 10},
 		{Line: domain.UserlineOf(name("nobody")), Limit: 10},
 	}
+	// Many lines of one kind from their newest, of one size, some of them twice: a store may
+	// read them in one go (the heads of a merged page's pulled authors).
+	owners := []string{b.Username, a.Username, name("nobody")}
+	for i := range 40 {
+		reqs = append(reqs, domain.LineSlice{Line: domain.UserlineOf(owners[i%3]), Limit: 3})
+	}
 	got, err := s.Lines.SliceMany(c, reqs)
 	if err != nil || len(got) != len(reqs) {
 		t.Fatalf("SliceMany: %d results, %v", len(got), err)
@@ -377,5 +409,53 @@ func testSliceMany(t *testing.T, s Stores) {
 	}
 	if len(got[0]) != 4 || len(got[1]) != 2 || len(got[2]) != 2 || len(got[5]) != 0 {
 		t.Fatalf("sizes %d %d %d %d, want 4 2 2 0", len(got[0]), len(got[1]), len(got[2]), len(got[5]))
+	}
+	for i := 6; i < len(reqs); i++ {
+		if want := 3 * min(1, 2-(i-6)%3); len(got[i]) != want {
+			t.Fatalf("request %d (%s, limit 3): %d entries, want %d", i, reqs[i].Line, len(got[i]), want)
+		}
+	}
+}
+
+// testAppendToFollowers: the entry goes to the lines given and to the timeline of each of the
+// author's followers, as the store lists them now (not one who unfollowed, not a stranger), and
+// the store says how many lines that was; an author nobody follows reaches the lines given.
+func testAppendToFollowers(t *testing.T, s Stores) {
+	c := ctx(t)
+	author, stranger := mustUser(t, s, name("author")), mustUser(t, s, name("stranger"))
+	var fans []domain.User
+	for range 3 {
+		fans = append(fans, mustUser(t, s, name("fan")))
+	}
+	since := time.Date(2010, 3, 1, 12, 0, 0, 0, time.UTC)
+	for _, f := range fans {
+		if err := s.Users.Follow(c, f.Username, author.Username, since); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Users.Unfollow(c, fans[1].Username, author.Username); err != nil {
+		t.Fatal(err)
+	}
+	tw := domain.Tweet{ID: domain.NewTimeUUID(since.Add(time.Hour).UnixMicro()), Username: author.Username, Body: "to the followers", CreatedAt: since.Add(time.Hour)}
+	if err := s.Tweets.SaveTweet(c, tw); err != nil {
+		t.Fatal(err)
+	}
+	e := domain.LineEntry{Time: tw.Time(), TweetID: tw.ID, Tweet: &tw}
+	base := []domain.LineKey{domain.UserlineOf(author.Username), domain.TimelineOf(author.Username)}
+	n, err := s.Lines.AppendToFollowers(c, e, author.Username, base...)
+	if err != nil || n != len(base)+2 {
+		t.Fatalf("AppendToFollowers = %d, %v; want %d lines (two given, two followers)", n, err, len(base)+2)
+	}
+	for _, tc := range []struct {
+		line domain.LineKey
+		want int
+	}{{base[0], 1}, {base[1], 1}, {domain.TimelineOf(fans[0].Username), 1}, {domain.TimelineOf(fans[2].Username), 1},
+		{domain.TimelineOf(fans[1].Username), 0}, {domain.TimelineOf(stranger.Username), 0}, {domain.UserlineOf(fans[0].Username), 0}} {
+		if got := mustSlice(t, s, tc.line, 0, 5); len(got) != tc.want || (tc.want == 1 && got[0].TweetID != tw.ID) {
+			t.Errorf("%s: %v, want %d entry of the tweet", tc.line, got, tc.want)
+		}
+	}
+	if n, err := s.Lines.AppendToFollowers(c, e, stranger.Username, domain.UserlineOf(stranger.Username)); err != nil || n != 1 {
+		t.Fatalf("AppendToFollowers of an author nobody follows = %d, %v; want 1 line", n, err)
 	}
 }

@@ -57,6 +57,7 @@ func Run(t *testing.T, newStores Factory) {
 		{"SameMicrosecondTweetsBothKept", testSameMicrosecond},
 		{"PostFansOutToEveryFollower", testFanOut},
 		{"FanOutPastFiveThousandFollowers", testFanOutLarge},
+		{"AppendToFollowersReachesTheFollowersNow", testAppendToFollowers},
 		{"FollowBackfillsUnfollowCleansUp", testBackfillCleanup},
 		{"PagingStableUnderConcurrentPosts", testPagingUnderAppends},
 		{"ServiceErrors", testServiceErrors},

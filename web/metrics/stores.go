@@ -67,6 +67,17 @@ func (w *lineStore) Append(ctx context.Context, e domain.LineEntry, lines ...dom
 	return err
 }
 
+// AppendToFollowers also records its fan-out: how many lines the entry went to.
+func (w *lineStore) AppendToFollowers(ctx context.Context, e domain.LineEntry, author string, lines ...domain.LineKey) (int, error) {
+	start := time.Now()
+	n, err := w.s.AppendToFollowers(ctx, e, author, lines...)
+	w.appendToFollowers.done(start, err)
+	if err == nil {
+		w.fanout.Observe(float64(n))
+	}
+	return n, err
+}
+
 // ReadPage times the whole read of a page, its tweets included, as read_page, and each slice
 // its plan reads as slice or slice_many: the plan runs on the store's own lines, below this
 // wrapper, so it is given them timed.

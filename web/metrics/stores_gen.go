@@ -37,13 +37,14 @@ func (m *Metrics) Stores(s ports.Stores, adapter string) ports.Stores {
 			getTweets: m.op(adapter, "get_tweets"),
 		},
 		Lines: &lineStore{base: b, s: s.Lines,
-			append:        m.op(adapter, "append"),
-			appendEntries: m.op(adapter, "append_entries"),
-			slice:         m.op(adapter, "slice"),
-			sliceMany:     m.op(adapter, "slice_many"),
-			remove:        m.op(adapter, "remove"),
-			readPage:      m.op(adapter, "read_page"),
-			backfill:      m.op(adapter, "backfill"),
+			append:            m.op(adapter, "append"),
+			appendToFollowers: m.op(adapter, "append_to_followers"),
+			appendEntries:     m.op(adapter, "append_entries"),
+			slice:             m.op(adapter, "slice"),
+			sliceMany:         m.op(adapter, "slice_many"),
+			remove:            m.op(adapter, "remove"),
+			readPage:          m.op(adapter, "read_page"),
+			backfill:          m.op(adapter, "backfill"),
 		},
 		Authors: &authorStore{base: b, s: s.Authors,
 			putAuthor:  m.op(adapter, "put_author"),
@@ -203,14 +204,15 @@ func (w *tweetStore) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.T
 
 type lineStore struct {
 	base
-	s             ports.LineStore
-	append        *opTimer
-	appendEntries *opTimer
-	slice         *opTimer
-	sliceMany     *opTimer
-	remove        *opTimer
-	readPage      *opTimer
-	backfill      *opTimer
+	s                 ports.LineStore
+	append            *opTimer
+	appendToFollowers *opTimer
+	appendEntries     *opTimer
+	slice             *opTimer
+	sliceMany         *opTimer
+	remove            *opTimer
+	readPage          *opTimer
+	backfill          *opTimer
 }
 
 func (w *lineStore) AppendEntries(ctx context.Context, line domain.LineKey, entries []domain.LineEntry) error {

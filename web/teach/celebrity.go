@@ -1,13 +1,16 @@
 package teach
 
 import (
+	"context"
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
 	"twissandra/domain"
 	"twissandra/domain/social"
+	"twissandra/ports/oplog"
 	"twissandra/web"
 	"twissandra/web/site"
 )
@@ -35,14 +38,56 @@ var countChoices = []countChoice{
 // codePaths are where each part of the trade-off lives in the source.
 var codePaths = []struct{ What, Where string }{
 	{"post: push or pull, by the author's count", "domain/social/service.go: publish; domain/social/fanout.go: FanoutOf"},
-	{"home page: the timeline merged with the pulled authors' userlines", "domain/social/fanout.go: mergedPage, lineCursor"},
+	{"home page: the timeline merged with the pulled authors' userlines", "domain/social/fanout.go: mergedPage, merge, mergeCursors"},
+	{"the pulled authors' userline heads, shared by every reader", "domain/social/heads.go: headCache (serve --head-bound)"},
 	{"which pulled authors a reader follows", "ports.UserStore.PulledFriends: adapters/widerow/fanout.go (Followers['!PULLED!'] then Friends[uuid] by those names), adapters/cql3/fanout.go (pulled_authors, then friends … IN)"},
 	{"the exact follower count", "adapters/widerow/fanout.go: Follow, followerCount; adapters/cql3/fanout.go: changeFollow; adapters/memory/memory.go: FollowerCount"},
 	{"the measurement", "tools/bench/celebrity.go: RunCelebrity (twissandra celebrity)"},
 }
 
-// pulledShown is how many of the pulled authors the page names.
-const pulledShown = 50
+// pulledShown is how many of the pulled authors the page names, headsShown how many heads.
+const (
+	pulledShown = 50
+	headsShown  = 20
+)
+
+// mergeRead is one read of the viewer's home page: what the merge read, what the storage did,
+// and how long it took.
+type mergeRead struct {
+	Label string
+	Stats social.MergeStats
+	Ops   string // the storage operations, summarised
+	Took  time.Duration
+}
+
+// readBothWays reads viewer's first home page without the server's heads, then with them, each
+// with a log of its own, whose operations also go into this request's log (the footer).
+func readBothWays(ctx context.Context, svc *social.Service, viewer string) ([]mergeRead, error) {
+	var out []mergeRead
+	for _, way := range []struct {
+		label   string
+		without bool
+	}{{"without the heads (every pulled author's userline sliced)", true}, {"with the heads", false}} {
+		log := oplog.NewLog(false)
+		rctx := oplog.With(ctx, log)
+		if way.without {
+			rctx = social.WithoutHeads(rctx)
+		}
+		r := mergeRead{Label: way.label}
+		rctx = social.WithMergeStats(rctx, &r.Stats)
+		began := time.Now()
+		if _, err := svc.Timeline(rctx, viewer, "", domain.DefaultPageSize); err != nil {
+			return nil, err
+		}
+		r.Took, r.Ops = time.Since(began), log.Summary()
+		ops, _ := log.Ops()
+		for _, op := range ops {
+			oplog.Record(ctx, op)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
 
 type celebrityData struct {
 	Backend   string
@@ -59,15 +104,23 @@ type celebrityData struct {
 	Choices   []countChoice
 	Paths     []struct{ What, Where string }
 	Note      string // of the figures
-	Figures   []celebrityFigure
-	Pages     []celebrityPageFigure
+	// The heads of the pulled authors' userlines the server keeps (domain/social/heads.go).
+	HeadBound  time.Duration
+	HeadSize   int
+	Heads      []social.HeadInfo // the first headsShown
+	HeadsCount int
+	// The viewer's home page read just now without the heads and with them.
+	Reads   []mergeRead
+	Figures []celebrityFigure
+	Pages   []celebrityPageFigure
 }
 
 func (h *handler) celebrity(c *gin.Context) {
 	ctx := c.Request.Context()
 	d := celebrityData{Backend: h.deps.Backend, Threshold: h.deps.Social.PullThreshold(), Viewer: site.User(c),
 		Page: h.costs.page.Load(), Post: h.costs.post.Load(), Choices: countChoices, Paths: codePaths,
-		Note: celebrityNote, Figures: celebrityFigures, Pages: celebrityPageFigures}
+		Note: celebrityNote, Figures: celebrityFigures, Pages: celebrityPageFigures,
+		HeadBound: h.deps.Social.HeadBound(), HeadSize: social.HeadSize}
 	status := http.StatusOK
 	all, err := h.deps.Social.PulledAuthors(ctx)
 	if err != nil {
@@ -82,7 +135,15 @@ func (h *handler) celebrity(c *gin.Context) {
 			return
 		}
 		d.Pulled = pulled
+		if len(pulled) > 0 {
+			if d.Reads, err = readBothWays(ctx, h.deps.Social, d.Viewer); err != nil {
+				h.site.Fail(c, err)
+				return
+			}
+		}
 	}
+	heads := h.deps.Social.Heads() // after the reads above: what they left
+	d.HeadsCount, d.Heads = len(heads), heads[:min(len(heads), headsShown)]
 	if d.Lookup = c.Query("user"); d.Lookup != "" {
 		_, err := h.deps.Social.GetUser(ctx, d.Lookup)
 		var f social.Fanout

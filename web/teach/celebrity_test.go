@@ -1,6 +1,7 @@
 package teach
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -37,4 +38,47 @@ func TestCelebrityPage(t *testing.T) {
 	c.post("/tweets", url.Values{"body": {"from the top"}})
 	r = c.get("/models/celebrity")
 	mustContain(t, r.body, `id="celebrity-post"`, "The last post wrote")
+}
+
+// The heads on the celebrity page: what the server holds of a pulled author's userline, and
+// the viewer's home page read without the heads and with them, the second taking the pulled
+// author from memory once the first visit has read its head; both reads are in the footer.
+func TestCelebrityPageShowsTheHeads(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, widerowStores(t))
+	ctx := context.Background()
+	c := app.client(t)
+	c.signUp("reader")
+	for _, u := range []string{"star", "fan"} {
+		if _, err := app.social.SignUp(ctx, u, "password1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"reader", "fan"} {
+		if err := app.social.Follow(ctx, f, "star"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := app.social.SetPullThreshold(1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := app.social.Post(ctx, "star", "from the top"); err != nil {
+		t.Fatal(err)
+	}
+	r := c.get("/models/celebrity")
+	mustContain(t, r.body, `id="heads"`, `id="head-bound"`, "1s", `id="merge-reads"`, "without the heads", "with the heads",
+		`<td data-label="Heads read">1</td>`, `id="heads-held"`, `href="/users/star"`, "(the whole userline)", "yes: used without a read")
+	r = c.get("/models/celebrity")
+	with := r.body[strings.Index(r.body, "<td data-label=\"Read\">with the heads"):]
+	mustContain(t, with, `<td data-label="From heads">1</td>`, `<td data-label="Heads read">0</td>`, `<td data-label="Slices">1</td>`)
+	without := r.body[strings.Index(r.body, "<td data-label=\"Read\">without the heads"):]
+	mustContain(t, without, `<td data-label="From heads">0</td>`, `<td data-label="Slices">2</td>`)
+	if n := strings.Count(r.body, "merge: reader&#39;s timeline"); n != 2 {
+		t.Errorf("the footer shows %d merges, want both reads'", n)
+	}
+	if err := app.social.SetHeadBound(0); err != nil {
+		t.Fatal(err)
+	}
+	r = c.get("/models/celebrity")
+	mustContain(t, r.body, "This server keeps no heads", "The heads are empty")
 }

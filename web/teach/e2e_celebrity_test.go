@@ -50,6 +50,13 @@ func TestBrowserCelebrity(t *testing.T) {
 	if got := b.text("#pulled-friends"); !strings.Contains(got, "star") {
 		t.Errorf("pulled authors ann follows: %q", got)
 	}
+	// The heads: star's, read by ann's home page above, and ann's page read both ways now.
+	if got := b.text("#heads-held"); !strings.Contains(got, "star") || !strings.Contains(got, "(the whole userline)") {
+		t.Errorf("what the heads hold: %q", got)
+	}
+	if got := b.text("#merge-reads"); !strings.Contains(got, "without the heads") || !strings.Contains(got, "with the heads") {
+		t.Errorf("ann's page read both ways: %q", got)
+	}
 	b.do("look up star", chromedp.SendKeys(chromedp.CSS("#fanout-user"), "star"),
 		chromedp.Click(chromedp.CSS("#fanout-form button[type=submit]")),
 		chromedp.WaitVisible(chromedp.CSS("#fanout-result")))

@@ -2,6 +2,7 @@ package teach
 
 import (
 	"errors"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
@@ -37,12 +38,15 @@ type celebrityLessonData struct {
 	// pages with no pulled author and with the most.
 	Largest []celebrityFigure
 	Pages   []celebrityPageFigure
+	// Heads is how many pulled authors' userline heads the server keeps, HeadBound for how long.
+	Heads     int
+	HeadBound time.Duration
 }
 
 func showCelebrityLesson(h *handler, c *gin.Context) (templ.Component, error) {
 	ctx := c.Request.Context()
 	d := celebrityLessonData{Backend: h.deps.Backend, Threshold: h.deps.Social.PullThreshold(), Me: site.User(c),
-		Post: h.costs.post.Load(), Page: h.costs.page.Load()}
+		Post: h.costs.post.Load(), Page: h.costs.page.Load(), Heads: len(h.deps.Social.Heads()), HeadBound: h.deps.Social.HeadBound()}
 	all, err := h.deps.Social.PulledAuthors(ctx)
 	if err != nil {
 		return nil, err

@@ -65,7 +65,8 @@ func TestCelebrityLesson(t *testing.T) {
 	c.signUp("ann")
 	body := html.UnescapeString(c.get("/learn/celebrity").body)
 	mustContain(t, body, `<strong id="cl-threshold-value">0</strong>`, `id="cl-largest"`, `id="cl-pages"`,
-		"<strong>0</strong> followers: <strong class=\"mode-push\">push</strong>", `id="post-celebrity"`, `href="/learn/glossary#fan-out"`)
+		"<strong>0</strong> followers: <strong class=\"mode-push\">push</strong>", `id="post-celebrity"`, `href="/learn/glossary#fan-out"`,
+		`id="cl-heads"`, "the heads of <strong>0</strong> authors", "read again after <strong>1s</strong>", `href="/models/celebrity#heads"`)
 	if len(regexp.MustCompile(`<td data-label="Followers">`).FindAllString(body, -1)) == 0 {
 		t.Error("no measured figure")
 	}
