@@ -108,6 +108,10 @@ func (s *Store) SetLogger(l *slog.Logger) {
 // Keyspace is the keyspace the Store uses.
 func (s *Store) Keyspace() string { return s.cfg.Keyspace }
 
+// Consistency is the consistency level the session's statements run at (LOCAL_QUORUM unless
+// configured).
+func (s *Store) Consistency() string { return s.cfg.consistency.String() }
+
 // Start connects, creates the keyspace if it is missing and applies the migrations. A cluster
 // that does not answer yet (a cold start) is retried until StartTimeout or ctx ends.
 func (s *Store) Start(ctx context.Context) error {

@@ -50,6 +50,14 @@ type Op struct {
 	Touched string `json:"touched,omitempty"`
 	// Took is how long it took (0 when not timed).
 	Took time.Duration `json:"took_ns,omitempty"`
+	// Consistency is the consistency level the call ran at, in its model's words: the Thrift
+	// ConsistencyLevel the widerow emulation applied (ONE, QUORUM, ...), the one the cql3 driver
+	// sent (LOCAL_QUORUM, and the serial level of a lightweight transaction:
+	// "LOCAL_QUORUM/LOCAL_SERIAL"); "" where the model has none (memory, a note).
+	Consistency string `json:"consistency,omitempty"`
+	// Coordinator is the node that answered the call as its coordinator (host:port), on cql3
+	// from the driver; "" where there is no cluster.
+	Coordinator string `json:"coordinator,omitempty"`
 	// Text is the whole operation in the model's own notation, as the pages show it.
 	Text string `json:"text"`
 }

@@ -119,10 +119,10 @@ func (h *handler) Measured(c *gin.Context, kind site.Measured) {
 // isCacheOp reports whether op says a cache answered, not the store.
 func isCacheOp(op oplog.Op) bool { return strings.HasPrefix(op.Text, "cache ") }
 
-// opList is the <ol> of a model's operations, each its text in the model's notation, its kind
-// and its time:
+// opList is the <ol> of a model's operations, each its text in the model's notation, its kind,
+// the consistency level it ran at, the coordinator that answered it (cql3) and its time:
 //
-//	<li class="op op-read"><code>get_slice …</code> <span class="op-meta">read · 12 µs</span></li>
+//	<li class="op op-read"><code>get_slice …</code> <span class="op-meta">read · <span class="op-cl">CL QUORUM</span> · 12 µs</span></li>
 //
 // It is written in Go, not templ, because it runs per operation on every page (templ formats each
 // text expression through fmt): the text is escaped as templ escapes it.
@@ -137,6 +137,16 @@ func opList(ops []oplog.Op) templ.Component {
 			b = site.AppendEscaped(b, op.Text)
 			b = append(b, `</code> <span class="op-meta">`...)
 			b = site.AppendEscaped(b, string(op.Kind))
+			if op.Consistency != "" {
+				b = append(b, ` · <span class="op-cl">CL `...)
+				b = site.AppendEscaped(b, op.Consistency)
+				b = append(b, "</span>"...)
+			}
+			if op.Coordinator != "" {
+				b = append(b, ` · <span class="op-coordinator">coordinator `...)
+				b = site.AppendEscaped(b, op.Coordinator)
+				b = append(b, "</span>"...)
+			}
 			if op.Took != 0 {
 				b = append(b, " · "...)
 				b = strconv.AppendFloat(b, float64(op.Took)/float64(time.Microsecond), 'f', 0, 64)

@@ -59,13 +59,13 @@ func TestStructuredOpsOfAPost(t *testing.T) {
 		t.Fatalf("no fan-out batch or note in %+v", rec.Ops)
 	}
 	if batch.Model != "widerow" || batch.Kind != oplog.Write || batch.KeyCount != 4 || len(batch.Keys) != 4 || batch.Took <= 0 ||
-		batch.Family != "Twissandra (Timeline: 3 rows, Userline: 2 rows)" {
+		batch.Family != "Twissandra (Timeline: 3 rows, Userline: 2 rows)" || batch.Consistency != "QUORUM" || batch.Coordinator != "" {
 		t.Errorf("the fan-out's batch: %+v", *batch)
 	}
-	if note.Kind != oplog.Note || note.Touched != "5 lines" {
+	if note.Kind != oplog.Note || note.Touched != "5 lines" || note.Consistency != "" {
 		t.Errorf("the fan-out's note: %+v", *note)
 	}
 	page := c.get("/").body
 	mustContain(t, page, `What your post cost`, `<li class="op op-write"><code>batch_mutate Twissandra 4 rows (Timeline: 3 rows, Userline: 2 rows)`,
-		`<span class="op-meta">write · `, " µs</span>")
+		`<span class="op-meta">write · <span class="op-cl">CL QUORUM</span> · `, " µs</span>")
 }
