@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"twissandra/adapters/internal/ring"
+	"twissandra/ports/oplog"
 	"twissandra/ports/teaching"
 )
 
@@ -58,7 +59,9 @@ func (w *ringWatch) snapshot() ([]*gocql.HostInfo, string) {
 	for _, h := range w.hosts {
 		hosts = append(hosts, h)
 	}
-	slices.SortFunc(hosts, func(a, b *gocql.HostInfo) int { return strings.Compare(a.ConnectAddressAndPort(), b.ConnectAddressAndPort()) })
+	slices.SortFunc(hosts, func(a, b *gocql.HostInfo) int {
+		return strings.Compare(a.ConnectAddressAndPort(), b.ConnectAddressAndPort())
+	})
 	p := w.partitioner
 	if p == "" && len(hosts) > 0 {
 		p = hosts[0].Partitioner()
@@ -113,6 +116,11 @@ func (s *Store) PlaceKey(ctx context.Context, key string, _ teaching.RingSim) (t
 		out.Nodes = append(out.Nodes, rn)
 	}
 	out.Replicas = strategy.Replicas(nodes, tok)
+	if oplog.Detailed(ctx) {
+		oplog.Record(ctx, oplog.Op{Model: "cql3", Kind: oplog.Note, Call: "token", Family: s.cfg.Keyspace, Keys: []string{strconv.Quote(key)}, KeyCount: 1,
+			Touched: "no call", Text: fmt.Sprintf("token(%q) = %s: Murmur3 of the key, as the driver computes it to route; no call to a node. Replicas: %s on the %d hosts the driver knows",
+				key, out.Token, out.Strategy, len(nodes))})
+	}
 	return out, nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"twissandra/adapters/internal/ring"
 	"twissandra/adapters/widerow/engine"
+	"twissandra/ports/oplog"
 	"twissandra/ports/teaching"
 )
 
@@ -24,7 +25,7 @@ const rackUnaware = "RackUnawareStrategy"
 // i·2**127/N), and a key's sim.RF replicas (0: the Twissandra keyspace's ReplicationFactor in
 // the storage-conf) are placed by RackUnawareStrategy on it. The key's token is the engine's
 // own: RandomPartitioner's abs(MD5).
-func (in *Inspector) PlaceKey(_ context.Context, key string, sim teaching.RingSim) (teaching.KeyRing, error) {
+func (in *Inspector) PlaceKey(ctx context.Context, key string, sim teaching.RingSim) (teaching.KeyRing, error) {
 	if key == "" || len(key) > teaching.MaxKeyBytes || !utf8.ValidString(key) {
 		return teaching.KeyRing{}, fmt.Errorf("%w: a row key of 1 to %d bytes of UTF-8, please", teaching.ErrBadRing, teaching.MaxKeyBytes)
 	}
@@ -57,5 +58,10 @@ func (in *Inspector) PlaceKey(_ context.Context, key string, sim teaching.RingSi
 		out.Nodes = append(out.Nodes, teaching.RingNode{Name: nodes[i].Name, Tokens: []teaching.RingToken{{Token: t.String(), Position: ring.Random.Position(t)}}})
 	}
 	out.Replicas = ring.Strategy{RF: rf}.Replicas(nodes, tok)
+	if oplog.Detailed(ctx) {
+		oplog.Record(ctx, oplog.Op{Model: "widerow", Kind: oplog.Note, Call: "token", Family: KeyspaceTwissandra, Keys: []string{strconv.Quote(key)}, KeyCount: 1,
+			Touched: "no call", Text: fmt.Sprintf("token(%q) = %s: the MD5 of the key, as RandomPartitioner hashes it; no call to a node. Replicas: %s on a simulated ring of %d nodes",
+				key, out.Token, rackUnaware, sim.Nodes)})
+	}
 	return out, nil
 }

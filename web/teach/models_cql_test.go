@@ -133,7 +133,7 @@ func TestInspectorOnMemorySaysWhy(t *testing.T) {
 func cql3Stores(t *testing.T) (stores, *cql3.Store) {
 	t.Helper()
 	s := cqltest.Store(t, "twissandra_test_pages_")
-	return stores{users: s, tweets: s, lines: s, authors: s, entries: s, tags: s, comments: s, sessions: s, cql: s, locator: s, claims: s, sizes: s, queryLab: s, backend: "cql3"}, s
+	return stores{users: s, tweets: s, lines: s, authors: s, entries: s, tags: s, comments: s, sessions: s, cql: s, locator: s, claims: s, sizes: s, queryLab: s, ring: s, backend: "cql3"}, s
 }
 
 func TestCQLInspectorOnNode(t *testing.T) {
