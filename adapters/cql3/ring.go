@@ -190,15 +190,40 @@ func partitionKeyBytes(typ, value string) ([]byte, error) {
 	return nil, fmt.Errorf("no token computed here for a %s key", typ)
 }
 
-// keyToken is the Murmur3 token of a one-column partition key, or "" when it is not computed
-// here (a composite key, a type above).
-func keyToken(t teaching.CQLTable, value string) string {
-	if len(t.PartitionKey) != 1 {
+// keyToken is the Murmur3 token of a partition key's values, serialized as Cassandra hashes
+// them: one column's value alone, or for a composite key each value as a 2-byte length, the
+// bytes and a 0 byte. It is "" when the values do not fit the key (their number, a type not
+// hashed here, a value of the wrong form).
+func keyToken(t teaching.CQLTable, values ...string) string {
+	if len(values) != len(t.PartitionKey) || len(values) == 0 {
 		return ""
 	}
-	b, err := partitionKeyBytes(t.PartitionKey[0].Type, value)
+	var key []byte
+	for i, c := range t.PartitionKey {
+		b, err := partitionKeyBytes(c.Type, values[i])
+		if err != nil || (len(values) > 1 && len(b) > 0xffff) {
+			return ""
+		}
+		if len(values) == 1 {
+			key = b
+			break
+		}
+		key = binary.BigEndian.AppendUint16(key, uint16(len(b)))
+		key = append(append(key, b...), 0)
+	}
+	return strconv.FormatInt(ring.Murmur3Token(key), 10)
+}
+
+// Tokens implements teaching.Ring: the tokens of partition keys of table, hashed by the types
+// of its partition key columns.
+func (s *Store) Tokens(ctx context.Context, table string, keys [][]string) ([]string, error) {
+	t, err := s.inspectTable(ctx, table)
 	if err != nil {
-		return ""
+		return nil, err
 	}
-	return strconv.FormatInt(ring.Murmur3Token(b), 10)
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = keyToken(t, k...)
+	}
+	return out, nil
 }

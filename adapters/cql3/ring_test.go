@@ -26,7 +26,8 @@ func TestMurmur3TokensAreTheNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ddl := range []string{"CREATE TABLE IF NOT EXISTS token_blob (k blob PRIMARY KEY)", "CREATE TABLE IF NOT EXISTS token_text (k text PRIMARY KEY)",
-		"CREATE TABLE IF NOT EXISTS token_timeuuid (k timeuuid PRIMARY KEY)", "CREATE TABLE IF NOT EXISTS token_date (k date PRIMARY KEY)"} {
+		"CREATE TABLE IF NOT EXISTS token_timeuuid (k timeuuid PRIMARY KEY)", "CREATE TABLE IF NOT EXISTS token_date (k date PRIMARY KEY)",
+		"CREATE TABLE IF NOT EXISTS token_composite (a text, b int, c bigint, PRIMARY KEY ((a, b, c)))"} {
 		if err := sess.ContextQuery(ctx, ddl, nil).ExecRelease(); err != nil {
 			t.Fatal(err)
 		}
@@ -92,6 +93,33 @@ func TestMurmur3TokensAreTheNodes(t *testing.T) {
 		}
 		checked++
 	}
+	// A composite partition key: each value with its length and a 0 byte.
+	composite := teaching.CQLTable{PartitionKey: []teaching.CQLColumn{{Name: "a", Type: "text"}, {Name: "b", Type: "int"}, {Name: "c", Type: "bigint"}}}
+	for i, a := range text {
+		b, c := int32(rng.Uint32()), int64(rng.Uint64())
+		if i%2 == 0 {
+			b, c = -b, -c
+		}
+		if err := sess.Session.Query("INSERT INTO token_composite (a, b, c) VALUES (?, ?, ?)", a, b, c).WithContext(ctx).Exec(); err != nil {
+			t.Fatal(err)
+		}
+		var got int64
+		if err := sess.Session.Query("SELECT token(a, b, c) FROM token_composite WHERE a = ? AND b = ? AND c = ?", a, b, c).WithContext(ctx).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if tok := keyToken(composite, a, strconv.Itoa(int(b)), strconv.FormatInt(c, 10)); tok != strconv.FormatInt(got, 10) {
+			t.Errorf("(%q, %d, %d): the node says %d, computed %q", a, b, c, got, tok)
+		}
+		checked++
+	}
+	if keyToken(composite, "a", "1") != "" || keyToken(composite, "a", "x", "1") != "" {
+		t.Error("a token for values that do not fit the key")
+	}
+	// The store's Tokens reads the table's key types: users is keyed by a text username.
+	toks, err := s.Tokens(ctx, "users", [][]string{{"jericevans"}, {"a", "b"}})
+	if err != nil || len(toks) != 2 || toks[0] != strconv.FormatInt(ring.Murmur3Token([]byte("jericevans")), 10) || toks[1] != "" {
+		t.Errorf("Tokens of users: %q, %v", toks, err)
+	}
 	t.Logf("%d tokens computed as the node computes them", checked)
 }
 
@@ -100,7 +128,7 @@ func TestMurmur3TokensAreTheNodes(t *testing.T) {
 // of the first token at or after the key's.
 func TestPlaceKeyOnTheNode(t *testing.T) {
 	s := sharedStore(t)
-	teachingtest.RunRing(t, s, teachingtest.RingReal)
+	teachingtest.RunRing(t, s, teachingtest.RingReal, "users")
 	kr, err := s.PlaceKey(testCtx(t, time.Minute), "jericevans", teaching.RingSim{})
 	if err != nil {
 		t.Fatal(err)

@@ -69,7 +69,7 @@ func TestQueryLabContract(t *testing.T) {
 
 // TestRingContract: the maps have no partitioner, and the ring says so.
 func TestRingContract(t *testing.T) {
-	teachingtest.RunRing(t, memory.Locator{Store: memory.New(), Blog: memory.NewBlog()}, teachingtest.RingNone)
+	teachingtest.RunRing(t, memory.Locator{Store: memory.New(), Blog: memory.NewBlog()}, teachingtest.RingNone, "users")
 }
 
 func TestSizesContract(t *testing.T) {

@@ -65,3 +65,15 @@ func (in *Inspector) PlaceKey(ctx context.Context, key string, sim teaching.Ring
 	}
 	return out, nil
 }
+
+// Tokens implements teaching.Ring: every column family's rows are placed by the node's
+// partitioner, RandomPartitioner's MD5 of the row key.
+func (in *Inspector) Tokens(_ context.Context, _ string, keys [][]string) ([]string, error) {
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		if len(k) == 1 {
+			out[i] = in.token(k[0])
+		}
+	}
+	return out, nil
+}

@@ -83,7 +83,7 @@ func TestQueryLabContract(t *testing.T) {
 // RackUnawareStrategy, with the engine's RandomPartitioner tokens.
 func TestRingContract(t *testing.T) {
 	in := widerow.NewInspector(openNode(t, t.TempDir()))
-	teachingtest.RunRing(t, in, teachingtest.RingSimulated)
+	teachingtest.RunRing(t, in, teachingtest.RingSimulated, "Twissandra.User")
 	// The token is the engine's own, and RF 0 is the keyspace's ReplicationFactor (1).
 	kr, err := in.PlaceKey(context.Background(), "jericevans", teaching.RingSim{Nodes: 4})
 	if err != nil {

@@ -15,6 +15,13 @@ import (
 // A store without a partitioner returns an error that wraps ErrNoRing and says why.
 type Ring interface {
 	PlaceKey(ctx context.Context, key string, sim RingSim) (KeyRing, error)
+	// Tokens are the partitioner's tokens of keys of one container, in decimal, in the order
+	// asked: a container is a column family ("Twissandra.User") on widerow, whose keys are
+	// one row key each, or a table ("timeline") on cql3, whose keys are the values of its
+	// partition key columns, as text (a uuid, a date 2010-05-12), hashed as Cassandra
+	// serializes them. A token the store cannot compute (a key of a type it does not hash, a
+	// key of the wrong arity) is "".
+	Tokens(ctx context.Context, container string, keys [][]string) ([]string, error)
 }
 
 // ErrNoRing is what a store without a partitioner (memory) answers PlaceKey with.

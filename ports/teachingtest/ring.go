@@ -25,8 +25,9 @@ const (
 // store with a ring, that a key's token is stable, lies on the ring, and that its replicas are
 // distinct nodes of the ring, as many as the factor (or the nodes, if fewer), the first being
 // the owner of the first token at or after the key's (the ring wraps), and on a ring of one
-// token per node the next ones clockwise.
-func RunRing(t *testing.T, r teaching.Ring, kind RingKind) {
+// token per node the next ones clockwise. Tokens of one-column keys of container (a column
+// family or table keyed by text) are PlaceKey's.
+func RunRing(t *testing.T, r teaching.Ring, kind RingKind, container string) {
 	ctx := context.Background()
 	t.Run("bounds", func(t *testing.T) {
 		bad := []teaching.RingSim{{Nodes: 3}}
@@ -51,6 +52,9 @@ func RunRing(t *testing.T, r teaching.Ring, kind RingKind) {
 		if _, err := r.PlaceKey(ctx, "jericevans", teaching.RingSim{Nodes: 3}); !errors.Is(err, teaching.ErrNoRing) {
 			t.Errorf("PlaceKey on a store without a ring: %v, want ErrNoRing", err)
 		}
+		if _, err := r.Tokens(ctx, container, [][]string{{"jericevans"}}); !errors.Is(err, teaching.ErrNoRing) {
+			t.Errorf("Tokens on a store without a ring: %v, want ErrNoRing", err)
+		}
 		return
 	}
 	sims := []teaching.RingSim{{Nodes: 1}}
@@ -70,6 +74,9 @@ func RunRing(t *testing.T, r teaching.Ring, kind RingKind) {
 				t.Fatalf("PlaceKey(%q) twice: %s %v, then %s %v (%v)", key, kr.Token, kr.Replicas, again.Token, again.Replicas, err)
 			}
 			tokens[kr.Token] = true
+			if toks, err := r.Tokens(ctx, container, [][]string{{key}, {key, key}}); err != nil || len(toks) != 2 || toks[0] != kr.Token || toks[1] != "" {
+				t.Fatalf("Tokens(%s, %q and a key of two values): %q (%v), want %s and none", container, key, toks, err, kr.Token)
+			}
 			checkPlacement(t, kr, sim, kind)
 		}
 		if len(tokens) < 35 {

@@ -156,3 +156,65 @@ func TestTokensLessonOnCQL3(t *testing.T) {
 	where := html.UnescapeString(c.get("/models/where?user=jericevans").body)
 	mustContain(t, where, `token <code>`+strconv.FormatInt(token, 10)+`</code>`)
 }
+
+var listedTokens = regexp.MustCompile(`<span class="muted key-token">token <code>(-?\d+)</code></span>`)
+
+// ascending reports whether the tokens listed in body are in increasing order, and how many.
+func ascending(t *testing.T, body string) int {
+	t.Helper()
+	var prev *big.Int
+	ms := listedTokens.FindAllStringSubmatch(body, -1)
+	for _, m := range ms {
+		v, _ := new(big.Int).SetString(m[1], 10)
+		if prev != nil && v.Cmp(prev) < 0 {
+			t.Errorf("the keys are listed out of token order: %s after %s", v, prev)
+		}
+		prev = v
+	}
+	return len(ms)
+}
+
+// The widerow inspector shows each listed row key's token, in the order get_range_slices
+// returns the keys (token order), and the inspected row's token, linked to the lesson.
+func TestInspectorShowsTokensOnWiderow(t *testing.T) {
+	t.Parallel()
+	app := newApp(t, widerowStores(t))
+	c := app.client(t)
+	for _, n := range []string{"ann", "bob", "cat", "dan", "eve"} {
+		if _, err := app.social.SignUp(bg(), n, "password1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list := c.get("/models/inspect?ks=Twissandra&cf=Username").body
+	if n := ascending(t, list); n != 5 {
+		t.Errorf("%d tokens listed, want one per key (5)", n)
+	}
+	row := html.UnescapeString(c.get("/models/inspect?ks=Twissandra&cf=Username&key=ann").body)
+	mustContain(t, row, `The row key's token: <code>`+engine.RandomPartitioner.Token("ann")+`</code>`, `href="/learn/tokens?key=ann#ring"`)
+}
+
+// The cql3 inspector shows each listed partition key's token, in SELECT DISTINCT's (token)
+// order, and the inspected partition's.
+func TestInspectorShowsTokensOnCQL3(t *testing.T) {
+	st, _ := cql3Stores(t)
+	app := newApp(t, st)
+	c := app.client(t)
+	for _, n := range []string{"ann", "bob", "cat", "dan", "eve"} {
+		if _, err := app.social.SignUp(bg(), n, "password1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := ascending(t, c.get("/models/inspect?table=users").body); n != 5 {
+		t.Errorf("%d tokens listed, want one per partition (5)", n)
+	}
+	if n := ascending(t, c.get("/models/inspect?table=tweets").body); n != 0 {
+		t.Errorf("%d tokens of tweets, which hold none yet", n)
+	}
+	if _, err := app.social.Post(bg(), "ann", "a tweet, keyed by a timeuuid"); err != nil {
+		t.Fatal(err)
+	}
+	if n := ascending(t, c.get("/models/inspect?table=tweets").body); n != 1 {
+		t.Errorf("%d tokens of tweets, want the one of the timeuuid key", n)
+	}
+	mustContain(t, html.UnescapeString(c.get("/models/inspect?table=users&key=ann").body), `The partition key's token: <code>`, `href="/learn/tokens?key=ann#ring"`)
+}
