@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -201,3 +202,42 @@ func TestRecordsNameLevelAndCoordinatorOnTheNode(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkObserveQuery is the observer's record of one statement into a page's log: as it was,
+// and naming the consistency level and the coordinator (a real host of the node, when one
+// answers; else the level alone), so that their cost is a ratio of the two.
+func BenchmarkObserveQuery(b *testing.B) {
+	var host *gocql.HostInfo
+	if os.Getenv(envHosts) != "" {
+		s := sharedStore(b)
+		sess, err := s.sess()
+		if err != nil {
+			b.Fatal(err)
+		}
+		hostOf := &hostCatcher{}
+		if err := sess.Session.Query("SELECT release_version FROM system.local").Observer(hostOf).Exec(); err != nil {
+			b.Fatal(err)
+		}
+		host = hostOf.host
+	}
+	q := gocql.ObservedQuery{Statement: "SELECT time,tweet_id,author,body,created_at,created_at_us FROM timeline WHERE username=? LIMIT ?", Rows: 40}
+	for _, bc := range []struct {
+		name string
+		o    opsObserver
+		host *gocql.HostInfo
+	}{{"bare", opsObserver{}, nil}, {"level-and-coordinator", opsObserver{consistency: gocql.LocalQuorum, serial: gocql.LocalSerial}, host}} {
+		b.Run(bc.name, func(b *testing.B) {
+			q := q
+			q.Host = bc.host
+			b.ReportAllocs()
+			for b.Loop() {
+				ctx := oplog.With(context.Background(), oplog.NewLog(false))
+				bc.o.ObserveQuery(ctx, q)
+			}
+		})
+	}
+}
+
+type hostCatcher struct{ host *gocql.HostInfo }
+
+func (h *hostCatcher) ObserveQuery(_ context.Context, q gocql.ObservedQuery) { h.host = q.Host }

@@ -128,7 +128,17 @@ func isCacheOp(op oplog.Op) bool { return strings.HasPrefix(op.Text, "cache ") }
 // text expression through fmt): the text is escaped as templ escapes it.
 func opList(ops []oplog.Op) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
-		b := make([]byte, 0, 64+160*len(ops))
+		n := 16
+		for i := range ops {
+			n += len(ops[i].Text) + 140 // the markup around it, and room to escape
+			if ops[i].Consistency != "" {
+				n += len(ops[i].Consistency) + 40
+			}
+			if ops[i].Coordinator != "" {
+				n += len(ops[i].Coordinator) + 56
+			}
+		}
+		b := make([]byte, 0, n)
 		b = append(b, "<ol>"...)
 		for _, op := range ops {
 			b = append(b, `<li class="op op-`...)
