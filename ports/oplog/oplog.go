@@ -44,6 +44,9 @@ type Op struct {
 	// Keys are the row or partition keys it addressed (a bounded few, with KeyCount all).
 	Keys     []string `json:"keys,omitempty"`
 	KeyCount int      `json:"key_count,omitempty"`
+	// Tokens are the partitioner's tokens of Keys, in their order, where the model computes
+	// them as it goes (widerow: RandomPartitioner's, in decimal).
+	Tokens []string `json:"tokens,omitempty"`
 	// Predicate is what it asked of the rows: a slice, column names, a WHERE clause.
 	Predicate string `json:"predicate,omitempty"`
 	// Touched is what it read or wrote: "40 columns", "3 rows", "applied".

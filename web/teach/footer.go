@@ -120,7 +120,8 @@ func (h *handler) Measured(c *gin.Context, kind site.Measured) {
 func isCacheOp(op oplog.Op) bool { return strings.HasPrefix(op.Text, "cache ") }
 
 // opList is the <ol> of a model's operations, each its text in the model's notation, its kind,
-// the consistency level it ran at, the coordinator that answered it (cql3) and its time:
+// the consistency level it ran at, the coordinator that answered it (cql3), the token of its
+// row key when it addressed one (widerow) and its time:
 //
 //	<li class="op op-read"><code>get_slice …</code> <span class="op-meta">read · <span class="op-cl">CL QUORUM</span> · 12 µs</span></li>
 //
@@ -136,6 +137,9 @@ func opList(ops []oplog.Op) templ.Component {
 			}
 			if ops[i].Coordinator != "" {
 				n += len(ops[i].Coordinator) + 56
+			}
+			if len(ops[i].Tokens) == 1 {
+				n += len(ops[i].Tokens[0]) + 40
 			}
 		}
 		b := make([]byte, 0, n)
@@ -155,6 +159,11 @@ func opList(ops []oplog.Op) templ.Component {
 			if op.Coordinator != "" {
 				b = append(b, ` · <span class="op-coordinator">coordinator `...)
 				b = site.AppendEscaped(b, op.Coordinator)
+				b = append(b, "</span>"...)
+			}
+			if len(op.Tokens) == 1 { // a call of one row: its key's token (more are in the JSON record)
+				b = append(b, ` · <span class="op-token">token `...)
+				b = site.AppendEscaped(b, op.Tokens[0])
 				b = append(b, "</span>"...)
 			}
 			if op.Took != 0 {

@@ -141,6 +141,12 @@ func TestCallsRecordTheirConsistencyLevel(t *testing.T) {
 	if _, err := n.CompactRow(ctx, "Scratch", "Longs", "r", 0); err != nil {
 		t.Fatal(err)
 	}
+	// Each names the tokens of the keys it shows, the partitioner's.
+	for i, o := range got[:5] {
+		if len(o.Tokens) != 1 || o.Tokens[0] != RandomPartitioner.Token("r") || len(o.Keys) != 1 {
+			t.Errorf("record %d (%s): keys %q, tokens %q, want the token of 'r'", i, o.Text, o.Keys, o.Tokens)
+		}
+	}
 	want := []string{"ALL", "ANY", "QUORUM", "ONE", "ALL", ""}
 	if len(got) != len(want) {
 		t.Fatalf("%d records: %+v", len(got), got)
