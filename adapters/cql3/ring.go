@@ -37,6 +37,23 @@ func (w *ringWatch) AddHost(h *gocql.HostInfo) {
 	w.HostSelectionPolicy.AddHost(h)
 }
 
+// AddHosts keeps the session's first hosts, and hands them on at once to a policy that takes
+// them so (token-aware routing builds its ring once, not once per host).
+func (w *ringWatch) AddHosts(hosts []*gocql.HostInfo) {
+	w.mu.Lock()
+	for _, h := range hosts {
+		w.hosts[h.HostID()] = h
+	}
+	w.mu.Unlock()
+	if bulk, ok := w.HostSelectionPolicy.(interface{ AddHosts([]*gocql.HostInfo) }); ok {
+		bulk.AddHosts(hosts)
+		return
+	}
+	for _, h := range hosts {
+		w.HostSelectionPolicy.AddHost(h)
+	}
+}
+
 func (w *ringWatch) RemoveHost(h *gocql.HostInfo) {
 	w.mu.Lock()
 	delete(w.hosts, h.HostID())
