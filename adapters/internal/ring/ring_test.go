@@ -241,11 +241,9 @@ func BenchmarkMurmur3Token(b *testing.B) {
 
 func BenchmarkReplicas(b *testing.B) {
 	nodes := make([]Node, 3)
+	even := Murmur3.Even(48)
 	for i := range nodes {
-		nodes[i] = Node{Name: string(rune('a' + i))}
-		for _, t := range Murmur3.Even(48)[i*16 : i*16+16] {
-			nodes[i].Tokens = append(nodes[i].Tokens, t)
-		}
+		nodes[i] = Node{Name: string(rune('a' + i)), Tokens: even[i*16 : i*16+16]}
 	}
 	key := big.NewInt(Murmur3Token([]byte("jericevans")))
 	b.ReportAllocs()
