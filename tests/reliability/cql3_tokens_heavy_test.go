@@ -38,16 +38,7 @@ func TestCQL3ReplicasAreTheNodes(t *testing.T) {
 		nodes = append(nodes, n)
 		hosts = append(hosts, n.listen)
 	}
-	for deadline := time.Now().Add(time.Minute); ; {
-		peers := nodes[0].output(t, "cassandra.sh", "cql", "SELECT peer FROM system.peers")
-		if strings.Contains(peers, "127.0.0.2") && strings.Contains(peers, "127.0.0.3") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the nodes did not form one cluster within a minute: peers of 127.0.0.1: %q", peers)
-		}
-		time.Sleep(500 * time.Millisecond) // polling gossip, with a deadline
-	}
+	waitOneCluster(t, nodes)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	store, err := cql3.Open(ctx, cql3.Config{Hosts: hosts, Port: 9046, Keyspace: "twissandra_tokens", Replication: "SimpleStrategy:2",
