@@ -93,7 +93,7 @@ func (s *Store) AddPosts(ctx context.Context, name string, delta int64) error {
 	for attempt := 0; attempt < maxCASAttempts; attempt++ {
 		var cur *int64
 		q := query(ctx, sess, stAuthorPosts, qb.M{"name": name})
-		q.Consistency(gocql.Consistency(s.cfg.serial))
+		s.atSerial(q)
 		if err := q.GetRelease(&cur); err != nil {
 			return wrap(fmt.Sprintf("add posts of %q", name), err)
 		}

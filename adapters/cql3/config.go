@@ -306,7 +306,7 @@ func (s settings) cluster(keyspace string) (*gocql.ClusterConfig, error) {
 		}
 		c.SslOpts = &gocql.SslOptions{Config: tc, EnableHostVerification: !s.TLS.SkipVerify}
 	}
-	obs := opsObserver{queries: s.QueryObserver, batches: s.BatchObserver}
+	obs := opsObserver{queries: s.QueryObserver, batches: s.BatchObserver, consistency: s.consistency, serial: s.serial}
 	c.QueryObserver, c.BatchObserver = obs, obs
 	return c, nil
 }

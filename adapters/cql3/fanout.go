@@ -165,7 +165,7 @@ func (s *Store) changeFollow(ctx context.Context, username, friend string, since
 func (s *Store) storedCount(ctx context.Context, sess gocqlx.Session, username string) (n int64, known bool, err error) {
 	var cur *int
 	q := query(ctx, sess, stFollowerCount, qb.M{"username": username})
-	q.Consistency(gocql.Consistency(s.cfg.serial))
+	s.atSerial(q)
 	if err := q.GetRelease(&cur); err != nil && !errors.Is(err, gocql.ErrNotFound) {
 		return 0, false, err
 	}
@@ -189,7 +189,7 @@ func (s *Store) followerRow(ctx context.Context, sess gocqlx.Session, username, 
 		us    int
 	)
 	q := query(ctx, sess, stFollowerRow, qb.M{"username": username, "follower": follower})
-	q.Consistency(gocql.Consistency(s.cfg.serial))
+	s.atSerial(q)
 	err := q.Query.Scan(&since, &us)
 	q.Release()
 	if errors.Is(err, gocql.ErrNotFound) {

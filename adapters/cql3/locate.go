@@ -74,7 +74,7 @@ func cqlPlaces(lc teaching.Locus) []cqlWhere {
 }
 
 func (s *Store) place(ctx context.Context, lc teaching.Locus, t InspectTable, w cqlWhere) (teaching.Placement, error) {
-	p := teaching.Placement{Locus: lc, Model: "cql3", Container: t.Keyspace + "." + t.Name, Key: w.key, Table: &t}
+	p := teaching.Placement{Locus: lc, Model: "cql3", Container: t.Keyspace + "." + t.Name, Key: w.key, Token: keyToken(t, w.key), Table: &t}
 	q := url.Values{"table": {t.Name}, "key": {w.key}}
 	where := []string{fmt.Sprintf("%s = %s", t.PartitionKey[0].Name, quoteText(w.key))}
 	if w.clustering != "" {

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gocql/gocql"
+	"github.com/scylladb/gocqlx/v2"
 
 	"twissandra/ports/oplog"
 )
@@ -15,9 +16,42 @@ import (
 // opsObserver records every statement the driver sends into the request's operations log (the
 // pages' footer, the Storage-Ops header) when the query's context carries one, then passes the
 // observation on. Bound values are never shown: they include password hashes.
+//
+// Each record names the consistency level the statement carried and the coordinator that
+// answered it (the host the driver sent it to). The driver's observation carries the host but
+// not the level: a statement runs at the session's level (consistency; a lightweight
+// transaction's Paxos round at serial), and the few the adapter sends at another level carry
+// an observer of their own that says so (Store.atSerial).
 type opsObserver struct {
 	queries gocql.QueryObserver
 	batches gocql.BatchObserver
+	// consistency and serial are the session's levels; fixed, when set, is the level of the
+	// statements this observer is attached to.
+	consistency gocql.Consistency
+	serial      gocql.SerialConsistency
+	fixed       string
+}
+
+// levelOf is the consistency level a statement of kind ran at: a lightweight transaction's is
+// its commit's level and its Paxos round's ("LOCAL_QUORUM/LOCAL_SERIAL").
+func (o opsObserver) levelOf(kind oplog.Kind) string {
+	switch {
+	case o.fixed != "":
+		return o.fixed
+	case o.consistency == 0 && o.serial == 0: // an observer made without the session's levels
+		return ""
+	case kind == oplog.LWT:
+		return o.consistency.String() + "/" + o.serial.String()
+	}
+	return o.consistency.String()
+}
+
+// coordinator is the address of the host that answered, or "".
+func coordinator(h *gocql.HostInfo) string {
+	if h == nil {
+		return ""
+	}
+	return h.ConnectAddressAndPort()
 }
 
 func (o opsObserver) ObserveQuery(ctx context.Context, q gocql.ObservedQuery) {
@@ -28,7 +62,7 @@ func (o opsObserver) ObserveQuery(ctx context.Context, q gocql.ObservedQuery) {
 	case oplog.Enabled(ctx):
 		p, touched := describe(q.Statement), queryOutcome(q.Err, q.Rows, q.Attempt)
 		oplog.Record(ctx, oplog.Op{Model: "cql3", Kind: p.kind, Call: p.verb, Family: p.table, Predicate: p.where, Touched: touched,
-			Took: q.End.Sub(q.Start), Text: p.line + " -> " + touched})
+			Took: q.End.Sub(q.Start), Consistency: o.levelOf(p.kind), Coordinator: coordinator(q.Host), Text: p.line + " -> " + touched})
 	}
 	if o.queries != nil {
 		o.queries.ObserveQuery(ctx, q)
@@ -45,8 +79,15 @@ func (o opsObserver) ObserveBatch(ctx context.Context, b gocql.ObservedBatch) {
 		}
 		_, table, _ := statementParts(first)
 		touched := queryOutcome(b.Err, -1, b.Attempt)
+		level := oplog.Write
+		for _, st := range b.Statements {
+			if describe(st).kind == oplog.LWT {
+				level = oplog.LWT // a conditional batch: a Paxos round, then the commit
+				break
+			}
+		}
 		oplog.Record(ctx, oplog.Op{Model: "cql3", Kind: oplog.Write, Call: "BATCH", Family: table, KeyCount: len(b.Statements), Touched: touched,
-			Took: b.End.Sub(b.Start), Text: fmt.Sprintf("BATCH of %d: %s ... -> %s", len(b.Statements), first, touched)})
+			Took: b.End.Sub(b.Start), Consistency: o.levelOf(level), Coordinator: coordinator(b.Host), Text: fmt.Sprintf("BATCH of %d: %s ... -> %s", len(b.Statements), first, touched)})
 	}
 	if o.batches != nil {
 		o.batches.ObserveBatch(ctx, b)
@@ -125,4 +166,12 @@ func queryOutcome(err error, rows, attempt int) string {
 		s += fmt.Sprintf(" (retry %d)", attempt)
 	}
 	return s
+}
+
+// atSerial makes q read at the session's serial level (which completes any Paxos round in
+// flight), and has its record say so.
+func (s *Store) atSerial(q *gocqlx.Queryx) *gocqlx.Queryx {
+	q.Consistency(gocql.Consistency(s.cfg.serial))
+	q.Observer(opsObserver{queries: s.cfg.QueryObserver, fixed: s.cfg.serial.String()})
+	return q
 }

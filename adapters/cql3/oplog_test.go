@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -116,3 +119,125 @@ func TestTimelinePageRecordsItsCQL(t *testing.T) {
 		}
 	}
 }
+
+// Each record names the level the statement ran at: the session's, a lightweight transaction's
+// commit and Paxos levels, a conditional batch's both, and the fixed level of an observer a
+// statement carries of its own; and the coordinator the driver reported.
+func TestOpsObserverNamesLevelAndCoordinator(t *testing.T) {
+	var got opRecords
+	ctx := oplog.With(context.Background(), &got)
+	o := opsObserver{consistency: gocql.Quorum, serial: gocql.Serial}
+	o.ObserveQuery(ctx, gocql.ObservedQuery{Statement: "SELECT a FROM t WHERE k=?"})
+	o.ObserveQuery(ctx, gocql.ObservedQuery{Statement: "INSERT INTO users (username) VALUES (?) IF NOT EXISTS"})
+	o.ObserveBatch(ctx, gocql.ObservedBatch{Statements: []string{"INSERT INTO a (k) VALUES (?)", "UPDATE b SET n=? WHERE k=? IF n=?"}})
+	o.ObserveBatch(ctx, gocql.ObservedBatch{Statements: []string{"INSERT INTO a (k) VALUES (?)"}})
+	opsObserver{fixed: "LOCAL_SERIAL"}.ObserveQuery(ctx, gocql.ObservedQuery{Statement: "SELECT n FROM b WHERE k=?"})
+	want := []string{"QUORUM", "QUORUM/SERIAL", "QUORUM/SERIAL", "QUORUM", "LOCAL_SERIAL"}
+	if len(got) != len(want) {
+		t.Fatalf("%d records, want %d", len(got), len(want))
+	}
+	for i, w := range want {
+		if got[i].Consistency != w {
+			t.Errorf("record %d (%s): consistency %q, want %q", i, got[i].Text, got[i].Consistency, w)
+		}
+		if got[i].Coordinator != "" {
+			t.Errorf("record %d: coordinator %q without a host", i, got[i].Coordinator)
+		}
+	}
+}
+
+// On the real node: a read names the level the session was configured with (ONE here, not the
+// default), a sign-up's lightweight transaction its serial level too, a follower count read at
+// serial says so, and each names the node that coordinated it.
+func TestRecordsNameLevelAndCoordinatorOnTheNode(t *testing.T) {
+	cfg := nodeConfig(t)
+	cfg.Keyspace = randomKeyspace("twissandra_test_cl_")
+	cfg.Consistency, cfg.SerialConsistency = "ONE", "SERIAL"
+	s, err := Open(testCtx(t, 3*time.Minute), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := dropKeyspace(s); err != nil {
+			t.Errorf("drop %s: %v", s.Keyspace(), err)
+		}
+		_ = s.Close()
+	})
+	ctx := testCtx(t, time.Minute)
+	svc := social.New(s, s, s, nil, domain.NewPasswordHasher(bcrypt.MinCost))
+	var got opRecords
+	rec := oplog.With(ctx, &got)
+	if _, err := svc.SignUp(rec, "cl_a", "password1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.SignUp(ctx, "cl_b", "password1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Follow(rec, "cl_b", "cl_a"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Timeline(rec, "cl_b", "", 10); err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(s.cfg.Port)
+	seen := map[string]bool{}
+	for _, op := range got {
+		if op.Model != "cql3" {
+			continue
+		}
+		seen[op.Consistency] = true
+		if !strings.HasSuffix(op.Coordinator, ":"+port) || net.ParseIP(strings.TrimSuffix(op.Coordinator, ":"+port)) == nil {
+			t.Errorf("%s: coordinator %q, want a node's address and port %s", op.Text, op.Coordinator, port)
+		}
+		switch {
+		case op.Kind == oplog.LWT && op.Consistency != "ONE/SERIAL":
+			t.Errorf("%s: consistency %q, want ONE/SERIAL", op.Text, op.Consistency)
+		case op.Kind != oplog.LWT && op.Consistency != "ONE" && op.Consistency != "SERIAL" && op.Consistency != "ONE/SERIAL":
+			t.Errorf("%s: consistency %q, want ONE, or SERIAL for a read at serial", op.Text, op.Consistency)
+		}
+	}
+	for _, w := range []string{"ONE", "ONE/SERIAL", "SERIAL"} {
+		if !seen[w] {
+			t.Errorf("no record at %s among %d: %v", w, len(got), seen)
+		}
+	}
+}
+
+// BenchmarkObserveQuery is the observer's record of one statement into a page's log: as it was,
+// and naming the consistency level and the coordinator (a real host of the node, when one
+// answers; else the level alone), so that their cost is a ratio of the two.
+func BenchmarkObserveQuery(b *testing.B) {
+	var host *gocql.HostInfo
+	if os.Getenv(envHosts) != "" {
+		s := sharedStore(b)
+		sess, err := s.sess()
+		if err != nil {
+			b.Fatal(err)
+		}
+		hostOf := &hostCatcher{}
+		if err := sess.Session.Query("SELECT release_version FROM system.local").Observer(hostOf).Exec(); err != nil {
+			b.Fatal(err)
+		}
+		host = hostOf.host
+	}
+	q := gocql.ObservedQuery{Statement: "SELECT time,tweet_id,author,body,created_at,created_at_us FROM timeline WHERE username=? LIMIT ?", Rows: 40}
+	for _, bc := range []struct {
+		name string
+		o    opsObserver
+		host *gocql.HostInfo
+	}{{"bare", opsObserver{}, nil}, {"level-and-coordinator", opsObserver{consistency: gocql.LocalQuorum, serial: gocql.LocalSerial}, host}} {
+		b.Run(bc.name, func(b *testing.B) {
+			q := q
+			q.Host = bc.host
+			b.ReportAllocs()
+			for b.Loop() {
+				ctx := oplog.With(context.Background(), oplog.NewLog(false))
+				bc.o.ObserveQuery(ctx, q)
+			}
+		})
+	}
+}
+
+type hostCatcher struct{ host *gocql.HostInfo }
+
+func (h *hostCatcher) ObserveQuery(_ context.Context, q gocql.ObservedQuery) { h.host = q.Host }

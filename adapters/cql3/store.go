@@ -75,6 +75,8 @@ type Store struct {
 	counts lastcount.Counts
 	// lab is the query lab's scratch tables and its sessions' trials (querylab.go).
 	lab queryLab
+	// ring is what the driver knows of the cluster's hosts and their tokens (ring.go).
+	ring atomic.Pointer[ringWatch]
 }
 
 // New checks cfg and returns a Store that is not connected yet (see Start).
@@ -107,6 +109,10 @@ func (s *Store) SetLogger(l *slog.Logger) {
 
 // Keyspace is the keyspace the Store uses.
 func (s *Store) Keyspace() string { return s.cfg.Keyspace }
+
+// Consistency is the consistency level the session's statements run at (LOCAL_QUORUM unless
+// configured).
+func (s *Store) Consistency() string { return s.cfg.consistency.String() }
 
 // Start connects, creates the keyspace if it is missing and applies the migrations. A cluster
 // that does not answer yet (a cold start) is retried until StartTimeout or ctx ends.
@@ -174,6 +180,11 @@ func (s *Store) connect(keyspace string) (gocqlx.Session, error) {
 		return gocqlx.Session{}, err
 	}
 	c.Logger = driverLogger{s.logger}
+	if keyspace != "" { // the main session: its hosts and their tokens are the ring (ring.go)
+		w := &ringWatch{HostSelectionPolicy: c.PoolConfig.HostSelectionPolicy, hosts: map[string]*gocql.HostInfo{}}
+		c.PoolConfig.HostSelectionPolicy = w
+		s.ring.Store(w)
+	}
 	return gocqlx.WrapSession(c.CreateSession())
 }
 

@@ -67,6 +67,11 @@ func TestQueryLabContract(t *testing.T) {
 	teachingtest.RunQueryLab(t, memory.Locator{Store: memory.New(), Blog: memory.NewBlog()}, false)
 }
 
+// TestRingContract: the maps have no partitioner, and the ring says so.
+func TestRingContract(t *testing.T) {
+	teachingtest.RunRing(t, memory.Locator{Store: memory.New(), Blog: memory.NewBlog()}, teachingtest.RingNone, "users")
+}
+
 func TestSizesContract(t *testing.T) {
 	teachingtest.RunSizes(t, func(t *testing.T) teachingtest.SizeStores {
 		s := memory.New()

@@ -17,6 +17,6 @@ var Module = fx.Module("memory",
 			fx.As(new(ports.AuthorStore)), fx.As(new(ports.EntryStore)), fx.As(new(ports.TagIndex)), fx.As(new(ports.CommentStore))),
 		fx.Annotate(NewSessions, fx.As(new(ports.SessionStore))),
 		fx.Annotate(NewNameClaims, fx.As(new(teaching.NameClaims))),
-		fx.Annotate(func(s *Store, b *BlogStore) Locator { return Locator{Store: s, Blog: b} }, fx.As(new(teaching.Locator)), fx.As(new(teaching.RowSizer)), fx.As(new(teaching.QueryLab))),
+		fx.Annotate(func(s *Store, b *BlogStore) Locator { return Locator{Store: s, Blog: b} }, fx.As(new(teaching.Locator)), fx.As(new(teaching.RowSizer)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring))),
 	),
 )

@@ -105,7 +105,7 @@ func (in *Inspector) places(ctx context.Context, lc teaching.Locus, ws []place) 
 		if err != nil {
 			return nil, err
 		}
-		p := teaching.Placement{Locus: lc, Model: "widerow", Container: w.keyspace + "." + w.cf, Key: w.key}
+		p := teaching.Placement{Locus: lc, Model: "widerow", Container: w.keyspace + "." + w.cf, Key: w.key, Token: in.token(w.key)}
 		q := url.Values{"cf_path": {p.Container}, "key": {w.key}}
 		pred := engine.SlicePredicate{SliceRange: &engine.SliceRange{Count: inspectRowMax}}
 		p.Address = fmt.Sprintf("%s[%s]", p.Container, strconv.Quote(w.key))

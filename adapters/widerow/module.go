@@ -90,7 +90,7 @@ var Module = fx.Module("widerow",
 		newNode,
 		fx.Annotate(NewStore,
 			fx.As(new(ports.UserStore)), fx.As(new(ports.TweetStore)), fx.As(new(ports.LineStore))),
-		fx.Annotate(NewInspector, fx.As(new(teaching.Locator)), fx.As(new(teaching.WideRowInspector)), fx.As(new(teaching.RowSizer)), fx.As(new(teaching.QueryLab))),
+		fx.Annotate(NewInspector, fx.As(new(teaching.Locator)), fx.As(new(teaching.WideRowInspector)), fx.As(new(teaching.RowSizer)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring))),
 		fx.Annotate(NewNameClaims, fx.As(new(teaching.NameClaims))),
 		fx.Annotate(NewSessions, fx.As(new(ports.SessionStore))),
 		// One BlogStore per Node: it serialises its read-modify-write paths with in-process locks.

@@ -13,6 +13,7 @@ import (
 	"twissandra/adapters/widerow"
 	"twissandra/adapters/widerow/engine"
 	"twissandra/ports/porttest"
+	"twissandra/ports/teaching"
 	"twissandra/ports/teachingtest"
 )
 
@@ -76,6 +77,21 @@ func TestLocateContract(t *testing.T) {
 // TestQueryLabContract: 0.6 has no primary key to try, and the lab says so.
 func TestQueryLabContract(t *testing.T) {
 	teachingtest.RunQueryLab(t, widerow.NewInspector(openNode(t, t.TempDir())), false)
+}
+
+// TestRingContract: a simulated ring of 0.6, of the size the learner asks, under
+// RackUnawareStrategy, with the engine's RandomPartitioner tokens.
+func TestRingContract(t *testing.T) {
+	in := widerow.NewInspector(openNode(t, t.TempDir()))
+	teachingtest.RunRing(t, in, teachingtest.RingSimulated, "Twissandra.User")
+	// The token is the engine's own, and RF 0 is the keyspace's ReplicationFactor (1).
+	kr, err := in.PlaceKey(context.Background(), "jericevans", teaching.RingSim{Nodes: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kr.Token != engine.RandomPartitioner.Token("jericevans") || kr.ReplicationFactor != 1 || kr.Strategy != "RackUnawareStrategy" || len(kr.Replicas) != 1 {
+		t.Errorf("placement: %+v", kr)
+	}
 }
 
 func TestSizesContract(t *testing.T) {

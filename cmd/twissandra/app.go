@@ -178,6 +178,7 @@ type secondary struct {
 	stores  ports.Stores
 	locator teaching.Locator
 	sizes   teaching.RowSizer
+	ring    teaching.Ring
 	// queryLab is the second backend's query lab when it speaks CQL (cql3), else nil.
 	queryLab teaching.QueryLab
 }
@@ -203,6 +204,7 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 		stores:  b.stores,
 		locator: b.locator,
 		sizes:   b.sizes,
+		ring:    b.ring,
 	}
 	if b.cql != nil {
 		sec.queryLab = b.cql
@@ -228,6 +230,7 @@ type engineDeps struct {
 	Sizes   teaching.RowSizer
 	Actions teaching.ActionLedger `optional:"true"` // cql3 only: the others keep actions in memory
 	QLab    teaching.QueryLab     // the query-first lesson's exercise
+	Ring    teaching.Ring         // the tokens lesson's ring
 	Second  *secondary
 }
 
@@ -265,8 +268,9 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		return nil, err
 	}
 	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: cql3.SchemaText(),
-		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab}
+		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab, Ring: d.Ring}
 	if d.Second != nil {
+		td.CompareRing = d.Second.ring
 		td.Locator = compare.Locator(d.Second.pair, d.Locator, d.Second.locator)
 		td.CompareSizes, td.CompareBackend = d.Second.sizes, d.Config.Compare
 		if d.Second.queryLab != nil { // the query-first lesson tries keys on the node that has them

@@ -26,6 +26,8 @@ type openedBackend struct {
 	blog   *blog.Service
 	// locator says where records live (the teaching views)
 	locator teaching.Locator
+	// ring places keys on the backend's ring (the tokens lesson)
+	ring teaching.Ring
 	// sizes measures its rows (the partition lessons)
 	sizes teaching.RowSizer
 }
@@ -43,7 +45,7 @@ func openBackend(ctx context.Context, cfg *Config, stderr io.Writer) (*openedBac
 	opts = append(opts, fx.Populate(
 		&b.stores.Users, &b.stores.Tweets, &b.stores.Lines,
 		&b.stores.Authors, &b.stores.Entries, &b.stores.Tags, &b.stores.Comments, &b.stores.Sessions,
-		&b.social, &b.blog, &b.locator, &b.sizes,
+		&b.social, &b.blog, &b.locator, &b.sizes, &b.ring,
 	))
 	switch cfg.Backend {
 	case "widerow":

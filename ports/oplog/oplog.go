@@ -44,12 +44,23 @@ type Op struct {
 	// Keys are the row or partition keys it addressed (a bounded few, with KeyCount all).
 	Keys     []string `json:"keys,omitempty"`
 	KeyCount int      `json:"key_count,omitempty"`
+	// Tokens are the partitioner's tokens of Keys, in their order, where the model computes
+	// them as it goes (widerow: RandomPartitioner's, in decimal).
+	Tokens []string `json:"tokens,omitempty"`
 	// Predicate is what it asked of the rows: a slice, column names, a WHERE clause.
 	Predicate string `json:"predicate,omitempty"`
 	// Touched is what it read or wrote: "40 columns", "3 rows", "applied".
 	Touched string `json:"touched,omitempty"`
 	// Took is how long it took (0 when not timed).
 	Took time.Duration `json:"took_ns,omitempty"`
+	// Consistency is the consistency level the call ran at, in its model's words: the Thrift
+	// ConsistencyLevel the widerow emulation applied (ONE, QUORUM, ...), the one the cql3 driver
+	// sent (LOCAL_QUORUM, and the serial level of a lightweight transaction:
+	// "LOCAL_QUORUM/LOCAL_SERIAL"); "" where the model has none (memory, a note).
+	Consistency string `json:"consistency,omitempty"`
+	// Coordinator is the node that answered the call as its coordinator (host:port), on cql3
+	// from the driver; "" where there is no cluster.
+	Coordinator string `json:"coordinator,omitempty"`
 	// Text is the whole operation in the model's own notation, as the pages show it.
 	Text string `json:"text"`
 }

@@ -64,6 +64,10 @@ type Placement struct {
 	Container string
 	// Key is the row key or partition key, as text.
 	Key string
+	// Token is the partitioner's token of Key, in decimal: RandomPartitioner's MD5 on widerow,
+	// Murmur3's on cql3; "" where the model has no partitioner (memory) or the key's type is
+	// not one the adapter hashes.
+	Token string
 	// Address is the place in the model's own notation, e.g.
 	// Twissandra.Timeline['<uuid>'][1273651200000000] or
 	// timeline WHERE username = 'bob' AND time = 1273651200000000.

@@ -353,18 +353,7 @@ func TestCQL3ThreeNodesOneDown(t *testing.T) {
 		n.up(t)
 		nodes = append(nodes, n)
 	}
-	// One cluster, not three: the first node knows the other two as peers. A node answers CQL
-	// before gossip has told the others of it, so the first node is asked until it knows.
-	for deadline := time.Now().Add(time.Minute); ; {
-		peers := nodes[0].output(t, "cassandra.sh", "cql", "SELECT peer FROM system.peers")
-		if strings.Contains(peers, "127.0.0.2") && strings.Contains(peers, "127.0.0.3") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the nodes did not form one cluster within a minute: peers of 127.0.0.1: %q", peers)
-		}
-		time.Sleep(500 * time.Millisecond) // polling gossip, with a deadline
-	}
+	waitOneCluster(t, nodes)
 	bin := buildServer(t)
 	_, base := startServeArgs(t, bin, "--backend", "cql3", "--cql-hosts", "127.0.0.1,127.0.0.2,127.0.0.3", "--cql-port", "9044",
 		"--cql-keyspace", "twissandra_rf3", "--cql-replication", "SimpleStrategy:3", "--cql-consistency", "LOCAL_QUORUM",
@@ -425,6 +414,23 @@ func TestCQL3ThreeNodesOneDown(t *testing.T) {
 	}
 	t.Logf("with one of three nodes down: %d sign-ups, %d follows, %d posts and %d timelines read in %s, all succeeded",
 		rounds+1, rounds, rounds, rounds+1, time.Since(start).Round(time.Millisecond))
+}
+
+// waitOneCluster waits until the three nodes 127.0.0.1-3 are one cluster, not three: the first
+// node knows the other two as peers. A node answers CQL before gossip has told the others of
+// it, so the first node is asked until it knows.
+func waitOneCluster(t *testing.T, nodes []node) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); ; {
+		peers := nodes[0].output(t, "cassandra.sh", "cql", "SELECT peer FROM system.peers")
+		if strings.Contains(peers, "127.0.0.2") && strings.Contains(peers, "127.0.0.3") {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the nodes did not form one cluster within a minute: peers of 127.0.0.1: %q", peers)
+		}
+		time.Sleep(500 * time.Millisecond) // polling gossip, with a deadline
+	}
 }
 
 // login returns a token of name.

@@ -29,7 +29,7 @@ func compareStoresOn(t *testing.T) (stores, *cql3.Store) {
 	st.users, st.tweets, st.lines = both.Users, both.Tweets, both.Lines
 	st.authors, st.entries, st.tags, st.comments, st.sessions = both.Authors, both.Entries, both.Tags, both.Comments, both.Sessions
 	st.locator = compare.Locator(p, w.locator, c.locator)
-	st.compareSizes, st.compareBackend = c.sizes, "cql3"
+	st.compareSizes, st.compareBackend, st.compareRing = c.sizes, "cql3", c.ring
 	st.queryLab = c.queryLab // as serve --compare cql3 wires it: the lesson tries keys on the node
 	return st, cs
 }

@@ -119,16 +119,30 @@ func (h *handler) Measured(c *gin.Context, kind site.Measured) {
 // isCacheOp reports whether op says a cache answered, not the store.
 func isCacheOp(op oplog.Op) bool { return strings.HasPrefix(op.Text, "cache ") }
 
-// opList is the <ol> of a model's operations, each its text in the model's notation, its kind
-// and its time:
+// opList is the <ol> of a model's operations, each its text in the model's notation, its kind,
+// the consistency level it ran at, the coordinator that answered it (cql3), the token of its
+// row key when it addressed one (widerow) and its time:
 //
-//	<li class="op op-read"><code>get_slice …</code> <span class="op-meta">read · 12 µs</span></li>
+//	<li class="op op-read"><code>get_slice …</code> <span class="op-meta">read · <span class="op-cl">CL QUORUM</span> · 12 µs</span></li>
 //
 // It is written in Go, not templ, because it runs per operation on every page (templ formats each
 // text expression through fmt): the text is escaped as templ escapes it.
 func opList(ops []oplog.Op) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
-		b := make([]byte, 0, 64+160*len(ops))
+		n := 16
+		for i := range ops {
+			n += len(ops[i].Text) + 140 // the markup around it, and room to escape
+			if ops[i].Consistency != "" {
+				n += len(ops[i].Consistency) + 40
+			}
+			if ops[i].Coordinator != "" {
+				n += len(ops[i].Coordinator) + 56
+			}
+			if len(ops[i].Tokens) == 1 {
+				n += len(ops[i].Tokens[0]) + 40
+			}
+		}
+		b := make([]byte, 0, n)
 		b = append(b, "<ol>"...)
 		for _, op := range ops {
 			b = append(b, `<li class="op op-`...)
@@ -137,6 +151,21 @@ func opList(ops []oplog.Op) templ.Component {
 			b = site.AppendEscaped(b, op.Text)
 			b = append(b, `</code> <span class="op-meta">`...)
 			b = site.AppendEscaped(b, string(op.Kind))
+			if op.Consistency != "" {
+				b = append(b, ` · <span class="op-cl">CL `...)
+				b = site.AppendEscaped(b, op.Consistency)
+				b = append(b, "</span>"...)
+			}
+			if op.Coordinator != "" {
+				b = append(b, ` · <span class="op-coordinator">coordinator `...)
+				b = site.AppendEscaped(b, op.Coordinator)
+				b = append(b, "</span>"...)
+			}
+			if len(op.Tokens) == 1 { // a call of one row: its key's token (more are in the JSON record)
+				b = append(b, ` · <span class="op-token">token `...)
+				b = site.AppendEscaped(b, op.Tokens[0])
+				b = append(b, "</span>"...)
+			}
 			if op.Took != 0 {
 				b = append(b, " · "...)
 				b = strconv.AppendFloat(b, float64(op.Took)/float64(time.Microsecond), 'f', 0, 64)

@@ -51,6 +51,9 @@ type stores struct {
 	claims   teaching.NameClaims
 	sizes    teaching.RowSizer
 	queryLab teaching.QueryLab
+	ring     teaching.Ring
+	// compareRing places keys on compare mode's second backend's ring.
+	compareRing teaching.Ring
 	// compareSizes measures compare mode's second backend, compareBackend.
 	compareSizes   teaching.RowSizer
 	compareBackend string
@@ -64,7 +67,7 @@ func memoryStores() stores {
 	m, b := memory.New(), memory.NewBlog()
 	return stores{users: m, tweets: m, lines: m, authors: b, entries: b, tags: b, comments: b, sessions: memory.NewSessions(),
 		locator: memory.Locator{Store: m, Blog: b}, sizes: memory.Locator{Store: m, Blog: b}, claims: memory.NewNameClaims(), backend: "memory",
-		queryLab: memory.Locator{Store: m, Blog: b}}
+		queryLab: memory.Locator{Store: m, Blog: b}, ring: memory.Locator{Store: m, Blog: b}}
 }
 
 func widerowStores(t testing.TB) stores {
@@ -77,7 +80,7 @@ func widerowStores(t testing.TB) stores {
 	s, b := widerow.NewStore(node), widerow.NewBlogStore(node)
 	in := widerow.NewInspector(node)
 	return stores{users: s, tweets: s, lines: s, authors: b, entries: b, tags: b, comments: b, sessions: widerow.NewSessions(node),
-		node: node, wide: in, locator: in, sizes: in, claims: widerow.NewNameClaims(node), backend: "widerow", queryLab: in}
+		node: node, wide: in, locator: in, sizes: in, claims: widerow.NewNameClaims(node), backend: "widerow", queryLab: in, ring: in}
 }
 
 // ports are the stores as one ports.Stores.
@@ -115,7 +118,7 @@ func newApp(t testing.TB, st stores) *testApp {
 	}
 	if err := Register(frame, Deps{Social: svc, Blog: bl, Backend: st.backend, Wide: st.wide, CQL: st.cql, Locator: st.locator,
 		StorageConf: engine.DefaultSchemaXML, Lab: lab, Claims: st.claims, Sizes: st.sizes,
-		CompareSizes: st.compareSizes, CompareBackend: st.compareBackend, QueryFirstDDL: cql3.SchemaText(), QueryLab: st.queryLab}); err != nil {
+		CompareSizes: st.compareSizes, CompareBackend: st.compareBackend, QueryFirstDDL: cql3.SchemaText(), QueryLab: st.queryLab, Ring: st.ring, CompareRing: st.compareRing}); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s.Engine)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
 	"github.com/google/uuid"
 
@@ -45,9 +46,13 @@ type locatePlace struct {
 	// Role is the record ("ann's record"), Part which part of it the place holds, if it has
 	// several ("the Username index …").
 	Role, Part, Container, Address, Inspect string
-	Present                                 bool
-	Lines                                   []notationLine // the place as its model writes it
-	Disk                                    []notationLine // a CQL row as Cassandra 1.2-2.2 stored it
+	// Token is the partitioner's token of the place's row or partition key ("" for none), and
+	// Ring the tokens lesson's page that places the key on the ring.
+	Token   string
+	Ring    templ.SafeURL
+	Present bool
+	Lines   []notationLine // the place as its model writes it
+	Disk    []notationLine // a CQL row as Cassandra 1.2-2.2 stored it
 }
 
 var modelTitles = map[string]string{
@@ -183,7 +188,10 @@ func (h *handler) groupPlaces(places []teaching.Placement) []locateModel {
 			models = append(models, locateModel{Model: p.Model, Title: title})
 			i++
 		}
-		wp := locatePlace{Role: p.Locus.Role, Part: p.Part, Container: p.Container, Address: p.Address, Present: p.Present}
+		wp := locatePlace{Role: p.Locus.Role, Part: p.Part, Container: p.Container, Address: p.Address, Present: p.Present, Token: p.Token}
+		if p.Token != "" {
+			wp.Ring = tokensLessonURL(p.Key)
+		}
 		if p.Model == h.deps.Backend && p.Inspect != "" && (h.deps.Wide != nil || h.deps.CQL != nil) {
 			wp.Inspect = "/models/inspect?" + p.Inspect
 		}

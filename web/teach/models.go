@@ -195,6 +195,9 @@ type inspectData struct {
 	Lines     []notationLine
 	Returned  int
 	Keys      []string
+	// KeyTokens are the tokens of Keys (nil when unknown); KeyToken the inspected row's.
+	KeyTokens []string
+	KeyToken  keyToken
 	StartHelp string
 	// Stored is the row as the engine keeps it, tombstones included, when it has any.
 	Stored      []notationLine
@@ -289,8 +292,16 @@ func (h *handler) inspect(c *gin.Context) {
 			d.Error = "Listing keys failed: " + err.Error()
 		}
 		d.Keys = keys
+		rows := make([][]string, len(keys))
+		for i, k := range keys {
+			rows[i] = []string{k}
+		}
+		d.KeyTokens = h.tokensOf(c, d.Keyspace+"."+d.CF, rows)
 		page(http.StatusOK)
 		return
+	}
+	if toks := h.tokensOf(c, d.Keyspace+"."+d.CF, [][]string{{d.Key}}); len(toks) == 1 && toks[0] != "" {
+		d.KeyToken = keyToken{Token: toks[0], Ring: tokensLessonURL(d.Key)}
 	}
 	cols, err := h.deps.Wide.ReadRow(ctx, d.Keyspace, d.CF, d.Key, teaching.Slice{Start: d.Start, Finish: d.Finish, Reversed: d.Reversed, Count: d.Count})
 	if err != nil {

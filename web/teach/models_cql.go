@@ -60,10 +60,12 @@ type cqlInspectData struct {
 	CQLLines   []notationLine
 	WideLines  []notationLine
 	Keys       []keyLink
+	KeyToken   keyToken // the inspected partition key's token
 }
 
 type keyLink struct {
 	Label, Href string
+	Token       string // the partition key's token, "" when unknown
 }
 
 func (h *handler) inspectCQL(c *gin.Context) {
@@ -135,12 +137,22 @@ func (h *handler) inspectCQL(c *gin.Context) {
 			page(statusOf(err))
 			return
 		}
-		for _, k := range keys {
+		toks := h.tokensOf(c, t.Name, keys)
+		for i, k := range keys {
 			q := url.Values{"table": {t.Name}, "key": k}
 			d.Keys = append(d.Keys, keyLink{Label: strings.Join(k, " : "), Href: "/models/inspect?" + q.Encode()})
+			if toks != nil {
+				d.Keys[i].Token = toks[i]
+			}
 		}
 		page(http.StatusOK)
 		return
+	}
+	if toks := h.tokensOf(c, t.Name, [][]string{key}); len(toks) == 1 && toks[0] != "" {
+		d.KeyToken = keyToken{Token: toks[0]}
+		if len(t.PartitionKey) == 1 && t.PartitionKey[0].Type == "text" { // the lesson places text keys
+			d.KeyToken.Ring = tokensLessonURL(key[0])
+		}
 	}
 	rows, err := h.deps.CQL.ReadPartition(ctx, t.Name, key, CQLSlice{Start: d.Start, Finish: d.Finish, Reversed: d.Reversed, Count: d.Count})
 	if err != nil {

@@ -133,7 +133,7 @@ func TestInspectorOnMemorySaysWhy(t *testing.T) {
 func cql3Stores(t *testing.T) (stores, *cql3.Store) {
 	t.Helper()
 	s := cqltest.Store(t, "twissandra_test_pages_")
-	return stores{users: s, tweets: s, lines: s, authors: s, entries: s, tags: s, comments: s, sessions: s, cql: s, locator: s, claims: s, sizes: s, queryLab: s, backend: "cql3"}, s
+	return stores{users: s, tweets: s, lines: s, authors: s, entries: s, tags: s, comments: s, sessions: s, cql: s, locator: s, claims: s, sizes: s, queryLab: s, ring: s, backend: "cql3"}, s
 }
 
 func TestCQLInspectorOnNode(t *testing.T) {
@@ -162,7 +162,9 @@ func TestCQLInspectorOnNode(t *testing.T) {
 		"CREATE TABLE "+store.Keyspace()+".timeline (username text, time timeuuid, author text, body text, created_at timestamp, created_at_us int, tweet_id timeuuid",
 		`WRITETIME(&#34;tweet_id&#34;), TTL(&#34;tweet_id&#34;) FROM `+store.Keyspace()+`.&#34;timeline&#34; WHERE &#34;username&#34; = ? ORDER BY &#34;time&#34; DESC LIMIT ? -&gt; 3 rows`,
 		// each cell with its write time, in the CQL rows and in the 1.2 composite cells alike
-		`<span class="c ts">/* timestamp `)
+		`<span class="c ts">/* timestamp `,
+		// the footer names each statement's consistency level and the node that coordinated it
+		`<span class="op-cl">CL `+store.Consistency()+`</span> · <span class="op-coordinator">coordinator `)
 	if !strings.Contains(r.header.Get("Storage-Ops"), "SELECT=") {
 		t.Errorf("Storage-Ops: %q", r.header.Get("Storage-Ops"))
 	}

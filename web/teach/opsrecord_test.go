@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"twissandra/adapters/widerow/engine"
 	"twissandra/ports/oplog"
 	"twissandra/web"
 )
@@ -59,13 +60,21 @@ func TestStructuredOpsOfAPost(t *testing.T) {
 		t.Fatalf("no fan-out batch or note in %+v", rec.Ops)
 	}
 	if batch.Model != "widerow" || batch.Kind != oplog.Write || batch.KeyCount != 4 || len(batch.Keys) != 4 || batch.Took <= 0 ||
-		batch.Family != "Twissandra (Timeline: 3 rows, Userline: 2 rows)" {
+		batch.Family != "Twissandra (Timeline: 3 rows, Userline: 2 rows)" || batch.Consistency != "QUORUM" || batch.Coordinator != "" {
 		t.Errorf("the fan-out's batch: %+v", *batch)
 	}
-	if note.Kind != oplog.Note || note.Touched != "5 lines" {
+	for i, k := range batch.Keys {
+		if raw := strings.TrimSuffix(strings.TrimPrefix(k, "['"), "']"); len(batch.Tokens) != len(batch.Keys) || batch.Tokens[i] != engine.RandomPartitioner.Token(raw) {
+			t.Errorf("the batch's keys %q, tokens %q: want each key's RandomPartitioner token", batch.Keys, batch.Tokens)
+			break
+		}
+	}
+	if note.Kind != oplog.Note || note.Touched != "5 lines" || note.Consistency != "" {
 		t.Errorf("the fan-out's note: %+v", *note)
 	}
 	page := c.get("/").body
 	mustContain(t, page, `What your post cost`, `<li class="op op-write"><code>batch_mutate Twissandra 4 rows (Timeline: 3 rows, Userline: 2 rows)`,
-		`<span class="op-meta">write · `, " µs</span>")
+		`<span class="op-meta">write · <span class="op-cl">CL QUORUM</span> · `, " µs</span>",
+		// a call of one row names its key's token
+		`<span class="op-cl">CL QUORUM</span> · <span class="op-token">token `)
 }

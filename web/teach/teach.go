@@ -85,6 +85,10 @@ type Deps struct {
 	// backend's, or compare mode's second backend's when that is cql3; a store without CQL
 	// says why not; nil leaves the exercise out.
 	QueryLab teaching.QueryLab
+	// Ring places keys on the running backend's ring, for the tokens-and-replicas lesson and
+	// the tokens "where does it live" shows; CompareRing is compare mode's second backend's,
+	// shown beside it. nil leaves them out.
+	Ring, CompareRing teaching.Ring
 }
 
 type handler struct {
@@ -122,6 +126,8 @@ func Register(st *site.Site, deps Deps) error {
 		deps.Actions = newMemoryLedger()
 	}
 	noneIfNil(&deps.QueryLab)
+	noneIfNil(&deps.Ring)
+	noneIfNil(&deps.CompareRing)
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"twissandra/internal/testkit/cputime"
+	"twissandra/ports/oplog"
 )
 
 // buildWideRow writes width LongType columns into one Timeline row, in
@@ -303,5 +304,43 @@ func BenchmarkFanoutFloor(b *testing.B) {
 			post(int64(i + 1))
 		}
 		b.ReportMetric(cputime.PerOp(cpu0, b.N), "cpu-ms/op")
+	})
+}
+
+// BenchmarkRecordedSlice40 is a page's get_slice of 40 columns unrecorded, recorded in full in a
+// page's log (its text, consistency level and its key's token), and the token alone: the
+// share of a call a footer's record costs, and of that the token's.
+func BenchmarkRecordedSlice40(b *testing.B) {
+	n, err := Open(Options{Dir: b.TempDir(), CommitLogSync: SyncPeriodic})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer n.Close()
+	key := uuid.NewString()
+	buildWideRow(b, n, key, 1_000)
+	parent := ColumnParent{ColumnFamily: "Timeline"}
+	pred := SlicePredicate{SliceRange: &SliceRange{Reversed: true, Count: 40}}
+	b.Run("unrecorded", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := n.GetSlice(bg, "Twissandra", key, parent, pred, QUORUM); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("recorded", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ctx := oplog.With(bg, oplog.NewLog(false))
+			if _, err := n.GetSlice(ctx, "Twissandra", key, parent, pred, QUORUM); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("token", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = n.partitioner.Token(key)
+		}
 	})
 }

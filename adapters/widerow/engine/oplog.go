@@ -137,20 +137,42 @@ func brief(ctx context.Context, kind oplog.Kind, call string) bool {
 	return true
 }
 
-// op is the record of one call; the model is this one.
-func op(kind oplog.Kind, call, family string, keys []string, keyCount int, pred, touched string, start time.Time, text string) oplog.Op {
+// op is the record of one call; the model is this one, and cl the ConsistencyLevel the call
+// carried, which the emulation applies (one node: every level but ZERO and ANY is that node's
+// answer).
+func op(kind oplog.Kind, call, family string, keys []string, keyCount int, pred, touched string, start time.Time, cl ConsistencyLevel, text string) oplog.Op {
 	return oplog.Op{Model: "widerow", Kind: kind, Call: call, Family: family, Keys: oplog.KeysOf(keys), KeyCount: keyCount,
-		Predicate: pred, Touched: touched, Took: time.Since(start), Text: text}
+		Predicate: pred, Touched: touched, Took: time.Since(start), Consistency: clName(cl), Text: text}
 }
 
-func (n *Node) recordSlice(ctx context.Context, start time.Time, keyspace, key string, parent ColumnParent, pred SlicePredicate, got int, err error) {
+// tokens sets o.Tokens to the partitioner's tokens of raw, the row keys o.Keys shows.
+func (n *Node) tokens(o oplog.Op, raw ...string) oplog.Op {
+	o.Tokens = make([]string, len(raw))
+	for i, k := range raw {
+		o.Tokens[i] = n.partitioner.Token(k)
+	}
+	return o
+}
+
+// noCall is the consistency level of what no Thrift call does (a compaction, the inspector's
+// scan of stored cells): it carries none.
+const noCall ConsistencyLevel = -1
+
+func clName(cl ConsistencyLevel) string {
+	if cl == noCall {
+		return ""
+	}
+	return cl.String()
+}
+
+func (n *Node) recordSlice(ctx context.Context, start time.Time, cl ConsistencyLevel, keyspace, key string, parent ColumnParent, pred SlicePredicate, got int, err error) {
 	if brief(ctx, oplog.Read, "get_slice") {
 		return
 	}
 	cf := n.cfOf(keyspace, parent.ColumnFamily)
 	family, p, touched := showParent(cf, keyspace, ColumnParent{ColumnFamily: parent.ColumnFamily}), showPredicate(cf, parent, pred), outcome(err, got, "columns")
-	oplog.Record(ctx, op(oplog.Read, "get_slice", keyspace+"."+parent.ColumnFamily, []string{showKey(key)}, 1, p, touched, start,
-		"get_slice "+family+showKey(key)+superSuffix(cf, parent)+" "+p+" -> "+touched))
+	oplog.Record(ctx, n.tokens(op(oplog.Read, "get_slice", keyspace+"."+parent.ColumnFamily, []string{showKey(key)}, 1, p, touched, start, cl,
+		"get_slice "+family+showKey(key)+superSuffix(cf, parent)+" "+p+" -> "+touched), key))
 }
 
 func superSuffix(cf *cfInfo, parent ColumnParent) string {
@@ -160,7 +182,7 @@ func superSuffix(cf *cfInfo, parent ColumnParent) string {
 	return "[" + showName(cf, false, parent.SuperColumn) + "]"
 }
 
-func (n *Node) recordMultiget(ctx context.Context, start time.Time, keyspace string, keys []string, parent ColumnParent, pred SlicePredicate, res [][]ColumnOrSuperColumn, err error) {
+func (n *Node) recordMultiget(ctx context.Context, start time.Time, cl ConsistencyLevel, keyspace string, keys []string, parent ColumnParent, pred SlicePredicate, res [][]ColumnOrSuperColumn, err error) {
 	if brief(ctx, oplog.Read, "multiget_slice") {
 		return
 	}
@@ -176,11 +198,11 @@ func (n *Node) recordMultiget(ctx context.Context, start time.Time, keyspace str
 	for _, k := range keys[:min(len(keys), oplog.MaxKeys)] {
 		shown = append(shown, showKey(k))
 	}
-	oplog.Record(ctx, op(oplog.Read, "multiget_slice", keyspace+"."+parent.ColumnFamily, shown, len(keys), p, touched, start,
-		"multiget_slice "+showParent(cf, keyspace, parent)+" "+strconv.Itoa(len(keys))+" keys "+p+" -> "+touched))
+	oplog.Record(ctx, n.tokens(op(oplog.Read, "multiget_slice", keyspace+"."+parent.ColumnFamily, shown, len(keys), p, touched, start, cl,
+		"multiget_slice "+showParent(cf, keyspace, parent)+" "+strconv.Itoa(len(keys))+" keys "+p+" -> "+touched), keys[:len(shown)]...))
 }
 
-func (n *Node) recordPath(ctx context.Context, start time.Time, call, keyspace, key string, path ColumnPath, result string) {
+func (n *Node) recordPath(ctx context.Context, start time.Time, cl ConsistencyLevel, call, keyspace, key string, path ColumnPath, result string) {
 	verb, _, _ := strings.Cut(call, " ")
 	kind := oplog.Read
 	switch verb {
@@ -204,10 +226,10 @@ func (n *Node) recordPath(ctx context.Context, start time.Time, call, keyspace, 
 	if result != "" {
 		line += " -> " + result
 	}
-	oplog.Record(ctx, op(kind, verb, keyspace+"."+path.ColumnFamily, []string{showKey(key)}, 1, strings.TrimPrefix(s, keyspace+"."+path.ColumnFamily+showKey(key)), result, start, line))
+	oplog.Record(ctx, n.tokens(op(kind, verb, keyspace+"."+path.ColumnFamily, []string{showKey(key)}, 1, strings.TrimPrefix(s, keyspace+"."+path.ColumnFamily+showKey(key)), result, start, cl, line), key))
 }
 
-func (n *Node) recordBatch(ctx context.Context, start time.Time, keyspace string, m map[string]map[string][]Mutation, err error) {
+func (n *Node) recordBatch(ctx context.Context, start time.Time, cl ConsistencyLevel, keyspace string, m map[string]map[string][]Mutation, err error) {
 	if brief(ctx, oplog.Write, "batch_mutate") {
 		return
 	}
@@ -228,16 +250,20 @@ func (n *Node) recordBatch(ctx context.Context, start time.Time, keyspace string
 	if err != nil {
 		result = "error"
 	}
-	keys := make([]string, 0, min(len(m), oplog.MaxKeys))
+	raw := make([]string, 0, min(len(m), oplog.MaxKeys))
 	for k := range m {
-		if len(keys) == oplog.MaxKeys {
+		if len(raw) == oplog.MaxKeys {
 			break
 		}
-		keys = append(keys, showKey(k))
+		raw = append(raw, k)
 	}
-	sort.Strings(keys)
-	oplog.Record(ctx, op(oplog.Write, "batch_mutate", keyspace+" ("+strings.Join(cfs, ", ")+")", keys, len(m), "", fmt.Sprintf("%d mutations", muts), start,
-		fmt.Sprintf("batch_mutate %s %d rows (%s) %d mutations, one Pebble batch -> %s", keyspace, len(m), strings.Join(cfs, ", "), muts, result)))
+	sort.Slice(raw, func(i, j int) bool { return showKey(raw[i]) < showKey(raw[j]) })
+	keys := make([]string, len(raw))
+	for i, k := range raw {
+		keys[i] = showKey(k)
+	}
+	oplog.Record(ctx, n.tokens(op(oplog.Write, "batch_mutate", keyspace+" ("+strings.Join(cfs, ", ")+")", keys, len(m), "", fmt.Sprintf("%d mutations", muts), start, cl,
+		fmt.Sprintf("batch_mutate %s %d rows (%s) %d mutations, one Pebble batch -> %s", keyspace, len(m), strings.Join(cfs, ", "), muts, result)), raw...))
 }
 
 // recordScan records RowStats's pass over a column family's stored cells: the rows and the
@@ -258,7 +284,7 @@ func (n *Node) recordScan(ctx context.Context, start time.Time, keyspace, cf str
 		touched += " (stopped at the bound)"
 	}
 	pred := "every stored cell, tombstones included, at most " + strconv.Itoa(maxCells)
-	oplog.Record(ctx, op(oplog.Read, "scan", keyspace+"."+cf, nil, 0, pred, touched, start,
+	oplog.Record(ctx, op(oplog.Read, "scan", keyspace+"."+cf, nil, 0, pred, touched, start, noCall,
 		"scan "+keyspace+"."+cf+" ("+pred+") -> "+touched))
 }
 

@@ -112,3 +112,48 @@ func TestCallsRecordThemselves(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Each Thrift call's record names the ConsistencyLevel it carried, which the emulation
+// applied; what no Thrift call does (a compaction) names none.
+func TestCallsRecordTheirConsistencyLevel(t *testing.T) {
+	n, err := Open(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	var got records
+	ctx := oplog.With(context.Background(), &got)
+	if err := n.Insert(ctx, "Scratch", "r", ColumnPath{ColumnFamily: "Longs", Column: long(7)}, []byte("v"), 1, ALL); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.BatchMutate(ctx, "Scratch", map[string]map[string][]Mutation{"r": {"Longs": {{ColumnOrSuperColumn: &ColumnOrSuperColumn{Column: &Column{Name: long(9), Value: []byte("x"), Timestamp: 2}}}}}}, ANY); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.GetSlice(ctx, "Scratch", "r", ColumnParent{ColumnFamily: "Longs"}, SlicePredicate{SliceRange: &SliceRange{Count: 5}}, QUORUM); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.MultigetSlice(ctx, "Scratch", []string{"r"}, ColumnParent{ColumnFamily: "Longs"}, SlicePredicate{SliceRange: &SliceRange{Count: 5}}, ONE); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.GetCount(ctx, "Scratch", "r", ColumnParent{ColumnFamily: "Longs"}, ALL); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.CompactRow(ctx, "Scratch", "Longs", "r", 0); err != nil {
+		t.Fatal(err)
+	}
+	// Each names the tokens of the keys it shows, the partitioner's.
+	for i, o := range got[:5] {
+		if len(o.Tokens) != 1 || o.Tokens[0] != RandomPartitioner.Token("r") || len(o.Keys) != 1 {
+			t.Errorf("record %d (%s): keys %q, tokens %q, want the token of 'r'", i, o.Text, o.Keys, o.Tokens)
+		}
+	}
+	want := []string{"ALL", "ANY", "QUORUM", "ONE", "ALL", ""}
+	if len(got) != len(want) {
+		t.Fatalf("%d records: %+v", len(got), got)
+	}
+	for i, w := range want {
+		if got[i].Consistency != w || got[i].Coordinator != "" {
+			t.Errorf("record %d (%s): consistency %q coordinator %q, want %q and none", i, got[i].Text, got[i].Consistency, got[i].Coordinator, w)
+		}
+	}
+}

@@ -35,7 +35,7 @@ func (n *Node) GetRangeSlices(ctx context.Context, keyspace string, parent Colum
 		defer func() {
 			cf := n.cfOf(keyspace, parent.ColumnFamily)
 			p, touched := showPredicate(cf, parent, pred), outcome(err, len(res), "rows")
-			oplog.Record(ctx, op(oplog.Read, "get_range_slices", keyspace+"."+parent.ColumnFamily, nil, 0, fmt.Sprintf("count=%d %s", kr.Count, p), touched, start,
+			oplog.Record(ctx, op(oplog.Read, "get_range_slices", keyspace+"."+parent.ColumnFamily, nil, 0, fmt.Sprintf("count=%d %s", kr.Count, p), touched, start, cl,
 				fmt.Sprintf("get_range_slices %s count=%d %s -> %s", showParent(cf, keyspace, parent), kr.Count, p, touched)))
 		}()
 	}

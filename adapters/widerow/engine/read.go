@@ -538,7 +538,7 @@ func sizeHint(pred *SlicePredicate) int {
 func (n *Node) GetSlice(ctx context.Context, keyspace, key string, parent ColumnParent, pred SlicePredicate, cl ConsistencyLevel) (res []ColumnOrSuperColumn, err error) {
 	if oplog.Enabled(ctx) {
 		start := time.Now()
-		defer func() { n.recordSlice(ctx, start, keyspace, key, parent, pred, len(res), err) }()
+		defer func() { n.recordSlice(ctx, start, cl, keyspace, key, parent, pred, len(res), err) }()
 	}
 	var out collector
 	cf, cached, r, err := n.sliceRow(ctx, keyspace, key, &parent, &pred, cl, &out, false)
@@ -560,7 +560,7 @@ func (n *Node) GetSlice(ctx context.Context, keyspace, key string, parent Column
 func (n *Node) GetSliceEach(ctx context.Context, keyspace, key string, parent ColumnParent, pred SlicePredicate, cl ConsistencyLevel, fn func(Column)) (count int, err error) {
 	if oplog.Enabled(ctx) {
 		start := time.Now()
-		defer func() { n.recordSlice(ctx, start, keyspace, key, parent, pred, count, err) }()
+		defer func() { n.recordSlice(ctx, start, cl, keyspace, key, parent, pred, count, err) }()
 	}
 	var out collector
 	_, cached, r, err := n.sliceRow(ctx, keyspace, key, &parent, &pred, cl, &out, true)
@@ -648,7 +648,7 @@ func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string
 func (n *Node) MultigetSliceList(ctx context.Context, keyspace string, keys []string, parent ColumnParent, pred SlicePredicate, cl ConsistencyLevel) (res [][]ColumnOrSuperColumn, err error) {
 	if oplog.Enabled(ctx) {
 		start := time.Now()
-		defer func() { n.recordMultiget(ctx, start, keyspace, keys, parent, pred, res, err) }()
+		defer func() { n.recordMultiget(ctx, start, cl, keyspace, keys, parent, pred, res, err) }()
 	}
 	cf, names, err := n.prepareRead(ctx, keyspace, &parent, &pred, cl)
 	if err != nil {
@@ -747,7 +747,7 @@ func (n *Node) GetCount(ctx context.Context, keyspace, key string, parent Column
 	if oplog.Enabled(ctx) {
 		start := time.Now()
 		defer func() {
-			n.recordPath(ctx, start, "get_count", keyspace, key, ColumnPath{ColumnFamily: parent.ColumnFamily, SuperColumn: parent.SuperColumn}, outcome(err, count, "columns"))
+			n.recordPath(ctx, start, cl, "get_count", keyspace, key, ColumnPath{ColumnFamily: parent.ColumnFamily, SuperColumn: parent.SuperColumn}, outcome(err, count, "columns"))
 		}()
 	}
 	cf, _, err := n.prepareRead(ctx, keyspace, &parent, nil, cl)
@@ -776,7 +776,7 @@ func (n *Node) GetCount(ctx context.Context, keyspace, key string, parent Column
 func (n *Node) Get(ctx context.Context, keyspace, key string, path ColumnPath, cl ConsistencyLevel) (got ColumnOrSuperColumn, err error) {
 	if oplog.Enabled(ctx) {
 		start := time.Now()
-		defer func() { n.recordPath(ctx, start, "get", keyspace, key, path, outcome(err, 1, "column")) }()
+		defer func() { n.recordPath(ctx, start, cl, "get", keyspace, key, path, outcome(err, 1, "column")) }()
 	}
 	var zero ColumnOrSuperColumn
 	if err := ctx.Err(); err != nil {

@@ -191,7 +191,7 @@ func (n *Node) CompactRow(ctx context.Context, keyspace, columnFamily, key strin
 			}
 			s := keyspace + "." + columnFamily + showKey(key)
 			oplog.Record(ctx, op(oplog.Write, "compaction", keyspace+"."+columnFamily, []string{showKey(key)}, 1,
-				fmt.Sprintf("gc_before=%d", gcBefore), result, start, fmt.Sprintf("compaction %s gc_before=%d -> %s", s, gcBefore, result)))
+				fmt.Sprintf("gc_before=%d", gcBefore), result, start, noCall, fmt.Sprintf("compaction %s gc_before=%d -> %s", s, gcBefore, result)))
 		}()
 	}
 	if err := ctx.Err(); err != nil {

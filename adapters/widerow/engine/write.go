@@ -262,7 +262,7 @@ func validateInsertPath(cf *cfInfo, p *ColumnPath) error {
 func (n *Node) Insert(ctx context.Context, keyspace, key string, path ColumnPath, value []byte, timestamp int64, cl ConsistencyLevel) (err error) {
 	if oplog.Enabled(ctx) {
 		start := time.Now()
-		defer func() { n.recordPath(ctx, start, "insert", keyspace, key, path, appliedWord(true, err)) }()
+		defer func() { n.recordPath(ctx, start, cl, "insert", keyspace, key, path, appliedWord(true, err)) }()
 	}
 	cf, err := n.prepareWrite(ctx, keyspace, path.ColumnFamily, key, cl)
 	if err != nil {
@@ -288,7 +288,7 @@ func (n *Node) Insert(ctx context.Context, keyspace, key string, path ColumnPath
 func (n *Node) Remove(ctx context.Context, keyspace, key string, path ColumnPath, timestamp int64, cl ConsistencyLevel) (err error) {
 	if oplog.Enabled(ctx) {
 		start := time.Now()
-		defer func() { n.recordPath(ctx, start, "remove", keyspace, key, path, appliedWord(true, err)) }()
+		defer func() { n.recordPath(ctx, start, cl, "remove", keyspace, key, path, appliedWord(true, err)) }()
 	}
 	cf, err := n.prepareWrite(ctx, keyspace, path.ColumnFamily, key, cl)
 	if err != nil {
@@ -340,7 +340,7 @@ func (n *Node) Remove(ctx context.Context, keyspace, key string, path ColumnPath
 func (n *Node) BatchMutate(ctx context.Context, keyspace string, mutations map[string]map[string][]Mutation, cl ConsistencyLevel) (err error) {
 	if oplog.Enabled(ctx) {
 		start := time.Now()
-		defer func() { n.recordBatch(ctx, start, keyspace, mutations, err) }()
+		defer func() { n.recordBatch(ctx, start, cl, keyspace, mutations, err) }()
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -570,7 +570,7 @@ func (n *Node) CompareAndSet(ctx context.Context, keyspace, key string, parent C
 		}
 		start := time.Now()
 		defer func() {
-			n.recordPath(ctx, start, op, keyspace, key, ColumnPath{ColumnFamily: parent.ColumnFamily, SuperColumn: parent.SuperColumn, Column: col.Name}, appliedWord(ok, err))
+			n.recordPath(ctx, start, cl, op, keyspace, key, ColumnPath{ColumnFamily: parent.ColumnFamily, SuperColumn: parent.SuperColumn, Column: col.Name}, appliedWord(ok, err))
 		}()
 	}
 	cf, err := n.prepareWrite(ctx, keyspace, parent.ColumnFamily, key, cl)
