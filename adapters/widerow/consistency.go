@@ -8,6 +8,7 @@ import (
 
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
+	"twissandra/ports/oplog"
 	"twissandra/ports/teaching"
 )
 
@@ -46,9 +47,12 @@ type register struct {
 	cells [teaching.RingReplicas]engine.StoredCell
 	held  [teaching.RingReplicas]bool
 	hint  [teaching.RingReplicas][teaching.RingReplicas]bool
+	// applied and reads count the calls, for the trials' note.
+	applied, reads int
 }
 
 func (r *register) apply(i int, c engine.StoredCell) error {
+	r.applied++
 	if !r.held[i] || newest(&r.cells[i], &c) == &c {
 		r.cells[i], r.held[i] = c, true
 	}
@@ -56,6 +60,7 @@ func (r *register) apply(i int, c engine.StoredCell) error {
 }
 
 func (r *register) read(i int) (engine.StoredCell, bool, error) {
+	r.reads++
 	return r.cells[i], r.held[i], nil
 }
 
@@ -682,7 +687,26 @@ func (l *Lab) Trials(ctx context.Context, ring teaching.Ring, gap int64, seed ui
 	if err := checkStep(teaching.ConsistencyStep{Ring: ring, Gap: gap}); err != nil {
 		return teaching.TrialRun{}, err
 	}
-	return runTrials(ctx, ring, gap, seed, trials)
+	run, err := runTrials(ctx, ring, gap, seed, trials)
+	if err == nil {
+		noteTrials(ctx, run)
+	}
+	return run, err
+}
+
+// noteTrials says what the trials cost: no Thrift call, and what they did on the register.
+func noteTrials(ctx context.Context, run teaching.TrialRun) {
+	if !oplog.Detailed(ctx) {
+		oplog.Record(ctx, oplog.Op{Model: "widerow", Kind: oplog.Note, Call: "trials"})
+		return
+	}
+	applied, read := 0, 0
+	for _, p := range run.Pairs {
+		applied, read = applied+p.Applied, read+p.Reads
+	}
+	oplog.Record(ctx, oplog.Op{Model: "widerow", Kind: oplog.Note, Call: "trials", Touched: fmt.Sprintf("%d trials", run.Trials*len(run.Pairs)),
+		Text: fmt.Sprintf("trials: %d pairs of levels × %d trials on a register of three replicas in memory: %d versions applied, %d replica reads simulated; no call reached a node",
+			len(run.Pairs), run.Trials, applied, read)})
 }
 
 func runTrials(ctx context.Context, ring teaching.Ring, gap int64, seed uint64, trials int) (teaching.TrialRun, error) {
@@ -731,6 +755,7 @@ func trialPair(ctx context.Context, ring teaching.Ring, gap int64, seed uint64, 
 			expected = &last
 		}
 	}
+	p.Applied, p.Reads = store.applied, store.reads
 	return p, nil
 }
 

@@ -262,7 +262,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		return nil, err
 	}
 	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: cql3.SchemaText(),
-		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab}
+		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Consistency: d.Lab, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab}
 	if d.Second != nil {
 		td.Locator = compare.Locator(d.Second.pair, d.Locator, d.Second.locator)
 		td.CompareSizes, td.CompareBackend = d.Second.sizes, d.Config.Compare

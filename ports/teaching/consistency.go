@@ -159,6 +159,9 @@ type TrialPair struct {
 	Trials      int
 	Unavailable int // trials that failed with UnavailableException (all or none)
 	Stale       int
+	// Applied and Reads count what the trials did to the replicas: versions applied (writes,
+	// repairs) and rows read.
+	Applied, Reads int
 }
 
 // StaleRate is the share of the available trials that read a stale value.

@@ -61,8 +61,8 @@ func walkCourse(t *testing.T, app *testApp, backend string, width int) {
 	b.do("the course's start page", chromedp.EmulateViewport(int64(width), 900),
 		chromedp.Navigate(app.srv.URL+"/learn"), chromedp.WaitVisible(chromedp.CSS("#course")))
 	lessons := course()
-	if len(lessons) != 12 {
-		t.Fatalf("the course has %d lessons, want 12", len(lessons))
+	if len(lessons) != 13 {
+		t.Fatalf("the course has %d lessons, want 13", len(lessons))
 	}
 	next := "#start"
 	for i, l := range lessons {

@@ -102,7 +102,7 @@ func newApp(t testing.TB, st stores) *testApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lab teaching.ColumnLab
+	var lab *widerow.Lab
 	if !st.noLab {
 		lab = testLab(t)
 	}
@@ -114,7 +114,7 @@ func newApp(t testing.TB, st stores) *testApp {
 		t.Fatal(err)
 	}
 	if err := Register(frame, Deps{Social: svc, Blog: bl, Backend: st.backend, Wide: st.wide, CQL: st.cql, Locator: st.locator,
-		StorageConf: engine.DefaultSchemaXML, Lab: lab, Claims: st.claims, Sizes: st.sizes,
+		StorageConf: engine.DefaultSchemaXML, Lab: lab, Consistency: lab, Claims: st.claims, Sizes: st.sizes,
 		CompareSizes: st.compareSizes, CompareBackend: st.compareBackend, QueryFirstDDL: cql3.SchemaText(), QueryLab: st.queryLab}); err != nil {
 		t.Fatal(err)
 	}

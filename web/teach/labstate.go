@@ -47,6 +47,10 @@ type labState struct {
 	Replicas *replicaRun
 	Race     *raceRun
 
+	Consistency *consistencyRun
+	Trials      *trialsRun
+	trialsLast  bool // the trials came after the last step: their form is the one shown
+
 	// refused is the last form's refusal, shown once.
 	refused *labRefusal
 }
