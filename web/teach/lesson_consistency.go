@@ -114,7 +114,7 @@ type consistencyRun struct {
 // replicaRow is one replica's line of a step's table.
 type replicaRow struct {
 	Name, Delay, Reply, Held string
-	Stopped, Answered       bool
+	Stopped, Answered        bool
 }
 
 // trialsRun is the browser's last run of trials.

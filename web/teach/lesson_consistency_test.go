@@ -42,7 +42,9 @@ func TestLessonConsistency(t *testing.T) {
 	first := eventsList.FindString(c.submit("/models/lab/consistency", ringValues("ONE", "ONE", "42"), "/learn/consistency").body)
 	again := eventsList.FindString(c.submit("/models/lab/consistency", ringValues("ONE", "ONE", "42"), "/learn/consistency").body)
 	other := eventsList.FindString(c.submit("/models/lab/consistency", ringValues("ONE", "ONE", "43"), "/learn/consistency").body)
-	clean := func(s string) string { return regexp.MustCompile(`timestamp[= ]\d+|value=&#34;[^&]*&#34;`).ReplaceAllString(s, "") }
+	clean := func(s string) string {
+		return regexp.MustCompile(`timestamp[= ]\d+|value=&#34;[^&]*&#34;`).ReplaceAllString(s, "")
+	}
 	if first == "" || clean(first) != clean(again) || clean(first) == clean(other) {
 		t.Errorf("seed 42 twice, then 43:\n%s\n%s\n%s", first, again, other)
 	}
