@@ -4,10 +4,13 @@
 #   - TestCQL3NodeStopDuringLoad: one node on 127.0.0.2:9043 (storage port 7043), stopped and
 #     started again on its data (scripts/cassandra-restart.sh) under a write load through serve;
 #   - TestCQL3ThreeNodesOneDown: three nodes on 127.0.0.1-3:9044 (storage port 7044), RF=3, one
-#     stopped while serve keeps working at LOCAL_QUORUM.
-# Each JVM takes about 1 GiB of RAM (512M heap); the three-node test needs about 3 GiB and
+#     stopped while serve keeps working at LOCAL_QUORUM;
+#   - TestCQL3ThreeNodesLevels: three nodes on 127.0.0.1-3:9048 (storage port 7048), RF=3: every
+#     consistency level tried by the cql3 adapter with all up, then with one stopped (ALL answers
+#     Unavailable, ONE and QUORUM succeed).
+# Each JVM takes about 1 GiB of RAM (512M heap); each three-node test needs about 3 GiB and
 # several minutes on two cores. Extra arguments go to go test (e.g. -run TestCQL3NodeStop).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TWISSANDRA_HEAVY=1 exec go test -race -count=1 -timeout 30m -v \
-	-run 'TestCQL3NodeStopDuringLoad|TestCQL3ThreeNodesOneDown' "$@" ./tests/reliability
+	-run 'TestCQL3NodeStopDuringLoad|TestCQL3ThreeNodesOneDown|TestCQL3ThreeNodesLevels' "$@" ./tests/reliability

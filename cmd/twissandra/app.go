@@ -223,8 +223,9 @@ type engineDeps struct {
 	Lab     *widerow.Lab
 	Claims  teaching.NameClaims
 	Sizes   teaching.RowSizer
-	Actions teaching.ActionLedger `optional:"true"` // cql3 only: the others keep actions in memory
-	QLab    teaching.QueryLab     // the query-first lesson's exercise
+	Actions teaching.ActionLedger  `optional:"true"` // cql3 only: the others keep actions in memory
+	QLab    teaching.QueryLab      // the query-first lesson's exercise
+	Levels  teaching.ClusterLevels `optional:"true"` // cql3 only: the consistency lesson's levels, tried on the cluster
 	Second  *secondary
 }
 
@@ -262,7 +263,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		return nil, err
 	}
 	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: cql3.SchemaText(),
-		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Consistency: d.Lab, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab}
+		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Consistency: d.Lab, ClusterLevels: d.Levels, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab}
 	if d.Second != nil {
 		td.Locator = compare.Locator(d.Second.pair, d.Locator, d.Second.locator)
 		td.CompareSizes, td.CompareBackend = d.Second.sizes, d.Config.Compare

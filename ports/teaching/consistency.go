@@ -191,3 +191,35 @@ type ConsistencyLab interface {
 	// by seed, and counts the stale reads. More than MaxTrials is domain.ErrInvalid.
 	Trials(ctx context.Context, ring Ring, gap int64, seed uint64, trials int) (TrialRun, error)
 }
+
+// ClusterLevels tries each consistency level on the running cql3 backend's cluster: a write and
+// a read of one row of the race's sandbox at ONE, QUORUM and ALL, and says, from the driver,
+// which succeeded and which the coordinator refused as Unavailable (how many replicas the
+// level required, and how many it held alive).
+type ClusterLevels interface {
+	TryLevels(ctx context.Context) (LevelTrial, error)
+}
+
+// LevelTrial is what TryLevels found.
+type LevelTrial struct {
+	Keyspace    string
+	Replication string // the keyspace's replication, as the driver's metadata says it
+	Levels      []LevelTry
+}
+
+// LevelTry is one level's write and read.
+type LevelTry struct {
+	Level       string
+	Write, Read LevelOutcome
+}
+
+// LevelOutcome is one statement at one level: OK, or Unavailable (Required and Alive from the
+// coordinator's answer), or another failure (Error: a timeout, say).
+type LevelOutcome struct {
+	Statement   string
+	OK          bool
+	Unavailable bool
+	Required    int
+	Alive       int
+	Error       string
+}

@@ -51,6 +51,8 @@ type stores struct {
 	claims   teaching.NameClaims
 	sizes    teaching.RowSizer
 	queryLab teaching.QueryLab
+	// levels tries the consistency levels on the cql3 backend's cluster (cql3 only)
+	levels teaching.ClusterLevels
 	// compareSizes measures compare mode's second backend, compareBackend.
 	compareSizes   teaching.RowSizer
 	compareBackend string
@@ -114,7 +116,7 @@ func newApp(t testing.TB, st stores) *testApp {
 		t.Fatal(err)
 	}
 	if err := Register(frame, Deps{Social: svc, Blog: bl, Backend: st.backend, Wide: st.wide, CQL: st.cql, Locator: st.locator,
-		StorageConf: engine.DefaultSchemaXML, Lab: lab, Consistency: lab, Claims: st.claims, Sizes: st.sizes,
+		StorageConf: engine.DefaultSchemaXML, Lab: lab, Consistency: lab, ClusterLevels: st.levels, Claims: st.claims, Sizes: st.sizes,
 		CompareSizes: st.compareSizes, CompareBackend: st.compareBackend, QueryFirstDDL: cql3.SchemaText(), QueryLab: st.queryLab}); err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,7 @@ const consistencyBack = "/learn/consistency"
 func (h *handler) registerConsistency(g *gin.RouterGroup) {
 	g.POST("models/lab/consistency", h.admit(h.labGate), h.consistencyStep)
 	g.POST("models/lab/consistency/trials", h.admit(h.labGate), h.consistencyTrials)
+	g.POST("models/lab/consistency/cluster", h.admit(h.labGate), h.clusterLevels)
 }
 
 // ringForm is the lab's form as the learner typed it: delays in milliseconds.
@@ -137,12 +138,19 @@ type consistencyData struct {
 	Error     string
 	Trials    *trialsRun
 	TrialsErr string
+	// Cluster says whether the levels can be tried on the cql3 backend's cluster, and
+	// Levels is the browser's last try.
+	Cluster    bool
+	Backend    string
+	Tried      *teaching.LevelTrial
+	ClusterErr string
 }
 
 func showConsistency(h *handler, c *gin.Context) (templ.Component, error) {
 	q, _ := teaching.BlockFor("QUORUM", teaching.RingReplicas)
 	d := consistencyData{Available: h.deps.Consistency != nil, Back: consistencyBack, Bounds: h.labGate.Bounds(), Levels: teaching.Levels,
-		Quorum: q, N: teaching.RingReplicas, MaxTrials: teaching.MaxTrials, Form: defaultRingForm}
+		Quorum: q, N: teaching.RingReplicas, MaxTrials: teaching.MaxTrials, Form: defaultRingForm,
+		Cluster: h.deps.ClusterLevels != nil, Backend: h.deps.Backend}
 	st := h.recalled(c)
 	if r := st.Consistency; r != nil {
 		d.Run, d.Form = r, r.Form
@@ -152,6 +160,10 @@ func showConsistency(h *handler, c *gin.Context) (templ.Component, error) {
 		if st.Consistency == nil || st.trialsLast {
 			d.Form = r.Form
 		}
+	}
+	d.Tried = st.Levels
+	if r := st.refusal("cluster"); r != nil {
+		d.Tried, d.ClusterErr = nil, r.Msg
 	}
 	if r := st.refusal("consistency"); r != nil {
 		d.Form, d.Run, d.Error = ringFormOf(r.Form), nil, r.Msg
@@ -216,6 +228,31 @@ func (h *handler) consistencyTrials(c *gin.Context) {
 		}
 	}
 	h.labDone(c, "trials", "consistency-trials", "your trials", err, form)
+}
+
+// clusterLevels tries each level on the cql3 backend's cluster.
+func (h *handler) clusterLevels(c *gin.Context) {
+	var err error
+	if h.deps.ClusterLevels == nil {
+		err = domain.Invalid("", "this server does not run on a Cassandra cluster: start it with --backend cql3")
+	} else {
+		var got teaching.LevelTrial
+		if got, err = h.deps.ClusterLevels.TryLevels(c.Request.Context()); err == nil {
+			h.remember(c, func(st *labState) { st.Levels = &got })
+		}
+	}
+	h.labDone(c, "cluster", "consistency-cluster", "your try of the levels", err, nil)
+}
+
+// outcome says how one statement of a level ended.
+func outcome(o teaching.LevelOutcome) string {
+	switch {
+	case o.OK:
+		return "succeeded"
+	case o.Unavailable:
+		return fmt.Sprintf("Unavailable: %d replicas required, %d alive", o.Required, o.Alive)
+	}
+	return "failed: " + o.Error
 }
 
 // ms writes virtual microseconds as milliseconds.

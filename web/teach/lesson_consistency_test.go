@@ -1,12 +1,17 @@
 package teach
 
 import (
+	"context"
 	"html"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"twissandra/adapters/cql3"
+	"twissandra/internal/testkit/cqltest"
 )
 
 // ringValues is the consistency lab's form: delays in ms, stopped replicas, the levels.
@@ -114,4 +119,34 @@ func TestLessonConsistencyRefusals(t *testing.T) {
 			mustContain(t, body, `id="consistency-delay-a" value="x"`)
 		}
 	}
+}
+
+// On the cql3 backend the lesson tries each level on the node: with a keyspace of replication
+// factor 3 on one node, ONE succeeds and the coordinator refuses QUORUM and ALL as Unavailable,
+// which the page shows from the driver's answer. On another backend it says how to get there.
+func TestLessonConsistencyOnCluster(t *testing.T) {
+	t.Parallel()
+	none := newApp(t, memoryStores()).client(t)
+	mustContain(t, none.lessonPage("/learn/consistency"), `id="cluster-none"`, "This server runs on the memory backend.")
+
+	ks, hosts, port := cqltest.KeyspaceName(t, "twissandra_test_levels_")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	store, err := cql3.Open(ctx, cql3.Config{Hosts: hosts, Port: port, Keyspace: ks, Replication: "SimpleStrategy:3", Consistency: "ONE",
+		Timeout: 20 * time.Second, StartTimeout: 90 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = store.Close() })
+	s := store
+	c := newApp(t, stores{users: s, tweets: s, lines: s, authors: s, entries: s, tags: s, comments: s, sessions: s, cql: s, locator: s, claims: s,
+		sizes: s, queryLab: s, levels: s, backend: "cql3"}).client(t)
+	body := html.UnescapeString(c.lessonPage("/learn/consistency"))
+	mustContain(t, body, `id="cluster-form"`)
+	mustNotContain(t, body, `id="cluster-levels"`)
+	body = html.UnescapeString(c.submit("/models/lab/consistency/cluster", url.Values{"back": {"/learn/consistency"}}, "/learn/consistency#consistency-cluster").body)
+	mustContain(t, body, "replication SimpleStrategy replication_factor 3", `<tr data-level="ONE"><th>ONE</th><td class="ok">succeeded`,
+		`<tr data-level="QUORUM"><th>QUORUM</th><td class="unavailable">Unavailable: 2 replicas required, 1 alive`,
+		`<tr data-level="ALL"><th>ALL</th><td class="unavailable">Unavailable: 3 replicas required, 1 alive`,
+		"CONSISTENCY ALL; INSERT INTO race_names", "What your try of the levels cost")
 }

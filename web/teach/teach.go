@@ -60,6 +60,8 @@ type Deps struct {
 	Lab teaching.ColumnLab
 	// Consistency is the consistency lab's ring of three replicas; nil leaves it out.
 	Consistency teaching.ConsistencyLab
+	// ClusterLevels tries each consistency level on the cql3 backend's cluster; nil elsewhere.
+	ClusterLevels teaching.ClusterLevels
 	// Claims is the uniqueness race's sandbox in the running backend's model; nil leaves the
 	// race out.
 	Claims teaching.NameClaims
@@ -116,6 +118,7 @@ func Register(st *site.Site, deps Deps) error {
 	noneIfNil(&deps.CQL)
 	noneIfNil(&deps.Lab)
 	noneIfNil(&deps.Consistency)
+	noneIfNil(&deps.ClusterLevels)
 	noneIfNil(&deps.Claims)
 	noneIfNil(&deps.Sizes)
 	noneIfNil(&deps.CompareSizes)
