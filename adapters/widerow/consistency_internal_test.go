@@ -200,3 +200,29 @@ func BenchmarkTrials(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*1000), "ns/trial")
 }
+
+// BenchmarkRingStep is one step (a write at QUORUM, a read at ONE) on the ring's engine nodes
+// and on the trials' register: what the trials save by playing on the register.
+func BenchmarkRingStep(b *testing.B) {
+	l, err := NewLab()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = l.Close() })
+	s := teaching.ConsistencyStep{Ring: trialRing, Value: "v", Write: "QUORUM", Read: "ONE"}
+	for _, c := range []struct {
+		name  string
+		store ringStore
+	}{{"nodes", &nodeRing{ctx: context.Background(), nodes: l.ring, key: "bench"}}, {"register", &register{}}} {
+		b.Run(c.name, func(b *testing.B) {
+			co := newCoordinator(c.store, 1, false, "bench")
+			ts := int64(0)
+			for b.Loop() {
+				ts++
+				if _, err := co.play(s, ts, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -379,7 +379,7 @@ func newTrialChart(run teaching.TrialRun) trialChart {
 	const (
 		width, height = 480, 240
 		left, base    = 40, 190
-		top           = 30
+		top           = 40
 		barW, gap     = 36, 6
 		groupGap      = 24
 	)
@@ -405,7 +405,7 @@ func newTrialChart(run teaching.TrialRun) trialChart {
 		b := trialBar{X: x, W: barW, H: h, Y: base - h, Label: "R=" + p.Read, Overlap: p.Overlap, Unavailable: p.Unavailable == p.Trials}
 		switch {
 		case b.Unavailable:
-			b.Rate = "Unavail."
+			b.Rate = "n/a"
 		default:
 			b.Rate = fmt.Sprintf("%.2f%%", 100*p.StaleRate())
 		}
