@@ -2,16 +2,20 @@ package teach
 
 import (
 	"context"
+	"errors"
 	"html"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"twissandra/adapters/cql3"
+	"twissandra/domain"
 	"twissandra/internal/testkit/cqltest"
+	"twissandra/ports/teaching"
 )
 
 // ringValues is the consistency lab's form: delays in ms, stopped replicas, the levels.
@@ -149,4 +153,33 @@ func TestLessonConsistencyOnCluster(t *testing.T) {
 		`<tr data-level="QUORUM"><th>QUORUM</th><td class="unavailable">Unavailable: 2 replicas required, 1 alive`,
 		`<tr data-level="ALL"><th>ALL</th><td class="unavailable">Unavailable: 3 replicas required, 1 alive`,
 		"CONSISTENCY ALL; INSERT INTO race_names", "What your try of the levels cost")
+}
+
+// FuzzRingForm: whatever a learner types, the form reads into a step the lab accepts, or is
+// refused as invalid with a field named; never a panic, never a delay out of bounds.
+func FuzzRingForm(f *testing.F) {
+	f.Add("1", "2", "5", "ONE", "quorum", "0", "7", "v")
+	f.Add("0.0005", "1e3", "NaN", "", "ALL", "-0", "", "")
+	f.Add("10000", "10000.0004", "inf", "two", " one ", "3.5", "18446744073709551615", "x")
+	f.Fuzz(func(t *testing.T, a, b, c, w, r, gap, seed, value string) {
+		form := ringForm{Delay: [3]string{a, b, c}, Write: w, Read: r, Gap: gap, Seed: seed, Value: value}
+		s, err := form.step()
+		if err != nil {
+			if !errors.Is(err, domain.ErrInvalid) {
+				t.Fatalf("%+v: %v", form, err)
+			}
+			return
+		}
+		if err := s.Ring.Check(); err != nil {
+			t.Fatalf("%+v read into a ring out of bounds: %v", form, err)
+		}
+		if s.Gap < 0 || s.Gap > teaching.MaxRingDelay {
+			t.Fatalf("%+v: gap %d", form, s.Gap)
+		}
+		for _, l := range []string{s.Write, s.Read} {
+			if l != "" && !slices.Contains(teaching.Levels, l) {
+				t.Fatalf("%+v: level %q", form, l)
+			}
+		}
+	})
 }
