@@ -2,6 +2,7 @@ package widerow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -103,16 +104,22 @@ func (r *nodeRing) apply(i int, c engine.StoredCell) error {
 }
 
 func (r *nodeRing) read(i int) (engine.StoredCell, bool, error) {
-	cells, err := r.nodes[i].StoredCells(r.ctx, labKeyspace, replicaCF, r.key+ringSuffix, 10)
-	if err != nil {
+	got, err := r.nodes[i].Get(r.ctx, labKeyspace, r.key+ringSuffix, r.path(ringColumn), engine.ONE)
+	if errors.Is(err, engine.ErrNotFound) {
+		return engine.StoredCell{}, false, nil
+	}
+	if err != nil || got.Column == nil {
 		return engine.StoredCell{}, false, wrap("lab", err)
 	}
-	for j := range cells {
-		if string(cells[j].Name) == ringColumn {
-			return cells[j], true, nil
-		}
-	}
-	return engine.StoredCell{}, false, nil
+	return engine.StoredCell{Name: got.Column.Name, Value: got.Column.Value, Timestamp: got.Column.Timestamp}, true, nil
+}
+
+// quiet is r reading without recording: what the lab looks at around a step (what the replicas
+// held before it, and after) is no call of the step's.
+func (r *nodeRing) quiet() *nodeRing {
+	q := *r
+	q.ctx = oplog.With(r.ctx, nil)
+	return &q
 }
 
 // The hints' timestamps: a step drops hints as it begins, and keeps them as its write arrives,
@@ -647,7 +654,8 @@ func (l *Lab) Step(ctx context.Context, session string, s teaching.ConsistencySt
 	// A step writes at most: the write and a repair on each replica, and a hint.
 	err = l.withRing(3*teaching.RingReplicas, func(nodes [teaching.RingReplicas]*engine.Node) error {
 		store := &nodeRing{ctx: ctx, nodes: nodes, key: key}
-		expected, err := newestHeld(store)
+		look := store.quiet()
+		expected, err := newestHeld(look)
 		if err != nil {
 			return err
 		}
@@ -656,11 +664,11 @@ func (l *Lab) Step(ctx context.Context, session string, s teaching.ConsistencySt
 			return err
 		}
 		for i := range teaching.RingReplicas {
-			cell, ok, err := store.read(i)
+			cell, ok, err := look.read(i)
 			if err != nil {
 				return err
 			}
-			hints, err := store.hints(i)
+			hints, err := look.hints(i)
 			if err != nil {
 				return err
 			}

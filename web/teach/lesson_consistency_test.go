@@ -43,9 +43,13 @@ func TestLessonConsistency(t *testing.T) {
 
 	body = html.UnescapeString(c.submit("/models/lab/consistency", ringValues("ONE", "ALL", "1", "c"), "/learn/consistency#consistency-run").body)
 	mustContain(t, body, "The write at ONE answered at", "The read at ALL failed: UnavailableException: ALL blocks for 3 replicas and 2 are up.",
-		`<td>stopped</td>`, `hints for C`, "C is stopped: A keeps a hint for it", "What your step cost", "Scratch.Bytes['lab-")
+		`<td>stopped</td>`, `hints for C`, "C is stopped: A keeps a hint for it", "What your step cost",
+		// the calls each replica received: the two live ones' inserts, A's hint, the reads of none (ALL was refused)
+		`insert Scratch.Bytes['lab-`, `/ring']["value"] -> applied`, `/hints']["C"] -> applied`)
+	mustNotContain(t, body, `get Scratch.Bytes['lab-`)
 	body = html.UnescapeString(c.submit("/models/lab/consistency", ringValues("", "QUORUM", "1"), "/learn/consistency#consistency-run").body)
-	mustContain(t, body, "Hinted handoff replayed the row to C, up again.", "the hinted row arrives", `The read at QUORUM, sent at 0.000 ms`)
+	mustContain(t, body, "Hinted handoff replayed the row to C, up again.", "the hinted row arrives", `The read at QUORUM, sent at 0.000 ms`,
+		`get Scratch.Bytes['lab-`, `/ring']["value"] -> 1 column`)
 	mustNotContain(t, body, "hints for C")
 
 	first := eventsList.FindString(c.submit("/models/lab/consistency", ringValues("ONE", "ONE", "42"), "/learn/consistency").body)
