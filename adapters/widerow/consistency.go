@@ -182,6 +182,8 @@ const (
 
 type ringEvent struct {
 	at      int64
+	sent    int64 // when the message left
+	from    int   // the replica that sent it (a hint's holder, a reply's), -1 for the coordinator
 	seq     int
 	kind    int
 	replica int
@@ -254,6 +256,7 @@ type coordinator struct {
 	up   [teaching.RingReplicas]bool
 	s    teaching.ConsistencyStep
 	ts   int64 // the step's write timestamp
+	now  int64 // the virtual clock: the time of the event being handled
 
 	writeCell    engine.StoredCell
 	writeBlock   int
@@ -284,7 +287,29 @@ func (c *coordinator) draw(i int) int64 {
 
 func (c *coordinator) at(at int64, kind, replica int, cell *engine.StoredCell, check bool) {
 	c.seq++
-	c.queue.push(ringEvent{at: at, seq: c.seq, kind: kind, replica: replica, cell: cell, check: check})
+	c.queue.push(ringEvent{at: at, sent: c.now, from: -1, seq: c.seq, kind: kind, replica: replica, cell: cell, check: check})
+}
+
+// messageKinds name the events that are messages, for the step's diagram.
+var messageKinds = [...]string{evHint: "hint", evWriteArrive: "write", evWriteAck: "ack", evReadStart: "", evReadArrive: "read", evReadReply: "reply", evRepair: "repair"}
+
+// message records e, a message that just arrived, for the step's diagram: from the coordinator
+// (or the hint's holder) to a replica, or from a replica back.
+func (c *coordinator) message(e ringEvent, holder int) {
+	if !c.detail || messageKinds[e.kind] == "" {
+		return
+	}
+	m := teaching.RingMessage{Kind: messageKinds[e.kind], Sent: e.sent, At: e.at, To: teaching.ReplicaName(e.replica)}
+	switch {
+	case e.kind == evWriteAck || e.kind == evReadReply:
+		m.From, m.To = m.To, ""
+	case holder >= 0:
+		m.From = teaching.ReplicaName(holder)
+	}
+	if e.check {
+		m.Kind = "check"
+	}
+	c.run.Messages = append(c.run.Messages, m)
 }
 
 func (c *coordinator) say(at int64, replica int, format string, args ...any) {
@@ -342,7 +367,8 @@ func (c *coordinator) play(s teaching.ConsistencyStep, ts int64, expected *engin
 			if c.detail {
 				c.say(0, h, "hinted handoff: %s is up again; %s replays the row it holds a hint for (%s) and drops the hint", teaching.ReplicaName(t), teaching.ReplicaName(h), c.describe(cell))
 			}
-			c.at(c.draw(t), evHint, t, cell, false)
+			c.seq++
+			c.queue.push(ringEvent{at: c.draw(t), from: h, seq: c.seq, kind: evHint, replica: t, cell: cell})
 		}
 	}
 	readAt := s.Gap
@@ -379,6 +405,8 @@ func (c *coordinator) play(s teaching.ConsistencyStep, ts int64, expected *engin
 	}
 	for len(c.queue) > 0 {
 		e := c.queue.pop()
+		c.now = e.at
+		c.message(e, e.from)
 		if err := c.handle(e, live); err != nil {
 			return *run, err
 		}

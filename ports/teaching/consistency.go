@@ -97,6 +97,15 @@ type RingEvent struct {
 	What    string
 }
 
+// RingMessage is one message of a step: Kind "write", "ack", "read", "check" (0.6's consistency
+// check after a read at ONE), "reply", "repair" or "hint", sent at Sent and arrived at At, from
+// a replica (or "" for the coordinator) to a replica (or "").
+type RingMessage struct {
+	Kind     string
+	From, To string
+	Sent, At int64
+}
+
 // ReplicaReply is what one replica answered a read: Answered says it was among the replies
 // the level waited for.
 type ReplicaReply struct {
@@ -123,10 +132,11 @@ type ReplicaHeld struct {
 // the read (empty when it did not fail); Stale says the read answered with something older
 // than the write acknowledged before it.
 type ConsistencyRun struct {
-	Key    string // the row key of the lab's row on every replica
-	Column string
-	Step   ConsistencyStep
-	Events []RingEvent
+	Key      string // the row key of the lab's row on every replica
+	Column   string
+	Step     ConsistencyStep
+	Events   []RingEvent
+	Messages []RingMessage
 
 	WriteTS          int64 // the write's timestamp
 	WriteAnswered    int64 // when the write answered the client (virtual µs)

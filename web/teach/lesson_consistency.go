@@ -110,6 +110,7 @@ type consistencyRun struct {
 	Run     teaching.ConsistencyRun
 	Verdict string
 	Rows    []replicaRow
+	Chart   *stepChart
 }
 
 // replicaRow is one replica's line of a step's table.
@@ -152,24 +153,31 @@ func showConsistency(h *handler, c *gin.Context) (templ.Component, error) {
 		Quorum: q, N: teaching.RingReplicas, MaxTrials: teaching.MaxTrials, Form: defaultRingForm,
 		Cluster: h.deps.ClusterLevels != nil, Backend: h.deps.Backend}
 	st := h.recalled(c)
+	// The two forms share the ring: the last one sent gives it, and each keeps its own fields
+	// (the step's levels and value, the trials' count) from its own last run.
+	step, trials := defaultRingForm, defaultRingForm
 	if r := st.Consistency; r != nil {
-		d.Run, d.Form = r, r.Form
+		d.Run, step = r, r.Form
 	}
 	if r := st.Trials; r != nil {
-		d.Trials = r
-		if st.Consistency == nil || st.trialsLast {
-			d.Form = r.Form
-		}
+		d.Trials, trials = r, r.Form
 	}
+	d.Form = step
+	if st.Trials != nil && (st.Consistency == nil || st.trialsLast) {
+		d.Form = trials
+	}
+	d.Form.Value, d.Form.Write, d.Form.Read, d.Form.Trials = step.Value, step.Write, step.Read, trials.Trials
 	d.Tried = st.Levels
 	if r := st.refusal("cluster"); r != nil {
 		d.Tried, d.ClusterErr = nil, r.Msg
 	}
 	if r := st.refusal("consistency"); r != nil {
 		d.Form, d.Run, d.Error = ringFormOf(r.Form), nil, r.Msg
+		d.Form.Trials = trials.Trials
 	}
 	if r := st.refusal("trials"); r != nil {
 		d.Form, d.Trials, d.TrialsErr = ringFormOf(r.Form), nil, r.Msg
+		d.Form.Value, d.Form.Write, d.Form.Read = step.Value, step.Write, step.Read
 	}
 	return consistencyView(d), nil
 }
@@ -197,7 +205,7 @@ func (h *handler) consistencyStep(c *gin.Context) {
 		run, err = h.deps.Consistency.Step(c.Request.Context(), labSession(c, true), s)
 		if err == nil {
 			f.Seed = strconv.FormatUint(s.Seed, 10)
-			r := &consistencyRun{Form: f, Run: run, Verdict: stepVerdict(run), Rows: replicaRows(run)}
+			r := &consistencyRun{Form: f, Run: run, Verdict: stepVerdict(run), Rows: replicaRows(run), Chart: newStepChart(run)}
 			h.remember(c, func(st *labState) { st.Consistency, st.trialsLast = r, false })
 		}
 	}
@@ -412,6 +420,73 @@ func newTrialChart(run teaching.TrialRun) trialChart {
 		b.LabelY = b.Y - 4
 		ch.Bars = append(ch.Bars, b)
 		x += barW + gap
+	}
+	return ch
+}
+
+// The step's diagram: a lane for the coordinator and one per replica, time running right; each
+// message a line from its lane at the time it left to its lane at the time it arrived, and the
+// moments the write and the read answered the client as dashed lines. Its title is its
+// accessible name; the list of messages beside it says the same in words.
+
+type stepChart struct {
+	Title         string
+	Width, Height int
+	Lanes         []chartLane
+	Arrows        []chartArrow
+	Marks         []chartMark
+}
+
+type chartLane struct {
+	Y     int
+	Label string
+}
+
+type chartArrow struct {
+	X1, Y1, X2, Y2 int
+	Kind           string
+}
+
+type chartMark struct {
+	X     int
+	Label string
+	Y     int
+}
+
+func newStepChart(run teaching.ConsistencyRun) *stepChart {
+	if len(run.Messages) == 0 {
+		return nil
+	}
+	const (
+		width, left, right = 480, 84, 12
+		top, laneGap       = 46, 40
+	)
+	lanes := map[string]int{"": top}
+	ch := &stepChart{Title: "The step's messages on the virtual clock", Width: width, Lanes: []chartLane{{Y: top, Label: "coordinator"}}}
+	for i := range teaching.RingReplicas {
+		name := teaching.ReplicaName(i)
+		y := top + laneGap*(i+1)
+		lanes[name] = y
+		label := "replica " + name
+		if run.Step.Ring.Stopped[i] {
+			label += " (stopped)"
+		}
+		ch.Lanes = append(ch.Lanes, chartLane{Y: y, Label: label})
+	}
+	ch.Height = top + laneGap*teaching.RingReplicas + 24
+	end := int64(1)
+	for _, m := range run.Messages {
+		end = max(end, m.At)
+	}
+	x := func(t int64) int { return left + int(float64(t)/float64(end)*float64(width-left-right)) }
+	for _, m := range run.Messages {
+		ch.Arrows = append(ch.Arrows, chartArrow{X1: x(m.Sent), Y1: lanes[m.From], X2: x(m.At), Y2: lanes[m.To], Kind: m.Kind})
+	}
+	if run.Step.Write != "" && run.WriteUnavailable == "" {
+		ch.Marks = append(ch.Marks, chartMark{X: x(run.WriteAnswered), Label: "write answers " + ms(run.WriteAnswered), Y: 14})
+	}
+	if run.Step.Read != "" && run.ReadUnavailable == "" && len(run.Replies) > 0 {
+		ch.Marks = append(ch.Marks, chartMark{X: x(run.ReadAnswered), Label: "read answers " + ms(run.ReadAnswered), Y: 28})
 	}
 	return ch
 }

@@ -47,9 +47,20 @@ func TestLessonConsistency(t *testing.T) {
 		// the calls each replica received: the two live ones' inserts, A's hint, the reads of none (ALL was refused)
 		`insert Scratch.Bytes['lab-`, `/ring']["value"] -> applied`, `/hints']["C"] -> applied`)
 	mustNotContain(t, body, `get Scratch.Bytes['lab-`)
+	// The diagram: the write to the two live replicas and their acknowledgements, nothing else.
+	for kind, n := range map[string]int{"write": 2, "ack": 2, "read": 0, "hint": 0} {
+		if got := strings.Count(body, `<g class="step-msg step-`+kind+`">`); got != n {
+			t.Errorf("the diagram draws %d messages of kind %s, want %d", got, kind, n)
+		}
+	}
 	body = html.UnescapeString(c.submit("/models/lab/consistency", ringValues("", "QUORUM", "1"), "/learn/consistency#consistency-run").body)
 	mustContain(t, body, "Hinted handoff replayed the row to C, up again.", "the hinted row arrives", `The read at QUORUM, sent at 0.000 ms`,
 		`get Scratch.Bytes['lab-`, `/ring']["value"] -> 1 column`)
+	for kind, n := range map[string]int{"hint": 1, "read": 3, "reply": 3} {
+		if got := strings.Count(body, `<g class="step-msg step-`+kind+`">`); got != n {
+			t.Errorf("C back: the diagram draws %d messages of kind %s, want %d", got, kind, n)
+		}
+	}
 	mustNotContain(t, body, "hints for C")
 
 	first := eventsList.FindString(c.submit("/models/lab/consistency", ringValues("ONE", "ONE", "42"), "/learn/consistency").body)
@@ -61,6 +72,13 @@ func TestLessonConsistency(t *testing.T) {
 	if first == "" || clean(first) != clean(again) || clean(first) == clean(other) {
 		t.Errorf("seed 42 twice, then 43:\n%s\n%s\n%s", first, again, other)
 	}
+	// The trials' form keeps its default count after a step; the step's form keeps its levels
+	// after trials.
+	mustContain(t, c.get("/learn/consistency").body, `id="trials-count" value="100000"`)
+	tr := ringValues("", "", "43")
+	tr.Set("trials", "10")
+	body = c.submit("/models/lab/consistency/trials", tr, "/learn/consistency").body
+	mustContain(t, body, `id="trials-count" value="10"`, `<option value="ONE" selected>`, `id="consistency-value" value="(900) 976-6666"`)
 	// A reload runs nothing again.
 	if reload := eventsList.FindString(c.get("/learn/consistency").body); reload != other {
 		t.Errorf("the reload shows another step:\n%s\n%s", reload, other)
