@@ -8,9 +8,12 @@
 #   - TestCQL3ReplicasAreTheNodes: three nodes on 127.0.0.1-3:9046 (storage port 7046), RF=2: the
 #     replicas the cql3 store derives from the driver's token metadata (the tokens lesson) are
 #     those of the tokens each node reports, and a traced write at ALL lands on exactly them.
-# Each JVM takes about 1 GiB of RAM (512M heap); the three-node test needs about 3 GiB and
+#   - TestCQL3ThreeNodesLevels: three nodes on 127.0.0.1-3:9048 (storage port 7048), RF=3: every
+#     consistency level tried by the cql3 adapter with all up, then with one stopped (ALL answers
+#     Unavailable, ONE and QUORUM succeed).
+# Each JVM takes about 1 GiB of RAM (512M heap); each three-node test needs about 3 GiB and
 # several minutes on two cores. Extra arguments go to go test (e.g. -run TestCQL3NodeStop).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TWISSANDRA_HEAVY=1 exec go test -race -count=1 -timeout 30m -v \
-	-run 'TestCQL3NodeStopDuringLoad|TestCQL3ThreeNodesOneDown|TestCQL3ReplicasAreTheNodes' "$@" ./tests/reliability
+	-run 'TestCQL3NodeStopDuringLoad|TestCQL3ThreeNodesOneDown|TestCQL3ReplicasAreTheNodes|TestCQL3ThreeNodesLevels' "$@" ./tests/reliability

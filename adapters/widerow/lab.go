@@ -24,7 +24,8 @@ type Lab struct {
 	// mu guards node: operations hold it shared, starting the node over takes it alone.
 	mu       sync.RWMutex
 	node     *engine.Node
-	cells    atomic.Int64 // cells written since the node was opened
+	ring     [teaching.RingReplicas]*engine.Node // the consistency lab's replicas
+	cells    atomic.Int64                        // cells written since the node was opened
 	maxCells int64
 	runs     atomic.Int64 // last write wins runs, each on rows of its own
 
@@ -55,46 +56,81 @@ var labCFs = []struct {
 	{engine.LongType, "Longs"}, {engine.LexicalUUIDType, "LexicalUUIDs"}, {engine.TimeUUIDType, "TimeUUIDs"},
 }
 
-// NewLab opens the lab's scratch node in memory.
+// NewLab opens the lab's scratch node in memory, and the consistency lab's ring of three.
 func NewLab() (*Lab, error) {
-	n, err := openLabNode()
-	if err != nil {
+	l := &Lab{maxCells: labMaxCells}
+	if err := l.open(); err != nil {
 		return nil, err
 	}
-	return &Lab{node: n, maxCells: labMaxCells}, nil
+	return l, nil
+}
+
+// open opens the scratch node and the ring's nodes, all empty, closing what it opened if one
+// fails.
+func (l *Lab) open() error {
+	var nodes []*engine.Node
+	for range 1 + teaching.RingReplicas {
+		n, err := openLabNode()
+		if err != nil {
+			for _, o := range nodes {
+				_ = o.Close()
+			}
+			return fmt.Errorf("lab: %w", err)
+		}
+		nodes = append(nodes, n)
+	}
+	l.node = nodes[0]
+	copy(l.ring[:], nodes[1:])
+	return nil
 }
 
 func openLabNode() (*engine.Node, error) {
 	return engine.Open(engine.Options{CacheSize: 1 << 20, MemTableSize: 4 << 20, RowCacheSize: -1})
 }
 
-// Close closes the scratch node.
+// Close closes the scratch node and the ring's.
 func (l *Lab) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.node.Close()
+	return l.closeAll()
 }
 
-// with runs fn on the node, counting the cells fn may write; when the node has taken too many
-// it is first replaced by an empty one. No operation runs on a node being replaced.
+func (l *Lab) closeAll() error {
+	errs := []error{l.node.Close()}
+	for _, n := range l.ring {
+		errs = append(errs, n.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// with runs fn on the node, counting the cells fn may write; when the nodes have taken too
+// many they are first replaced by empty ones. No operation runs on a node being replaced.
 func (l *Lab) with(cells int, fn func(n *engine.Node) error) error {
+	return l.withAll(cells, func(n *engine.Node, _ [teaching.RingReplicas]*engine.Node) error { return fn(n) })
+}
+
+// withRing runs fn on the consistency lab's ring, as with does on the scratch node.
+func (l *Lab) withRing(cells int, fn func(ring [teaching.RingReplicas]*engine.Node) error) error {
+	return l.withAll(cells, func(_ *engine.Node, ring [teaching.RingReplicas]*engine.Node) error { return fn(ring) })
+}
+
+func (l *Lab) withAll(cells int, fn func(n *engine.Node, ring [teaching.RingReplicas]*engine.Node) error) error {
 	if l.cells.Add(int64(cells)) > l.maxCells {
 		l.mu.Lock()
 		if l.cells.Load() > l.maxCells {
-			n, err := openLabNode()
-			if err != nil {
+			node, ring := l.node, l.ring
+			if err := l.open(); err != nil {
 				l.mu.Unlock()
-				return fmt.Errorf("lab: %w", err)
+				return err
 			}
-			_ = l.node.Close()
-			l.node = n
+			_ = (&Lab{node: node, ring: ring}).closeAll()
 			l.cells.Store(int64(cells))
 		}
 		l.mu.Unlock()
 	}
 	l.mu.RLock()
 	defer l.mu.RUnlock()
-	return fn(l.node)
+	return fn(l.node, l.ring)
 }
 
 // now is a timestamp after every one the lab gave before, so that a clear and the insert that

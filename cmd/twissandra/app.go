@@ -228,9 +228,10 @@ type engineDeps struct {
 	Lab     *widerow.Lab
 	Claims  teaching.NameClaims
 	Sizes   teaching.RowSizer
-	Actions teaching.ActionLedger `optional:"true"` // cql3 only: the others keep actions in memory
-	QLab    teaching.QueryLab     // the query-first lesson's exercise
-	Ring    teaching.Ring         // the tokens lesson's ring
+	Actions teaching.ActionLedger  `optional:"true"` // cql3 only: the others keep actions in memory
+	QLab    teaching.QueryLab      // the query-first lesson's exercise
+	Ring    teaching.Ring          // the tokens lesson's ring
+	Levels  teaching.ClusterLevels `optional:"true"` // cql3 only: the consistency lesson's levels, tried on the cluster
 	Second  *secondary
 }
 
@@ -268,7 +269,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		return nil, err
 	}
 	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: cql3.SchemaText(),
-		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab, Ring: d.Ring}
+		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Consistency: d.Lab, ClusterLevels: d.Levels, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab, Ring: d.Ring}
 	if d.Second != nil {
 		td.CompareRing = d.Second.ring
 		td.Locator = compare.Locator(d.Second.pair, d.Locator, d.Second.locator)

@@ -53,6 +53,17 @@ type lessonLink struct {
 
 func (l lesson) link() *lessonLink { return &lessonLink{N: l.N, Slug: l.Slug, Title: l.Title} }
 
+// lessonNumber is the place in the course of the lesson slug. A slug that names no lesson is a
+// fault of the code that names it, and a test reads every one.
+func lessonNumber(slug string) int {
+	for _, l := range lessons {
+		if l.Slug == slug {
+			return l.N
+		}
+	}
+	panic("no lesson " + slug)
+}
+
 // lessonURL is a lesson's address.
 func lessonURL(slug string) templ.SafeURL { return templ.SafeURL("/learn/" + slug) }
 

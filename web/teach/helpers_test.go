@@ -54,6 +54,8 @@ type stores struct {
 	ring     teaching.Ring
 	// compareRing places keys on compare mode's second backend's ring.
 	compareRing teaching.Ring
+	// levels tries the consistency levels on the cql3 backend's cluster (cql3 only)
+	levels teaching.ClusterLevels
 	// compareSizes measures compare mode's second backend, compareBackend.
 	compareSizes   teaching.RowSizer
 	compareBackend string
@@ -105,7 +107,7 @@ func newApp(t testing.TB, st stores) *testApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lab teaching.ColumnLab
+	var lab *widerow.Lab
 	if !st.noLab {
 		lab = testLab(t)
 	}
@@ -117,7 +119,7 @@ func newApp(t testing.TB, st stores) *testApp {
 		t.Fatal(err)
 	}
 	if err := Register(frame, Deps{Social: svc, Blog: bl, Backend: st.backend, Wide: st.wide, CQL: st.cql, Locator: st.locator,
-		StorageConf: engine.DefaultSchemaXML, Lab: lab, Claims: st.claims, Sizes: st.sizes,
+		StorageConf: engine.DefaultSchemaXML, Lab: lab, Consistency: lab, ClusterLevels: st.levels, Claims: st.claims, Sizes: st.sizes,
 		CompareSizes: st.compareSizes, CompareBackend: st.compareBackend, QueryFirstDDL: cql3.SchemaText(), QueryLab: st.queryLab, Ring: st.ring, CompareRing: st.compareRing}); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
+
+	"twissandra/ports/teaching"
 )
 
 // The lab's and the race's forms are answered with a redirect (post, redirect, get): a reload of
@@ -46,6 +48,11 @@ type labState struct {
 	Put      *labPutRun
 	Replicas *replicaRun
 	Race     *raceRun
+
+	Consistency *consistencyRun
+	Trials      *trialsRun
+	trialsLast  bool // the trials came after the last step: their form is the one shown
+	Levels      *teaching.LevelTrial
 
 	// refused is the last form's refusal, shown once.
 	refused *labRefusal

@@ -127,3 +127,36 @@ func TestGlossaryLinksLand(t *testing.T) {
 		}
 	}
 }
+
+// A lesson a reference links to is named by its place in the course, read from the course: every
+// such link's words hold that lesson's number and no placeholder, and lead to the lesson.
+func TestReferenceLinksNumberLessonsFromTheCourse(t *testing.T) {
+	n := 0
+	check := func(where string, links []seeAlso) {
+		for _, l := range links {
+			if l.Lesson == "" {
+				continue
+			}
+			n++
+			text := l.Text()
+			if want := strconv.Itoa(lessonNumber(l.Lesson)); !strings.Contains(text, want) || strings.ContainsAny(text, "{}") {
+				t.Errorf("%s: link to %s reads %q, want its number %s and no placeholder", where, l.Lesson, text, want)
+			}
+			if l.URL != lessonURL(l.Lesson) {
+				t.Errorf("%s: link to %s leads to %s", where, l.Lesson, l.URL)
+			}
+		}
+	}
+	for _, g := range glossary {
+		check(g.ID, g.See)
+	}
+	for _, v := range versions {
+		check(v.ID, v.Here)
+	}
+	if n == 0 {
+		t.Fatal("no reference links to a lesson")
+	}
+	if got := lessonSee("time", "TTL: lesson {time}, and {primer}").Text(); got != "TTL: lesson "+strconv.Itoa(lessonNumber("time"))+", and "+strconv.Itoa(lessonNumber("primer")) {
+		t.Errorf("a label naming two lessons reads %q", got)
+	}
+}

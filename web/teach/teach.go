@@ -58,6 +58,10 @@ type Deps struct {
 	CQL teaching.CQLInspector
 	// Lab is the comparator and slice lab's scratch keyspace; nil leaves the lab out.
 	Lab teaching.ColumnLab
+	// Consistency is the consistency lab's ring of three replicas; nil leaves it out.
+	Consistency teaching.ConsistencyLab
+	// ClusterLevels tries each consistency level on the cql3 backend's cluster; nil elsewhere.
+	ClusterLevels teaching.ClusterLevels
 	// Claims is the uniqueness race's sandbox in the running backend's model; nil leaves the
 	// race out.
 	Claims teaching.NameClaims
@@ -117,6 +121,8 @@ func Register(st *site.Site, deps Deps) error {
 	noneIfNil(&deps.Wide)
 	noneIfNil(&deps.CQL)
 	noneIfNil(&deps.Lab)
+	noneIfNil(&deps.Consistency)
+	noneIfNil(&deps.ClusterLevels)
 	noneIfNil(&deps.Claims)
 	noneIfNil(&deps.Sizes)
 	noneIfNil(&deps.CompareSizes)
@@ -155,6 +161,7 @@ func (h *handler) routes(g *gin.RouterGroup) {
 	g.GET("models/inspect", h.inspect)
 	g.GET("models/where", h.locate)
 	h.registerLab(g)
+	h.registerConsistency(g)
 	g.GET("models/partitions", h.partitions)
 	g.GET("models/generations", h.generations)
 	g.GET("models/celebrity", h.celebrity)
