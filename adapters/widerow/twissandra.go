@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/google/uuid"
 
@@ -480,7 +481,7 @@ func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet,
 	if err != nil {
 		return nil, wrap("tweet rows", err)
 	}
-	return s.tweetsOf(ctx, ids, rows)
+	return s.tweetsOf(ctx, ids, rows, true)
 }
 
 // uuidStrings is the row keys of ids (their canonical text), made with one allocation for all:
@@ -502,28 +503,21 @@ func uuidStrings(ids []uuid.UUID) []string {
 }
 
 // tweetsOf decodes Tweet rows (id, user_id, body, _ts), skipping empty ones, and names their
-// authors with one lookup for the lot (seed 003's optional third step). A page's bodies share
-// one string, and its authors' ids one per distinct author.
-func (s *Store) tweetsOf(ctx context.Context, ids []uuid.UUID, rows [][]engine.ColumnOrSuperColumn) ([]domain.Tweet, error) {
-	n, size := 0, 0
+// authors with one lookup for the lot (seed 003's optional third step). When keep is true the
+// rows' bytes are never written again (MultigetSliceList's results), and the bodies are those
+// bytes, not copies of them; otherwise each body is copied. A page's authors' ids are one
+// string per distinct author.
+func (s *Store) tweetsOf(ctx context.Context, ids []uuid.UUID, rows [][]engine.ColumnOrSuperColumn, keep bool) ([]domain.Tweet, error) {
+	n := 0
 	for _, cols := range rows {
 		if len(cols) > 0 {
 			n++
-		}
-		for _, c := range cols {
-			if string(c.Column.Name) == "body" {
-				size += len(c.Column.Value)
-			}
 		}
 	}
 	// Filled in place: a Tweet holds pointers, and each copy of one is a copy under the
 	// collector's write barrier.
 	out := make([]domain.Tweet, n)
 	authors := make([]string, n)
-	// The page's bodies are one string: the builder is grown once to hold them all, so its
-	// bytes never move, and each body is the tail of what it holds once written.
-	var bodies strings.Builder
-	bodies.Grow(size)
 	k := 0
 	for i, cols := range rows {
 		if len(cols) == 0 {
@@ -532,15 +526,17 @@ func (s *Store) tweetsOf(ctx context.Context, ids []uuid.UUID, rows [][]engine.C
 		t := &out[k]
 		t.ID = ids[i]
 		for _, c := range cols {
-			switch string(c.Column.Name) {
+			switch v := c.Column.Value; string(c.Column.Name) {
 			case "user_id":
-				authors[k] = internIn(authors[:k], c.Column.Value)
+				authors[k] = internIn(authors[:k], v)
 			case "body":
-				start := bodies.Len()
-				bodies.Write(c.Column.Value)
-				t.Body = bodies.String()[start:]
+				if keep && len(v) > 0 {
+					t.Body = unsafe.String(unsafe.SliceData(v), len(v))
+				} else {
+					t.Body = string(v)
+				}
 			case "_ts":
-				t.CreatedAt = parseMicros(c.Column.Value)
+				t.CreatedAt = parseMicros(v)
 			}
 		}
 		k++
