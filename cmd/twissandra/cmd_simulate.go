@@ -19,12 +19,12 @@ import (
 // measured on a backend (tools/bench's MeasureFanoutCost, then SimulateFanout).
 
 type simOptions struct {
-	on                               *bool
-	scale                            *int
-	days, postRate, readRate, spread *float64
-	dormant                          *float64
-	thresholds, ks                   *string
-	seed                             *uint64
+	on                        *bool
+	scale                     *int
+	days, postRate, spread    *float64
+	dormant                   *float64
+	thresholds, ks, readRates *string
+	seed                      *uint64
 }
 
 func simFlags(fs *flag.FlagSet) simOptions {
@@ -34,7 +34,7 @@ func simFlags(fs *flag.FlagSet) simOptions {
 		scale:      fs.Int("sim-scale", 1000, "with --simulate: Twitter's 41.7M users divided by this (1000: 41,700 users)"),
 		days:       fs.Float64("sim-days", d.Days, "with --simulate: days of posts and pages simulated"),
 		postRate:   fs.Float64("post-rate", d.PostRate, "with --simulate: the median user's posts a day"),
-		readRate:   fs.Float64("read-rate", d.ReadRate, "with --simulate: the median user's home pages a day"),
+		readRates:  fs.String("read-rate", "1,0.2,5", "with --simulate: the median user's home pages a day; several, comma-separated, simulate each on the same graph and cost model (the first is plotted)"),
 		spread:     fs.Float64("rate-spread", d.Spread, "with --simulate: sigma of the lognormal factor of each user's rates"),
 		dormant:    fs.Float64("dormant-days", d.Dormant, "with --simulate: days without a read after which pushes skip a follower"),
 		thresholds: fs.String("sim-thresholds", joinInts(d.Thresholds), "with --simulate: the fixed thresholds tried (followers of the scaled graph)"),
@@ -48,16 +48,22 @@ func simulateCmd(ctx context.Context, cfg *Config, explicitDir bool, o simOption
 		return fmt.Errorf("--sim-scale %d: want 1 or more", *o.scale)
 	}
 	c := bench.DefaultSimConfig(*o.scale)
-	c.Days, c.PostRate, c.ReadRate, c.Spread, c.Dormant, c.Seed = *o.days, *o.postRate, *o.readRate, *o.spread, *o.dormant, *o.seed
-	var err error
+	c.Days, c.PostRate, c.Spread, c.Dormant, c.Seed = *o.days, *o.postRate, *o.spread, *o.dormant, *o.seed
+	readRates, err := floatList("--read-rate", *o.readRates)
+	if err != nil {
+		return err
+	}
 	if c.Thresholds, err = intList("--sim-thresholds", *o.thresholds); err != nil {
 		return err
 	}
 	if c.Ks, err = floatList("--sim-k", *o.ks); err != nil {
 		return err
 	}
-	if err := c.CheckShape(); err != nil {
-		return err
+	for _, rr := range readRates {
+		c.ReadRate = rr
+		if err := c.CheckShape(); err != nil {
+			return err
+		}
 	}
 	if cfg.Backend == "memory" {
 		return errors.New("--simulate: the memory store records its port calls, not rows: measure the cost model on widerow or cql3")
@@ -81,13 +87,18 @@ func simulateCmd(ctx context.Context, cfg *Config, explicitDir bool, o simOption
 	if err = errors.Join(err, b.close()); err != nil {
 		return err
 	}
-	res, err := bench.SimulateFanout(c)
-	if err != nil {
-		return err
+	var runs bench.SimRuns
+	for _, rr := range readRates {
+		c.ReadRate = rr
+		res, err := bench.SimulateFanout(c)
+		if err != nil {
+			return err
+		}
+		fmt.Fprint(stdout, res.Table())
+		runs.Runs = append(runs.Runs, res)
 	}
-	fmt.Fprint(stdout, res.Table())
 	if jsonOut != "" {
-		js, err := json.MarshalIndent(res, "", " ")
+		js, err := json.MarshalIndent(runs, "", " ")
 		if err != nil {
 			return err
 		}
@@ -97,7 +108,7 @@ func simulateCmd(ctx context.Context, cfg *Config, explicitDir bool, o simOption
 		fmt.Fprintln(stdout, "wrote", jsonOut)
 	}
 	if svg != "" {
-		if err := writeFile(svg, func(w io.Writer) error { return bench.WriteSimulationSVG(w, res) }); err != nil {
+		if err := writeFile(svg, func(w io.Writer) error { return bench.WriteSimulationSVG(w, runs.Runs[0]) }); err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout, "wrote", svg)

@@ -134,7 +134,10 @@ func TestCelebritySimulateCommand(t *testing.T) {
 	if b, err := os.ReadFile(svg); err != nil || strings.Count(string(b), "<rect") < 10 {
 		t.Fatalf("the plot: %v", err)
 	}
-	if b, err := os.ReadFile(js); err != nil || !strings.Contains(string(b), `"per_1000_actions"`) {
+	if strings.Count(out, "\npush   ") != 3 || !strings.Contains(out, "read rate 0.2 a day against post rate 0.2") {
+		t.Fatalf("celebrity --simulate: not one run per read rate (1, 0.2, 5):\n%s", out)
+	}
+	if b, err := os.ReadFile(js); err != nil || strings.Count(string(b), `"per_1000_actions"`) < 3 {
 		t.Fatalf("the JSON: %v", err)
 	}
 }
@@ -182,6 +185,7 @@ func TestToolErrors(t *testing.T) {
 		{"celebrity", "--simulate", "--sim-k", "1,x"},
 		{"celebrity", "--simulate", "--sim-thresholds", "10,-1"},
 		{"celebrity", "--simulate", "--sim-scale", "0"},
+		{"celebrity", "--simulate", "--read-rate", "1,0"},
 		{"celebrity", "--simulate", "--sim-scale", "1"},
 		{"celebrity", "--simulate", "--sim-days", "0", "--svg", ""},
 		{"dump", "--data-dir", dir, "--keyspace", "Nope"},

@@ -128,6 +128,23 @@ type SimResult struct {
 	Rules        []RuleCost `json:"rules"`
 }
 
+// SimRuns are simulations of one graph and cost model at several read rates, as `twissandra
+// celebrity --simulate --json` writes them: the first is the one plotted.
+type SimRuns struct {
+	Runs []SimResult `json:"runs"`
+}
+
+// Gain is what the cheapest rule saves against the best fixed threshold, as a share of the
+// latter's rows (0.2: 20% fewer rows), with both rules.
+func (r SimResult) Gain() (gain float64, best, fixed RuleCost) {
+	best, _ = r.Best()
+	fixed, ok := r.BestThreshold()
+	if !ok || fixed.Per1000.Total() == 0 {
+		return 0, best, fixed
+	}
+	return 1 - best.Per1000.Total()/fixed.Per1000.Total(), best, fixed
+}
+
 // graph is the follower graph: followers and followees by user, as indexes.
 type graph struct {
 	followers, followees [][]int32
@@ -430,6 +447,9 @@ func (r SimResult) Table() string {
 	fmt.Fprintf(&b, "cost model (%s, rows): post %v + %v a follower pushed to, pulled post %v, page %v + %v a pulled author, rebuild %v a followee\n",
 		c.Cost.Backend, c.Cost.PostBase.Total(), c.Cost.PostPerFollower.Total(), c.Cost.PostPulled.Total(), c.Cost.Page(0).Total(), c.Cost.PerPulled().Total(), c.Cost.Rebuild.Total())
 	best, _ := r.BestThreshold()
+	gain, bestRule, _ := r.Gain()
+	fmt.Fprintf(&b, "read rate %g a day against post rate %g: the best fixed threshold is %s; the cheapest rule, %s, costs %.1f%% less\n",
+		c.ReadRate, c.PostRate, best.Rule, bestRule.Rule, 100*gain)
 	fmt.Fprintf(&b, "%-36s %10s %10s %10s %8s %9s\n", "rule", "read/1000", "write/1000", "total", "pulled", "vs best T")
 	for _, rc := range r.Rules {
 		fmt.Fprintf(&b, "%-36s %10.0f %10.0f %10.0f %7.1f%% %9.3f\n", rc.Rule, rc.Per1000.Read, rc.Per1000.Written, rc.Per1000.Total(), 100*rc.Pulled, rc.Per1000.Total()/best.Per1000.Total())

@@ -18,6 +18,11 @@ type simRows struct {
 
 func (r simRows) total() float64 { return r.Read + r.Written }
 
+// simRuns is the JSON's layout (tools/bench.SimRuns): the first run is the one plotted.
+type simRuns struct {
+	Runs []simReport `json:"runs"`
+}
+
 type simReport struct {
 	Config struct {
 		Users       int     `json:"users"`
@@ -75,6 +80,15 @@ type simFigures struct {
 	// plot's, from its file.
 	ReadShare string
 	Height    string
+	// Verdicts is each run's, one per read rate, the plotted run first.
+	Verdicts []simVerdict
+}
+
+// simVerdict is one run's outcome: at a median read rate, the best fixed threshold and the
+// cheapest rule, and what the latter saves.
+type simVerdict struct {
+	ReadRate, PostRate, BestFixed, BestRule, Gain string
+	Enough                                        bool
 }
 
 var simulation = loadSimulation()
@@ -84,10 +98,11 @@ func loadSimulation() simFigures {
 	if err != nil {
 		panic(err) // embedded: it is there
 	}
-	var r simReport
-	if err := json.Unmarshal(b, &r); err != nil || len(r.Rules) == 0 || len(r.Config.Cost.Pages) < 2 {
+	var runs simRuns
+	if err := json.Unmarshal(b, &runs); err != nil || len(runs.Runs) == 0 || len(runs.Runs[0].Rules) == 0 || len(runs.Runs[0].Config.Cost.Pages) < 2 {
 		panic(fmt.Sprintf("static/celebrity-simulation.json: %v", err)) // a test reads it too
 	}
+	r := runs.Runs[0]
 	c := r.Config
 	cm := c.Cost
 	p0, p1 := cm.Pages[0], cm.Pages[1]
@@ -104,29 +119,17 @@ func loadSimulation() simFigures {
 		PerPulled:   rowsText((p1.Rows.total() - p0.Rows.total()) / float64(p1.Pulled-p0.Pulled)),
 		Rebuild:     rowsText(cm.Rebuild.total()),
 	}
-	fixed := func(name string) bool {
-		return name == "push" || name == "pull" || strings.HasPrefix(name, "threshold ") && !strings.HasSuffix(name, "dormant")
-	}
-	bestFixed, best := -1, 0
-	for i, rc := range r.Rules {
-		if fixed(rc.Rule) && (bestFixed < 0 || rc.Per1000.total() < r.Rules[bestFixed].Per1000.total()) {
-			bestFixed = i
-		}
-		if rc.Per1000.total() < r.Rules[best].Per1000.total() {
-			best = i
-		}
-	}
-	if bestFixed < 0 {
-		panic("static/celebrity-simulation.json: no fixed threshold")
-	}
+	bestFixed, _ := r.best()
 	base := r.Rules[bestFixed].Per1000.total()
 	for i, rc := range r.Rules {
 		f.Rules = append(f.Rules, simRule{Rule: rc.Rule, Read: thousands(int64(rc.Per1000.Read + 0.5)), Written: thousands(int64(rc.Per1000.Written + 0.5)),
 			Total: thousands(int64(rc.Per1000.total() + 0.5)), Pulled: fmt.Sprintf("%.1f%%", 100*rc.Pulled), Ratio: fmt.Sprintf("%.3f", rc.Per1000.total()/base), Best: i == bestFixed})
 	}
-	f.BestFixed, f.BestRule = r.Rules[bestFixed].Rule, r.Rules[best].Rule
-	gain := 100 * (1 - r.Rules[best].Per1000.total()/base)
-	f.Gain, f.Enough = fmt.Sprintf("%.1f%%", gain), gain >= 20
+	v := verdictOf(r)
+	f.BestFixed, f.BestRule, f.Gain, f.Enough = v.BestFixed, v.BestRule, v.Gain, v.Enough
+	for _, run := range runs.Runs {
+		f.Verdicts = append(f.Verdicts, verdictOf(run))
+	}
 	f.ReadShare = fmt.Sprintf("%.0f%%", 100*r.Rules[bestFixed].Per1000.Read/base)
 	svg, err := staticFS.ReadFile("static/celebrity-simulation.svg")
 	if err != nil {
@@ -145,4 +148,33 @@ func rowsText(v float64) string {
 		return fmt.Sprintf("%d", int(v))
 	}
 	return fmt.Sprintf("%.2f", v)
+}
+
+// best returns the indexes of the best fixed threshold (pushing to everyone and pulling from
+// everyone among them) and of the cheapest rule.
+func (r simReport) best() (fixed, best int) {
+	isFixed := func(name string) bool {
+		return name == "push" || name == "pull" || strings.HasPrefix(name, "threshold ") && !strings.HasSuffix(name, "dormant")
+	}
+	fixed = -1
+	for i, rc := range r.Rules {
+		if isFixed(rc.Rule) && (fixed < 0 || rc.Per1000.total() < r.Rules[fixed].Per1000.total()) {
+			fixed = i
+		}
+		if rc.Per1000.total() < r.Rules[best].Per1000.total() {
+			best = i
+		}
+	}
+	if fixed < 0 {
+		panic("static/celebrity-simulation.json: no fixed threshold")
+	}
+	return fixed, best
+}
+
+// verdictOf is what run says of the rules beyond a fixed threshold.
+func verdictOf(run simReport) simVerdict {
+	fixed, best := run.best()
+	gain := 100 * (1 - run.Rules[best].Per1000.total()/run.Rules[fixed].Per1000.total())
+	return simVerdict{ReadRate: fmt.Sprintf("%g", run.Config.ReadRate), PostRate: fmt.Sprintf("%g", run.Config.PostRate),
+		BestFixed: run.Rules[fixed].Rule, BestRule: run.Rules[best].Rule, Gain: fmt.Sprintf("%.1f%%", gain), Enough: gain >= 20}
 }
