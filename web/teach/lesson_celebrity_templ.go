@@ -922,12 +922,12 @@ func celebritySimulation(f simFigures) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if f.Enough {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 78, "That is 20% or more: worth a rule of its own in the server.")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 78, "At these rates that is 20% or more: worth a rule of its own in the server.")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 79, "That is under the 20% that would pay for keeping the choice for every follow instead of every author, so this server keeps its fixed threshold.")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 79, "At these rates that is under the 20% that would pay for keeping the choice for every follow instead of every author, so this server keeps its fixed threshold.")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
