@@ -15,6 +15,10 @@
 #   html-userline  GET /users/author1 (45 tweets; its friends and followers too), beside
 #   userline       GET /api/v1/users/author1/tweets?limit=40
 #
+# Each round also states the pages each server served per second of its own CPU time (user and
+# system, from /proc), and widerow/memory by it: on a machine others load, the pages per second
+# move with their load, the pages per CPU-second far less.
+#
 # Environment: ROUNDS (3), DURATION (5s), CONNS (32), THREADS (1), PAGES ("timeline public-2
 # public-1"; add html-home html-public-2 html-public-1 userline html-userline for the pages); on a many-core machine SERVER_CPUS and LOAD_CPUS (taskset lists, e.g. 0-3 and
 # 4-11) pin the servers and wrk apart, and GOMAXPROCS applies to the servers. PROFILE=file
@@ -60,6 +64,11 @@ pin() { # pin CPUS command...: run command on CPUS when taskset and CPUS are giv
 }
 
 declare -A PORT=([widerow]=18081 [memory]=18082 [bare]=18083 [cql3]=18084)
+declare -A SPID # the servers' process ids, for their CPU time
+ticks() { # ticks PID: the user and system time the process has used, in clock ticks
+	awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0
+}
+TCK=$(getconf CLK_TCK 2>/dev/null || echo 100)
 PROFILE_BACKEND=${PROFILE_BACKEND:-widerow}
 serve() { # serve BACKEND ARGS...
 	local backend=$1; shift
@@ -67,6 +76,7 @@ serve() { # serve BACKEND ARGS...
 	pin "${SERVER_CPUS:-}" "$bin" serve --backend "$backend" --addr "127.0.0.1:${PORT[$backend]}" \
 		--bcrypt-cost 4 --log-level warn "$@" >"$tmp/$backend.log" 2>&1 &
 	pids+=($!)
+	SPID[$backend]=$!
 }
 ready() { # ready PORT
 	for _ in $(seq 1 200); do
@@ -128,6 +138,7 @@ if [[ -n "${CQL_HOSTS:-}" ]]; then seed cql3; fi
 curl -sf -H "Authorization: Bearer ${TOKEN[widerow]}" "${URL_timeline[widerow]}" >"$tmp/page.json"
 pin "${SERVER_CPUS:-}" "$bare" --addr "127.0.0.1:${PORT[bare]}" --path /api/v1/timeline --file "$tmp/page.json" &
 pids+=($!)
+SPID[bare]=$!
 ready "${PORT[bare]}"
 TOKEN[bare]=none
 URL_timeline[bare]="http://127.0.0.1:${PORT[bare]}/api/v1/timeline"
@@ -175,7 +186,7 @@ cookie() { # cookie PAGE BACKEND: the session cookie a page is read with, "" for
 declare -A RATES # "page,backend" -> the rates of each round
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a + 0 == a) printf "%.2f", a / b; else print "-" }'; }
 echo "wrk -t$THREADS -c$CONNS -d$DURATION, $ROUNDS rounds; pages of 40; servers on ${SERVER_CPUS:-any CPU}, wrk on ${LOAD_CPUS:-any CPU}"
-header=$(printf '%-10s %5s %10s %10s %10s %16s' page round bare memory widerow widerow/memory)
+header=$(printf '%-10s %5s %10s %10s %10s %16s %12s %12s %10s' page round bare memory widerow widerow/memory memory/cpu-s widerow/cpu-s "(by CPU)")
 if [[ -n "${CQL_HOSTS:-}" ]]; then header+=$(printf ' %10s %10s %10s' cql3 raw cql3/raw); fi
 echo "$header"
 # A Cassandra node compiles its hot paths during the first seconds of load: each page is read
@@ -189,7 +200,7 @@ if [[ -n "${CQL_HOSTS:-}" ]]; then
 fi
 for page in $PAGES; do
 	for r in $(seq 1 "$ROUNDS"); do
-		declare -A rate=()
+		declare -A rate=() cpu=()
 		order=$BACKENDS # every other round runs the backends in the reverse order
 		if ((r % 2 == 0)); then order=$(echo "$BACKENDS" | tr ' ' '\n' | tac | tr '\n' ' '); fi
 		for backend in $order; do
@@ -205,12 +216,17 @@ for page in $PAGES; do
 				curl -sf -o "$PROFILE.mutex" "http://127.0.0.1:18091/debug/pprof/mutex"
 				PROFILE=
 			else
+				t0=$(ticks "${SPID[$backend]:-0}")
 				rate[$backend]=$(measure "$u" "${TOKEN[$backend]}" "$(cookie "$page" "$backend")")
+				t1=$(ticks "${SPID[$backend]:-0}")
+				# Pages per CPU-second of the server: what a busy machine's other work leaves alone.
+				cpu[$backend]=$(awk -v r="${rate[$backend]}" -v d="${DURATION%s}" -v t=$((t1 - t0)) -v hz="$TCK" \
+					'BEGIN { if (t > 0 && r + 0 == r) printf "%.0f", r * d * hz / t; else print "-" }')
 			fi
 			RATES["$page,$backend"]+=" ${rate[$backend]}"
 		done
-		line=$(printf '%-10s %5s %10s %10s %10s %16s' "$page" "$r" "${rate[bare]}" "${rate[memory]}" "${rate[widerow]}" \
-			"$(ratio "${rate[widerow]}" "${rate[memory]}")")
+		line=$(printf '%-10s %5s %10s %10s %10s %16s %12s %12s %10s' "$page" "$r" "${rate[bare]}" "${rate[memory]}" "${rate[widerow]}" \
+			"$(ratio "${rate[widerow]}" "${rate[memory]}")" "${cpu[memory]:--}" "${cpu[widerow]:--}" "$(ratio "${cpu[widerow]:-}" "${cpu[memory]:-}")")
 		if [[ -n "${CQL_HOSTS:-}" ]]; then
 			line+=$(printf ' %10s %10s %10s' "${rate[cql3]}" "${rate[raw]}" "$(ratio "${rate[cql3]}" "${rate[raw]}")")
 		fi

@@ -86,7 +86,7 @@ func (s *Store) ScanTweets(ctx context.Context, after string, limit int) ([]doma
 			cols = append(cols, r.Columns)
 		}
 	}
-	tweets, err := s.tweetsOf(ctx, ids, cols)
+	tweets, err := s.tweetsOf(ctx, ids, cols, false)
 	if err != nil {
 		return nil, "", err
 	}

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/google/uuid"
 
@@ -482,7 +483,7 @@ func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet,
 	if err != nil {
 		return nil, wrap("tweet rows", err)
 	}
-	return s.tweetsOf(ctx, ids, rows)
+	return s.tweetsOf(ctx, ids, rows, true)
 }
 
 // uuidStrings is the row keys of ids (their canonical text), made with one allocation for all:
@@ -504,54 +505,89 @@ func uuidStrings(ids []uuid.UUID) []string {
 }
 
 // tweetsOf decodes Tweet rows (id, user_id, body, _ts), skipping empty ones, and names their
-// authors with one lookup for the lot (seed 003's optional third step). A page's bodies share
-// one string, and its authors' ids one per distinct author.
-func (s *Store) tweetsOf(ctx context.Context, ids []uuid.UUID, rows [][]engine.ColumnOrSuperColumn) ([]domain.Tweet, error) {
-	out := make([]domain.Tweet, 0, len(ids))
-	authors := make([]string, 0, len(ids))
-	ends := make([]int, 0, len(ids)) // where each tweet's body ends in bodies
-	size := 0
+// authors with one lookup for the lot (seed 003's optional third step). When keep is true the
+// rows' bytes are never written again (MultigetSliceList's results), and the bodies are those
+// bytes, not copies of them; otherwise each body is copied. A page's authors' ids are one
+// string per distinct author.
+func (s *Store) tweetsOf(ctx context.Context, ids []uuid.UUID, rows [][]engine.ColumnOrSuperColumn, keep bool) ([]domain.Tweet, error) {
+	n := 0
 	for _, cols := range rows {
-		for _, c := range cols {
-			if string(c.Column.Name) == "body" {
-				size += len(c.Column.Value)
-			}
+		if len(cols) > 0 {
+			n++
 		}
 	}
-	var bodies strings.Builder // its bytes become the page's one string of bodies, uncopied
-	bodies.Grow(size)
+	// Filled in place: a Tweet holds pointers, and each copy of one is a copy under the
+	// collector's write barrier.
+	out := make([]domain.Tweet, n)
+	authors := make([]string, n)
+	k := 0
 	for i, cols := range rows {
 		if len(cols) == 0 {
 			continue
 		}
-		t, uid := domain.Tweet{ID: ids[i]}, ""
+		t := &out[k]
+		t.ID = ids[i]
 		for _, c := range cols {
-			switch string(c.Column.Name) {
+			switch v := c.Column.Value; string(c.Column.Name) {
 			case "user_id":
-				uid = internIn(authors, c.Column.Value)
+				authors[k] = internIn(authors[:k], v)
 			case "body":
-				bodies.Write(c.Column.Value)
+				if keep && len(v) > 0 {
+					t.Body = unsafe.String(unsafe.SliceData(v), len(v))
+				} else {
+					t.Body = string(v)
+				}
 			case "_ts":
-				t.CreatedAt = parseMicros(c.Column.Value)
+				t.CreatedAt = parseMicros(v)
 			}
 		}
-		out = append(out, t)
-		authors = append(authors, uid)
-		ends = append(ends, bodies.Len())
+		k++
 	}
-	all := bodies.String()
-	names, err := namesOf(ctx, s, authors)
-	if err != nil {
+	if err := s.nameAuthors(ctx, out, authors); err != nil {
 		return nil, err
 	}
-	kept, start := out[:0], 0
-	for i, t := range out {
-		t.Body, start = all[start:ends[i]], ends[i]
-		if t.Username = names[i].username; t.Username != "" {
-			kept = append(kept, t)
+	kept := 0
+	for i := range out {
+		if out[i].Username == "" {
+			continue // a tweet whose author is gone
+		}
+		if kept != i {
+			out[kept] = out[i]
+		}
+		kept++
+	}
+	return out[:kept], nil
+}
+
+// nameAuthors gives each tweet of out the username of its author, authors[i]: from the name
+// cache under one read lock straight into the tweets, or, when the cache lacks one, through
+// namesOf, which reads the User rows it lacks.
+func (s *Store) nameAuthors(ctx context.Context, out []domain.Tweet, authors []string) error {
+	missed := false
+	s.idCache.mu.RLock()
+	for i, id := range authors {
+		if i > 0 && id == authors[i-1] { // a page's tweets come in runs by author
+			out[i].Username = out[i-1].Username
+		} else if e, ok := s.idCache.names[id]; ok {
+			out[i].Username = e.username
+		} else {
+			missed = true
+			break
 		}
 	}
-	return kept, nil
+	s.idCache.mu.RUnlock()
+	if !missed {
+		noteCache(ctx, "User (uuid to username)", len(authors), len(authors))
+		return nil
+	}
+	names, err := namesOf(ctx, s, authors)
+	if err != nil {
+		return err
+	}
+	for i := range out {
+		out[i].Username = names[i].username
+	}
+	return nil
 }
 
 // internIn returns b as a string, the one already in have if it is there (a page's tweets come
@@ -744,8 +780,8 @@ func (s *Store) Slice(ctx context.Context, line domain.LineKey, before int64, li
 	_, err = s.node.GetSliceEach(ctx, KeyspaceTwissandra, key, engine.ColumnParent{ColumnFamily: lineCF(line.Kind)},
 		engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: start, Reversed: true, Count: int32(limit)}}, cl,
 		func(c engine.Column) {
-			id, err := uuid.ParseBytes(c.Value)
-			if err != nil || len(c.Name) != 8 {
+			id, ok := domain.ParseUUIDText(c.Value)
+			if !ok || len(c.Name) != 8 {
 				return // not a tweet id under a time: never written by this adapter
 			}
 			out = append(out, domain.LineEntry{Time: int64(binary.BigEndian.Uint64(c.Name)), TweetID: id})

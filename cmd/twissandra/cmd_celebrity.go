@@ -33,13 +33,23 @@ func celebrityCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	note := fs.String("note", "", "where and how the figures were taken, kept in the JSON")
 	add := fs.String("add", "", "comma-separated JSON files of earlier runs (--json) whose figures join this run's, in the tables, the plot and the JSON; with --backends \"\" nothing is measured")
 	quiet := fs.Bool("quiet", false, "no progress bar")
+	sim := simFlags(fs)
 	if err := loadConfig(fs, args, cfg); err != nil {
 		return err
 	}
-	explicitDir := false
-	fs.Visit(func(f *flag.Flag) { explicitDir = explicitDir || f.Name == "data-dir" })
+	explicitDir, explicitSVG := false, false
+	fs.Visit(func(f *flag.Flag) {
+		explicitDir = explicitDir || f.Name == "data-dir"
+		explicitSVG = explicitSVG || f.Name == "svg"
+	})
 	if os.Getenv(envPrefix+"DATA_DIR") != "" {
 		explicitDir = true
+	}
+	if *sim.on {
+		if !explicitSVG {
+			*svg = "artifacts/celebrity-simulation.svg"
+		}
+		return simulateCmd(ctx, cfg, explicitDir, sim, *svg, *jsonOut, stdout, stderr)
 	}
 	cs, err := intList("--counts", *counts)
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,6 +117,55 @@ func TestCelebrityCommand(t *testing.T) {
 	}
 }
 
+// celebrity --simulate measures the cost model on a fresh widerow store, prices the rules with
+// it over a small Twitter-shaped graph, and writes the table, the JSON and the plot.
+func TestCelebritySimulateCommand(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	svg, js := filepath.Join(dir, "sim.svg"), filepath.Join(dir, "sim.json")
+	out := mustRun(t, "celebrity", "--simulate", "--sim-scale", "10000", "--sim-days", "3", "--sim-thresholds", "20,200", "--sim-k", "2",
+		"--svg", svg, "--json", js)
+	for _, want := range []string{"4170 users (Twitter's 41700000 at 1/10000)", "cost model (widerow, rows): post ", "\npush ", "\npull ",
+		"\nthreshold 20 ", "\nthreshold 200 + skip dormant ", "\nper pair k=2 ", "\nper pair k=1 ", "wrote " + svg, "wrote " + js} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("celebrity --simulate: no %q in\n%s", want, out)
+		}
+	}
+	if b, err := os.ReadFile(svg); err != nil || strings.Count(string(b), "<rect") < 10 {
+		t.Fatalf("the plot: %v", err)
+	}
+	if strings.Count(out, "\npush   ") != 3 || !strings.Contains(out, "read rate 0.2 a day against post rate 0.2") {
+		t.Fatalf("celebrity --simulate: not one run per read rate (1, 0.2, 5):\n%s", out)
+	}
+	if b, err := os.ReadFile(js); err != nil || strings.Count(string(b), `"per_1000_actions"`) < 3 {
+		t.Fatalf("the JSON: %v", err)
+	}
+}
+
+// floatList takes positive finite numbers separated by commas, and nothing else.
+func FuzzFloatList(f *testing.F) {
+	for _, s := range []string{"1", "0.25,1,4", " 2 , 3", "0", "-1", "1,,2", "NaN", "Inf", "1e309", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := floatList("--sim-k", s)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "--sim-k ") {
+				t.Fatalf("%q: error %v does not name the flag", s, err)
+			}
+			return
+		}
+		if len(got) != strings.Count(s, ",")+1 {
+			t.Fatalf("%q: %d numbers", s, len(got))
+		}
+		for _, v := range got {
+			if !(v > 0) || math.IsInf(v, 0) {
+				t.Fatalf("%q: %v", s, got)
+			}
+		}
+	})
+}
+
 func TestToolErrors(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -132,6 +182,14 @@ func TestToolErrors(t *testing.T) {
 		{"celebrity", "--backends", "memory", "--counts", "100,10", "--svg", ""},
 		{"celebrity", "--backends", ""},
 		{"celebrity", "--backends", "", "--add", "/nonexistent.json"},
+		{"celebrity", "--simulate", "--backend", "memory"},
+		{"celebrity", "--simulate", "--sim-k", "0"},
+		{"celebrity", "--simulate", "--sim-k", "1,x"},
+		{"celebrity", "--simulate", "--sim-thresholds", "10,-1"},
+		{"celebrity", "--simulate", "--sim-scale", "0"},
+		{"celebrity", "--simulate", "--read-rate", "1,0"},
+		{"celebrity", "--simulate", "--sim-scale", "1"},
+		{"celebrity", "--simulate", "--sim-days", "0", "--svg", ""},
 		{"dump", "--data-dir", dir, "--keyspace", "Nope"},
 		{"dump", "--backend", "memory"},
 		{"dump", "--table", "tweets"},

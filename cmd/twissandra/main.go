@@ -45,6 +45,7 @@ Usage:
   twissandra fill-lines [flags]  cql3: fill the line rows written before the query-first tables
   twissandra bench [flags]     load-test a running server (loopback) and plot latency and throughput
   twissandra celebrity [flags] measure posts to 100 ... 1,000,000 followers, pushed and hybrid, and plot them
+  twissandra celebrity --simulate  price push, pull, fixed thresholds, the per pair rule and skipping dormant followers over a Twitter-shaped graph
   twissandra version           print the version
 
 Run "twissandra <command> -h" for the flags. Every flag can also be set as an environment

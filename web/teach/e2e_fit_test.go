@@ -19,6 +19,7 @@ func TestPicturesFitAt390px(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, path, pictures string }{
 		{"celebrity", "/models/celebrity", "#celebrity-plot"},
+		{"celebrity lesson", "/learn/celebrity", "#cl-sim-plot"},
 		{"generations", "/models/generations", "#chebotko-diagram, #workflow-diagram"},
 	} {
 		b.do(tc.name, chromedp.EmulateViewport(390, 844), chromedp.Navigate(app.srv.URL+tc.path), chromedp.WaitVisible(chromedp.CSS(tc.pictures)))

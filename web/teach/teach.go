@@ -147,7 +147,7 @@ func Register(st *site.Site, deps Deps) error {
 	if err != nil {
 		return err
 	}
-	st.Static(static, "celebrity.svg")
+	st.Static(static, "celebrity.svg", "celebrity-simulation.svg")
 	h.routes(st.Routes())
 	st.Teach(h)
 	return nil

@@ -644,7 +644,9 @@ func (n *Node) MultigetSlice(ctx context.Context, keyspace string, keys []string
 
 // MultigetSliceList is MultigetSlice with the results in a list aligned with keys, not a map (a
 // key asked twice is read twice): what a caller that walks its keys in order wants, without
-// building and probing a map. It records itself as the multiget_slice it is.
+// building and probing a map. It records itself as the multiget_slice it is. Its results' names
+// and values are never written again, by the engine or by its row cache (a cached row's bytes
+// are shared and read-only, a read's are its own): a caller may keep them, as strings too.
 func (n *Node) MultigetSliceList(ctx context.Context, keyspace string, keys []string, parent ColumnParent, pred SlicePredicate, cl ConsistencyLevel) (res [][]ColumnOrSuperColumn, err error) {
 	if oplog.Enabled(ctx) {
 		start := time.Now()
