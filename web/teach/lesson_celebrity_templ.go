@@ -685,14 +685,14 @@ func celebritySimulation(f simFigures) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 60, " more for each pulled author it merges (a <code>get_slice</code> of their <code>Userline</code> row); a returning reader's rebuild, ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 60, " more for each pulled author it merges (a <code>get_slice</code> of their <code>Userline</code> row, read with no <a href=\"/models/celebrity#heads\">head</a> fresh: the heads make it cheaper still, so the pulling rules' reads here are their upper bound); a returning reader's rebuild, ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var41 string
 			templ_7745c5c3_Var41, templ_7745c5c3_Err = templ.JoinStringErrs(f.Rebuild)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `lesson_celebrity.templ`, Line: 98, Col: 427}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `lesson_celebrity.templ`, Line: 98, Col: 579}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var41))
 			if templ_7745c5c3_Err != nil {
@@ -768,14 +768,14 @@ func celebritySimulation(f simFigures) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 67, " more for each pulled author it merges; a returning reader's rebuild, ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 67, " more for each pulled author it merges (with no head fresh: an upper bound); a returning reader's rebuild, ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var47 string
 			templ_7745c5c3_Var47, templ_7745c5c3_Err = templ.JoinStringErrs(f.Rebuild)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `lesson_celebrity.templ`, Line: 100, Col: 291}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `lesson_celebrity.templ`, Line: 100, Col: 328}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var47))
 			if templ_7745c5c3_Err != nil {
