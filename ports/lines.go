@@ -50,8 +50,11 @@ func BackfillWith(ctx context.Context, lines LineStore, tweets TweetStore, line,
 // tweet is missing from the store stays without. Entries that all carry theirs cost nothing.
 func FillTweets(ctx context.Context, tweets TweetStore, entries []domain.LineEntry) error {
 	var ids []uuid.UUID
-	for _, e := range entries {
+	for i, e := range entries {
 		if e.Tweet == nil {
+			if ids == nil {
+				ids = make([]uuid.UUID, 0, len(entries)-i)
+			}
 			ids = append(ids, e.TweetID)
 		}
 	}
@@ -61,6 +64,23 @@ func FillTweets(ctx context.Context, tweets TweetStore, entries []domain.LineEnt
 	got, err := tweets.GetTweets(ctx, ids)
 	if err != nil {
 		return err
+	}
+	// GetTweets answers in the order asked: when it found every tweet, they pair with the
+	// entries in one walk. A tweet missing (or an ID asked twice) pairs them by ID instead.
+	if len(got) == len(ids) {
+		j := 0
+		for i := range entries {
+			if entries[i].Tweet == nil {
+				if got[j].ID != entries[i].TweetID {
+					break
+				}
+				entries[i].Tweet = &got[j]
+				j++
+			}
+		}
+		if j == len(got) {
+			return nil
+		}
 	}
 	byID := make(map[uuid.UUID]*domain.Tweet, len(got))
 	for i := range got {
