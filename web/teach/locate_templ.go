@@ -101,7 +101,7 @@ func locateView(d locateData) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, " now. A denormalised model writes one fact in many places: that is the price of answering each query with one read.</p>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 9, " now. A <a class=\"term\" href=\"/learn/glossary#denormalise\">denormalised</a> model writes one fact in many places: that is the price of answering each query with one read.</p>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
