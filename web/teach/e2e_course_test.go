@@ -2,12 +2,10 @@ package teach
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -39,25 +37,7 @@ func TestCourseWalk(t *testing.T) {
 
 func walkCourse(t *testing.T, app *testApp, backend string, width int) {
 	b := newTab(t, width, 900, 4*time.Minute)
-	listen, stop := context.WithCancel(b.ctx)
-	var (
-		mu       sync.Mutex
-		problems []string
-		done     = make(chan struct{})
-	)
-	go func() {
-		defer close(done)
-		for m, err := range chromedp.Console(listen) {
-			if err != nil {
-				return
-			}
-			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleException || strings.Contains(m.Text, "Content Security Policy") {
-				mu.Lock()
-				problems = append(problems, m.String())
-				mu.Unlock()
-			}
-		}
-	}()
+	console := b.watchConsole()
 	b.do("the course's start page", chromedp.EmulateViewport(int64(width), 900),
 		chromedp.Navigate(app.srv.URL+"/learn"), chromedp.WaitVisible(chromedp.CSS("#course")))
 	lessons := course()
@@ -113,11 +93,7 @@ func walkCourse(t *testing.T, app *testApp, backend string, width int) {
 		saveShot(t, fmt.Sprintf("course-%s-%d-%02d-%s", backend, width, l.N, l.Slug), img)
 		next = "#lesson-next"
 	}
-	stop()
-	<-done
-	mu.Lock()
-	defer mu.Unlock()
-	if len(problems) > 0 {
+	if problems := console(); len(problems) > 0 {
 		t.Errorf("walking the course on %s at %d px, the console:\n%s", backend, width, strings.Join(problems, "\n"))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,6 +80,30 @@ func (b *tab) do(what string, actions ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
 	if err := chromedp.Do(b.ctx, actions...); err != nil {
 		b.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// watchConsole listens to the tab's console until the function it returns is called, which
+// gives every error, exception and Content Security Policy violation logged meanwhile.
+func (b *tab) watchConsole() (stop func() []string) {
+	listen, cancel := context.WithCancel(b.ctx)
+	var problems []string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for m, err := range chromedp.Console(listen) {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleException || strings.Contains(m.Text, "Content Security Policy") {
+				problems = append(problems, m.String())
+			}
+		}
+	}()
+	return func() []string {
+		cancel()
+		<-done // problems is the listener's until it has returned
+		return problems
 	}
 }
 
