@@ -161,6 +161,29 @@ func (s *Service) Friends(ctx context.Context, username, start string, limit int
 	return s.followPage(ctx, s.users.Friends, username, start, limit)
 }
 
+// IsFollowing reports whether me follows other. The ports have no point lookup of one follow,
+// so this pages through me's friends, up to domain.MaxFollowPage of them.
+func (s *Service) IsFollowing(ctx context.Context, me, other string) (bool, error) {
+	start := ""
+	for seen := 0; seen < domain.MaxFollowPage; {
+		page, err := s.Friends(ctx, me, start, domain.MaxPageSize)
+		if err != nil {
+			return false, err
+		}
+		for _, f := range page.Follows {
+			if f.Username == other {
+				return true, nil
+			}
+		}
+		seen += len(page.Follows)
+		if page.Next == "" {
+			return false, nil
+		}
+		start = page.Next
+	}
+	return false, nil
+}
+
 // Followers lists who follows username.
 func (s *Service) Followers(ctx context.Context, username, start string, limit int) (FollowPage, error) {
 	return s.followPage(ctx, s.users.Followers, username, start, limit)

@@ -205,35 +205,12 @@ func (h *handler) userPage(c *gin.Context) {
 		Followers: p.Followers.Usernames(), FollowersMore: p.Followers.Next != "",
 	}
 	if me != "" && !d.IsMe {
-		if d.Following, err = h.follows(c, me, u.Username); err != nil {
+		if d.Following, err = h.deps.Social.IsFollowing(c.Request.Context(), me, u.Username); err != nil {
 			h.site.Fail(c, err)
 			return
 		}
 	}
 	h.site.Render(c, http.StatusOK, site.Page{Title: u.Username, Content: userContent(me, d)})
-}
-
-// follows reports whether me follows other. The ports have no point lookup of one follow, so
-// this pages through me's friends, up to domain.MaxFollowPage of them.
-func (h *handler) follows(c *gin.Context, me, other string) (bool, error) {
-	start := ""
-	for seen := 0; seen < domain.MaxFollowPage; {
-		page, err := h.deps.Social.Friends(c.Request.Context(), me, start, domain.MaxPageSize)
-		if err != nil {
-			return false, err
-		}
-		for _, f := range page.Follows {
-			if f.Username == other {
-				return true, nil
-			}
-		}
-		seen += len(page.Follows)
-		if page.Next == "" {
-			return false, nil
-		}
-		start = page.Next
-	}
-	return false, nil
 }
 
 type followsData struct {
@@ -343,7 +320,7 @@ func (h *handler) find(c *gin.Context) {
 	}
 	d.Found = &u
 	if me := site.User(c); me != "" && me != u.Username {
-		if d.Following, err = h.follows(c, me, u.Username); err != nil {
+		if d.Following, err = h.deps.Social.IsFollowing(c.Request.Context(), me, u.Username); err != nil {
 			h.site.Fail(c, err)
 			return
 		}

@@ -129,7 +129,7 @@ func showCQL3Lesson(h *handler, c *gin.Context) (templ.Component, error) {
 	}
 	d.Count = f.Followers
 	if d.Me != "" && d.Me != d.User {
-		if d.Follows, err = h.isFollowing(ctx, d.Me, d.User); err != nil {
+		if d.Follows, err = h.deps.Social.IsFollowing(ctx, d.Me, d.User); err != nil {
 			return nil, err
 		}
 	}

@@ -1,10 +1,7 @@
 package teach
 
 import (
-	"context"
 	"strings"
-
-	"twissandra/domain"
 )
 
 // What lessons 8 to 12 share: the CQL of the cql3 adapter's migrations, read as the server
@@ -63,27 +60,4 @@ func schemaTable(ddl, name string) (CQLTable, bool) {
 		return out, true
 	}
 	return CQLTable{}, false
-}
-
-// isFollowing reports whether me follows other, paging through me's friends (the ports have no
-// point lookup of one follow), up to domain.MaxFollowPage of them.
-func (h *handler) isFollowing(ctx context.Context, me, other string) (bool, error) {
-	start := ""
-	for seen := 0; seen < domain.MaxFollowPage; {
-		page, err := h.deps.Social.Friends(ctx, me, start, domain.MaxPageSize)
-		if err != nil {
-			return false, err
-		}
-		for _, f := range page.Follows {
-			if f.Username == other {
-				return true, nil
-			}
-		}
-		seen += len(page.Follows)
-		if page.Next == "" {
-			return false, nil
-		}
-		start = page.Next
-	}
-	return false, nil
 }
