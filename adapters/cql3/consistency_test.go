@@ -2,7 +2,6 @@ package cql3_test
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -21,8 +20,8 @@ func TestTryLevels(t *testing.T) {
 		replication string
 		want        string
 	}{
-		{"SimpleStrategy:1", "ONE ok/ok QUORUM ok/ok ALL ok/ok"},
-		{"SimpleStrategy:3", "ONE ok/ok QUORUM unavailable 2 of 1/unavailable 2 of 1 ALL unavailable 3 of 1/unavailable 3 of 1"},
+		{"SimpleStrategy:1", "ONE succeeded/succeeded QUORUM succeeded/succeeded ALL succeeded/succeeded"},
+		{"SimpleStrategy:3", "ONE succeeded/succeeded QUORUM Unavailable: 2 replicas required, 1 alive/Unavailable: 2 replicas required, 1 alive ALL Unavailable: 3 replicas required, 1 alive/Unavailable: 3 replicas required, 1 alive"},
 	} {
 		t.Run(c.replication, func(t *testing.T) {
 			t.Parallel()
@@ -55,21 +54,11 @@ func TestTryLevels(t *testing.T) {
 	}
 }
 
-// levelsString writes each level's write and read outcomes: "ONE ok/ok QUORUM unavailable 2 of 1/...".
+// levelsString writes each level's write and read outcomes: "ONE succeeded/succeeded QUORUM Unavailable: …/…".
 func levelsString(levels []teaching.LevelTry) string {
 	var parts []string
 	for _, l := range levels {
-		parts = append(parts, l.Level+" "+outcomeString(l.Write)+"/"+outcomeString(l.Read))
+		parts = append(parts, l.Level+" "+l.Write.String()+"/"+l.Read.String())
 	}
 	return strings.Join(parts, " ")
-}
-
-func outcomeString(o teaching.LevelOutcome) string {
-	switch {
-	case o.OK:
-		return "ok"
-	case o.Unavailable:
-		return fmt.Sprintf("unavailable %d of %d", o.Required, o.Alive)
-	}
-	return "error " + o.Error
 }

@@ -2,6 +2,7 @@ package teaching
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"twissandra/domain"
@@ -232,4 +233,16 @@ type LevelOutcome struct {
 	Required    int
 	Alive       int
 	Error       string
+}
+
+// String says how the statement ended: "succeeded", "Unavailable: 2 replicas required, 1
+// alive", or "failed: " and the error.
+func (o LevelOutcome) String() string {
+	switch {
+	case o.OK:
+		return "succeeded"
+	case o.Unavailable:
+		return fmt.Sprintf("Unavailable: %d replicas required, %d alive", o.Required, o.Alive)
+	}
+	return "failed: " + o.Error
 }

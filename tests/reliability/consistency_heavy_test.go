@@ -52,7 +52,7 @@ func TestCQL3ThreeNodesLevels(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("three nodes up, %s: %s", all.Replication, levelsLine(all.Levels))
-	if got := levelsLine(all.Levels); got != "ONE ok/ok QUORUM ok/ok ALL ok/ok" {
+	if got := levelsLine(all.Levels); got != "ONE succeeded/succeeded QUORUM succeeded/succeeded ALL succeeded/succeeded" {
 		t.Errorf("three nodes up: %s", got)
 	}
 
@@ -61,7 +61,7 @@ func TestCQL3ThreeNodesLevels(t *testing.T) {
 	t.Logf("stopped %s:%d in %s", nodes[2].listen, nodes[2].port, time.Since(stopped).Round(time.Millisecond))
 	// The coordinators learn of the stop by gossip; until they do, ALL times out instead of
 	// being refused. Ask again, with a deadline, until the refusal comes.
-	const want = "ONE ok/ok QUORUM ok/ok ALL unavailable 3 of 2/unavailable 3 of 2"
+	const want = "ONE succeeded/succeeded QUORUM succeeded/succeeded ALL Unavailable: 3 replicas required, 2 alive/Unavailable: 3 replicas required, 2 alive"
 	var got string
 	tries := 0
 	for deadline := time.Now().Add(2 * time.Minute); ; {
@@ -81,21 +81,11 @@ func TestCQL3ThreeNodesLevels(t *testing.T) {
 	t.Logf("one node of three stopped: %s (after %d tries, %s)", got, tries, time.Since(stopped).Round(time.Millisecond))
 }
 
-// levelsLine writes each level's write and read: "ONE ok/ok ALL unavailable 3 of 2/...".
+// levelsLine writes each level's write and read: "ONE succeeded/succeeded ALL Unavailable: …/…".
 func levelsLine(levels []teaching.LevelTry) string {
 	var parts []string
 	for _, l := range levels {
-		parts = append(parts, l.Level+" "+levelOutcome(l.Write)+"/"+levelOutcome(l.Read))
+		parts = append(parts, l.Level+" "+l.Write.String()+"/"+l.Read.String())
 	}
 	return strings.Join(parts, " ")
-}
-
-func levelOutcome(o teaching.LevelOutcome) string {
-	switch {
-	case o.OK:
-		return "ok"
-	case o.Unavailable:
-		return fmt.Sprintf("unavailable %d of %d", o.Required, o.Alive)
-	}
-	return "error " + o.Error
 }

@@ -161,6 +161,19 @@ func (s *Site) Redirect(c *gin.Context, to, action string) {
 	c.Abort()
 }
 
+// RefuseBack answers a form whose action failed with err: a failure of the server is its error
+// page (Fail); anything else, a refusal of the learner's input, is flashed on the page at back,
+// where the form was.
+func (s *Site) RefuseBack(c *gin.Context, err error, back string) {
+	status, msg := ProblemMessage(err)
+	if status >= http.StatusInternalServerError {
+		s.Fail(c, err)
+		return
+	}
+	AddFlash(c, FlashError, msg)
+	s.Redirect(c, back, "")
+}
+
 // ProblemMessage is the message to show beside a form for err, and its status.
 func ProblemMessage(err error) (int, string) {
 	var ve *domain.ValidationError

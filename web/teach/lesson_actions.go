@@ -51,13 +51,7 @@ func (h *handler) lessonPost(c *gin.Context) {
 		return
 	}
 	if _, err := h.deps.Social.Post(c.Request.Context(), me, c.PostForm("body")); err != nil {
-		status, msg := site.ProblemMessage(err)
-		if status >= http.StatusInternalServerError {
-			h.site.Fail(c, err)
-			return
-		}
-		site.AddFlash(c, site.FlashError, msg)
-		h.site.Redirect(c, back, "")
+		h.site.RefuseBack(c, err, back)
 		return
 	}
 	site.AddFlash(c, site.FlashOK, "Posted.")
@@ -86,13 +80,7 @@ func (h *handler) lessonFollow(c *gin.Context) {
 		op, action = h.deps.Social.Unfollow, "your unfollow of "+who
 	}
 	if err := op(c.Request.Context(), me, who); err != nil {
-		status, msg := site.ProblemMessage(err)
-		if status >= http.StatusInternalServerError {
-			h.site.Fail(c, err)
-			return
-		}
-		site.AddFlash(c, site.FlashError, msg)
-		h.site.Redirect(c, back, "")
+		h.site.RefuseBack(c, err, back)
 		return
 	}
 	h.site.Redirect(c, back, action)

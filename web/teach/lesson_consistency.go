@@ -252,17 +252,6 @@ func (h *handler) clusterLevels(c *gin.Context) {
 	h.labDone(c, "cluster", "consistency-cluster", "your try of the levels", err, nil)
 }
 
-// outcome says how one statement of a level ended.
-func outcome(o teaching.LevelOutcome) string {
-	switch {
-	case o.OK:
-		return "succeeded"
-	case o.Unavailable:
-		return fmt.Sprintf("Unavailable: %d replicas required, %d alive", o.Required, o.Alive)
-	}
-	return "failed: " + o.Error
-}
-
 // ms writes virtual microseconds as milliseconds.
 func ms(us int64) string {
 	return strconv.FormatFloat(float64(us)/1000, 'f', 3, 64) + " ms"
