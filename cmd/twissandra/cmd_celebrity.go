@@ -70,13 +70,12 @@ func celebrityCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if err := c.validate(); err != nil {
 			return fmt.Errorf("--backends: %w", err)
 		}
-		if c.Backend == "widerow" && !explicitDir {
-			dir, err := os.MkdirTemp("", "twissandra-celebrity-")
+		if !explicitDir {
+			done, err := scratchDataDir(&c, "twissandra-celebrity-")
 			if err != nil {
 				return err
 			}
-			defer os.RemoveAll(dir)
-			c.DataDir, c.CommitLogSync = dir, "periodic"
+			defer done()
 		}
 		b, err := openBackend(ctx, &c, stderr)
 		if err != nil {
@@ -166,4 +165,19 @@ func intList(flagName, s string) ([]int, error) {
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// scratchDataDir points a widerow cfg at a new temporary directory with a periodic commit log
+// (measurements need neither the user's data nor a sync per write); done removes it. Other
+// backends are left as they are.
+func scratchDataDir(cfg *Config, prefix string) (done func(), err error) {
+	if cfg.Backend != "widerow" {
+		return func() {}, nil
+	}
+	dir, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		return nil, err
+	}
+	cfg.DataDir, cfg.CommitLogSync = dir, "periodic"
+	return func() { os.RemoveAll(dir) }, nil
 }

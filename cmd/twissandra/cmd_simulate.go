@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -71,13 +70,12 @@ func simulateCmd(ctx context.Context, cfg *Config, explicitDir bool, o simOption
 	if err := cfg.validate(); err != nil {
 		return err
 	}
-	if cfg.Backend == "widerow" && !explicitDir {
-		dir, err := os.MkdirTemp("", "twissandra-simulate-")
+	if !explicitDir {
+		done, err := scratchDataDir(cfg, "twissandra-simulate-")
 		if err != nil {
 			return err
 		}
-		defer os.RemoveAll(dir)
-		cfg.DataDir, cfg.CommitLogSync = dir, "periodic"
+		defer done()
 	}
 	b, err := openBackend(ctx, cfg, stderr)
 	if err != nil {
