@@ -43,7 +43,7 @@ func TestLessonConsistency(t *testing.T) {
 
 	body = html.UnescapeString(c.submit("/models/lab/consistency", ringValues("ONE", "ALL", "1", "c"), "/learn/consistency#consistency-run").body)
 	mustContain(t, body, "The write at ONE answered at", "The read at ALL failed: UnavailableException: ALL blocks for 3 replicas and 2 are up.",
-		`<td>stopped</td>`, `hints for C`, "C is stopped: A keeps a hint for it", "What your step cost",
+		`<td data-label="state">stopped</td>`, `hints for C`, "C is stopped: A keeps a hint for it", "What your step cost",
 		// the calls each replica received: the two live ones' inserts, A's hint, the reads of none (ALL was refused)
 		`insert Scratch.Bytes['lab-`, `/ring']["value"] -> applied`, `/hints']["C"] -> applied`)
 	mustNotContain(t, body, `get Scratch.Bytes['lab-`)
@@ -94,7 +94,7 @@ func TestLessonConsistencyTrials(t *testing.T) {
 	f.Set("trials", "3000")
 	body := html.UnescapeString(c.submit("/models/lab/consistency/trials", f, "/learn/consistency#consistency-trials").body)
 	mustContain(t, body, `id="trials-chart"`, "Stale reads in 3000 trials of each pair of levels", "What your trials cost")
-	row := regexp.MustCompile(`<tr data-pair="(\w+)-(\w+)"><td>\w+</td><td>\w+</td><td>(yes|no)</td><td>(\d+)</td><td>(\d+)</td><td class="stale">(\d+)</td>`)
+	row := regexp.MustCompile(`<tr data-pair="(\w+)-(\w+)"><td data-label="write">\w+</td><td data-label="read">\w+</td><td data-label="R \+ W > N">(yes|no)</td><td data-label="trials">(\d+)</td><td data-label="unavailable">(\d+)</td><td class="stale" data-label="stale">(\d+)</td>`)
 	rows := row.FindAllStringSubmatch(body, -1)
 	if len(rows) != 9 {
 		t.Fatalf("%d rows of trials", len(rows))
@@ -171,9 +171,9 @@ func TestLessonConsistencyOnCluster(t *testing.T) {
 	mustContain(t, body, `id="cluster-form"`)
 	mustNotContain(t, body, `id="cluster-levels"`)
 	body = html.UnescapeString(c.submit("/models/lab/consistency/cluster", url.Values{"back": {"/learn/consistency"}}, "/learn/consistency#consistency-cluster").body)
-	mustContain(t, body, "replication SimpleStrategy replication_factor 3", `<tr data-level="ONE"><th>ONE</th><td class="ok">succeeded`,
-		`<tr data-level="QUORUM"><th>QUORUM</th><td class="unavailable">Unavailable: 2 replicas required, 1 alive`,
-		`<tr data-level="ALL"><th>ALL</th><td class="unavailable">Unavailable: 3 replicas required, 1 alive`,
+	mustContain(t, body, "replication SimpleStrategy replication_factor 3", `<tr data-level="ONE"><th>ONE</th><td data-label="write" class="ok">succeeded`,
+		`<tr data-level="QUORUM"><th>QUORUM</th><td data-label="write" class="unavailable">Unavailable: 2 replicas required, 1 alive`,
+		`<tr data-level="ALL"><th>ALL</th><td data-label="write" class="unavailable">Unavailable: 3 replicas required, 1 alive`,
 		"CONSISTENCY ALL; INSERT INTO race_names", "What your try of the levels cost")
 }
 
