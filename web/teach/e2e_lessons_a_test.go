@@ -30,6 +30,7 @@ type pageHealth struct {
 	CSP                 []string
 	Viewport, PageWidth float64
 	Path                string
+	Wider               []string // on a page wider than the viewport: the elements past its edge
 }
 
 func (b *tab) health() pageHealth {
@@ -40,6 +41,9 @@ func (b *tab) health() pageHealth {
 		Viewport: document.documentElement.clientWidth,
 		PageWidth: document.documentElement.scrollWidth,
 		Path: location.pathname,
+		Wider: document.documentElement.scrollWidth <= document.documentElement.clientWidth ? [] :
+			[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+				.slice(0, 8).map(e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className && e.className.baseVal === undefined ? "." + e.className : "") + " " + Math.round(e.getBoundingClientRect().right)),
 	}))()`))
 	if err != nil {
 		b.t.Fatalf("health: %v", err)
