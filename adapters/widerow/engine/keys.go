@@ -4,6 +4,7 @@ import (
 	"crypto/md5"
 	"fmt"
 	"math/big"
+	"strings"
 )
 
 // Key layout (see the package documentation for the picture).
@@ -89,15 +90,18 @@ func (n *Node) appendRowPrefix(dst []byte, cf *cfInfo, key string) []byte {
 	return appendEscapedString(dst, key)
 }
 
+// appendEscapedString appends s with each escByte doubled as escByte escEsc, then the
+// terminator escByte escTerm. Most keys hold no escByte and are copied whole.
 func appendEscapedString(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		dst = append(dst, c)
-		if c == escByte {
-			dst = append(dst, escEsc)
+	for {
+		i := strings.IndexByte(s, escByte)
+		if i < 0 {
+			break
 		}
+		dst = append(append(dst, s[:i+1]...), escEsc)
+		s = s[i+1:]
 	}
-	return append(dst, escByte, escTerm)
+	return append(append(dst, s...), escByte, escTerm)
 }
 
 // splitRowKey parses the row part of a data key (after the CF prefix) and
