@@ -810,7 +810,7 @@ func celebrityView(d celebrityData) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 77, "</tbody></table></div><p id=\"celebrity-pages-note\">The pages below were measured before the server kept the pulled authors' heads (see <a href=\"#heads\">above</a>); <code>BenchmarkMergedPage</code> (<code>tools/bench</code>) measures a merged page with the heads and without, against a plain one, and the README has its figures.</p><div class=\"table-wrap\"><table class=\"mapping\" id=\"celebrity-pages\"><thead><tr><th>Backend</th><th>Pulled authors followed</th><th>Home page of 40</th><th>Rate against a plain page</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 77, "</tbody></table></div><p id=\"celebrity-pages-note\">The pages below were measured with the pulled authors' heads kept as the server keeps them (see <a href=\"#heads\">above</a>): their newest entries and tweets come from memory, so following them costs a widerow or cql3 page about nothing; memory's plain page is so cheap that the merge's own work shows. <code>BenchmarkMergedPage</code> (<code>tools/bench</code>) measures a merged page with the heads and without, against a plain one, and the README has its figures.</p><div class=\"table-wrap\"><table class=\"mapping\" id=\"celebrity-pages\"><thead><tr><th>Backend</th><th>Pulled authors followed</th><th>Home page of 40</th><th>Rate against a plain page</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
