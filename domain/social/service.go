@@ -457,6 +457,7 @@ func pageFrom(entries []domain.LineEntry, limit int) TweetPage {
 		entries = entries[:limit]
 		page.Next = domain.EncodeLineCursor(entries[limit-1].Time)
 	}
+	page.Tweets = make([]domain.Tweet, 0, len(entries)) // one allocation, not one per doubling
 	for _, e := range entries {
 		if e.Tweet != nil {
 			page.Tweets = append(page.Tweets, *e.Tweet)
