@@ -49,5 +49,7 @@ func (f *Floor) Write(name, value []byte, ts int64) error {
 			return err
 		}
 	}
-	return batch.Commit(f.n.writeOpts)
+	err := batch.Commit(f.n.writeOpts)
+	f.n.committed()
+	return err
 }

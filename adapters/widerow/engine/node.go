@@ -62,7 +62,11 @@ type Node struct {
 	fileLock    io.Closer
 	dir         string
 
-	rows     *rowCache // see rowcache.go
+	rows *rowCache // see rowcache.go
+	// commits counts the commits to db; iters keeps the iterators of reads done since the
+	// last one (see iterpool.go).
+	commits  atomic.Uint64
+	iters    iterPool
 	rowLocks [rowLockStripes]sync.Mutex
 	seed     maphash.Seed
 
@@ -481,6 +485,7 @@ func (n *Node) Close() error {
 		n.syncMu.Lock()
 		errs = append(errs, n.syncErr)
 		n.syncMu.Unlock()
+		errs = append(errs, n.iters.close())
 		errs = append(errs, n.db.Close())
 		errs = append(errs, n.releaseLock())
 		n.closeErr = errors.Join(errs...)

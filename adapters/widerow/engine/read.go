@@ -89,12 +89,15 @@ type reader struct {
 	it  kvIter           // what the read paths walk: pit, or a cached row (ri)
 	pit *pebble.Iterator // the storage, as of newReader
 	gen uint64           // the row cache's generation before pit was opened
-	ri  rowIter
-	k   []byte // seek key
-	k2  []byte // encoded bound
-	row []byte // row prefix
-	grp []byte // super column group prefix
-	p   []byte // column prefix
+	// commits is the node's commit count when pit was opened: pit goes back to the node's
+	// idle iterators if it is still the count when the read ends (iterpool.go).
+	commits uint64
+	ri      rowIter
+	k       []byte // seek key
+	k2      []byte // encoded bound
+	row     []byte // row prefix
+	grp     []byte // super column group prefix
+	p       []byte // column prefix
 	// cols and arena are a GetSliceEach's result, kept for the next one.
 	cols  []Column
 	arena []byte
@@ -103,18 +106,26 @@ type reader struct {
 var readerPool = sync.Pool{New: func() any { return new(reader) }}
 
 func (n *Node) newReader() (*reader, error) {
-	gen := n.rows.generation() // before the snapshot: see rowcache.go
-	it, err := n.db.NewIter(nil)
-	if err != nil {
-		return nil, err
+	e, ok := n.iters.take(n.commits.Load())
+	if !ok {
+		// Both before the snapshot: the generation for rowcache.go, the count for iterpool.go.
+		e.gen, e.commits = n.rows.generation(), n.commits.Load()
+		var err error
+		if e.it, err = n.db.NewIter(nil); err != nil {
+			return nil, err
+		}
+		n.iters.opened.Add(1)
 	}
 	r := readerPool.Get().(*reader)
-	r.n, r.it, r.pit, r.gen = n, it, it, gen
+	r.n, r.it, r.pit, r.gen, r.commits = n, e.it, e.it, e.gen, e.commits
 	return r, nil
 }
 
 func (r *reader) close() error {
-	err := r.pit.Close()
+	var err error
+	if !r.n.iters.put(idleIter{it: r.pit, commits: r.commits, gen: r.gen}, r.n.commits.Load()) {
+		err = r.pit.Close()
+	}
 	r.it, r.pit, r.n, r.ri = nil, nil, nil, rowIter{}
 	if cap(r.k)+cap(r.k2)+cap(r.row)+cap(r.grp)+cap(r.p)+cap(r.arena)+cap(r.cols)*int(unsafe.Sizeof(Column{})) < 1<<20 {
 		readerPool.Put(r)

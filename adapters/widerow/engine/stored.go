@@ -256,7 +256,9 @@ func (n *Node) CompactRow(ctx context.Context, keyspace, columnFamily, key strin
 	if b.Empty() {
 		return got, nil
 	}
-	if err := b.Commit(n.writeOpts); err != nil {
+	err = b.Commit(n.writeOpts)
+	n.committed()
+	if err != nil {
 		return got, err
 	}
 	if cf.rowsCached > 0 {

@@ -148,6 +148,7 @@ func (w *writer) commit() error {
 		cf.rowDeletes.Store(true)
 	}
 	err := w.b.Commit(w.n.writeOpts)
+	w.n.committed()
 	if len(w.touched) > 0 {
 		w.n.rows.drop(w.touched) // after the commit: see rowcache.go
 	}
