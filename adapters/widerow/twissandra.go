@@ -129,8 +129,16 @@ func parseMicros(b []byte) time.Time {
 }
 
 // parseDecimal is strconv.ParseInt(string(b), 10, 64) with its error ignored, as the rows'
-// decimal columns (_ts) are read: without a string made for every row of a page.
+// decimal columns (_ts) are read: without a string made for every row of a page. A time in
+// microseconds has 16 digits, read eight at a time (a page reads forty).
 func parseDecimal(b []byte) int64 {
+	if len(b) == 16 {
+		if hi, ok := eightDigits(b[:8]); ok {
+			if lo, ok := eightDigits(b[8:]); ok {
+				return int64(hi*100_000_000 + lo)
+			}
+		}
+	}
 	if len(b) == 0 || len(b) > 18 {
 		n, _ := strconv.ParseInt(string(b), 10, 64)
 		return n
@@ -144,6 +152,21 @@ func parseDecimal(b []byte) int64 {
 		n = n*10 + int64(c-'0')
 	}
 	return n
+}
+
+// eightDigits reads 8 ASCII digits as one number in a few multiplications of one 64-bit word
+// (each step adds neighbouring digits, then pairs, then quads); ok is false if any byte is not
+// a digit.
+func eightDigits(b []byte) (uint64, bool) {
+	v := binary.LittleEndian.Uint64(b) // the first digit in the lowest byte
+	// Each byte is 0x30-0x39: its high nibble is 3, and adding 6 keeps it 3.
+	if v&0xF0F0F0F0F0F0F0F0 != 0x3030303030303030 || (v+0x0606060606060606)&0xF0F0F0F0F0F0F0F0 != 0x3030303030303030 {
+		return 0, false
+	}
+	v -= 0x3030303030303030
+	v = (v * 10) + (v >> 8)
+	v = ((v & 0x000000FF000000FF) * (100 + (1000000 << 32))) + (((v >> 16) & 0x000000FF000000FF) * (1 + (10000 << 32)))
+	return v >> 32, true
 }
 
 // LongName encodes a line time as a LongType column name: 8 bytes, big-endian.
