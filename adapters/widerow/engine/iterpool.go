@@ -23,7 +23,7 @@ type iterPool struct {
 	mu     sync.Mutex
 	idle   []idleIter
 	closed bool
-	n      atomic.Int32 // len(idle), read without the lock by commits
+	n      atomic.Int32  // len(idle), read without the lock by commits
 	opened atomic.Uint64 // iterators opened so far
 }
 
