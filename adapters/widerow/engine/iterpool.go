@@ -95,11 +95,17 @@ func (p *iterPool) dropStale(commits uint64) {
 	closeIters(stale)
 }
 
+// release closes every idle iterator, so that none keeps a flushed memtable or compacted tables.
+func (p *iterPool) release() { _ = p.drain(false) }
+
 // close closes every idle iterator, and keeps none from now on (before the store closes).
-func (p *iterPool) close() error {
+func (p *iterPool) close() error { return p.drain(true) }
+
+func (p *iterPool) drain(closing bool) error {
 	p.mu.Lock()
 	idle := p.idle
-	p.idle, p.closed = nil, true
+	p.idle = nil
+	p.closed = p.closed || closing
 	p.n.Store(0)
 	p.mu.Unlock()
 	return closeIters(idle)

@@ -89,3 +89,33 @@ func TestReadsSeeEveryWriteThatReturnedBeforeThem(t *testing.T) {
 		}
 	})
 }
+
+// A flush or a compaction leaves no idle iterator behind to keep what it replaced.
+func TestFlushAndCompactReleaseIdleIterators(t *testing.T) {
+	stores(t, func(t *testing.T, n *Node) {
+		insert(t, n, "Twissandra", "Timeline", "u1", nil, long(1), "t1", 1)
+		read := func() {
+			t.Helper()
+			if _, err := n.GetSlice(bg, "Twissandra", "u1", ColumnParent{ColumnFamily: "Timeline"}, SlicePredicate{SliceRange: &SliceRange{Count: 10}}, ONE); err != nil {
+				t.Fatal(err)
+			}
+		}
+		read()
+		if n.iters.n.Load() != 1 {
+			t.Fatalf("after a read, %d idle iterators, want 1", n.iters.n.Load())
+		}
+		if err := n.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if k := n.iters.n.Load(); k != 0 {
+			t.Fatalf("after a flush, %d idle iterators", k)
+		}
+		read()
+		if err := n.Compact(bg); err != nil {
+			t.Fatal(err)
+		}
+		if k := n.iters.n.Load(); k != 0 {
+			t.Fatalf("after a compaction, %d idle iterators", k)
+		}
+	})
+}

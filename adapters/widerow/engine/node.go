@@ -455,8 +455,12 @@ func (n *Node) Sync() error {
 	return n.db.LogData(nil, pebble.Sync)
 }
 
-// Flush writes the memtable to an SSTable (nodetool flush).
-func (n *Node) Flush() error { return n.db.Flush() }
+// Flush writes the memtable to an SSTable (nodetool flush). The idle iterators are closed
+// first: they would keep the flushed memtable in memory.
+func (n *Node) Flush() error {
+	n.iters.release()
+	return n.db.Flush()
+}
 
 // Compact compacts the whole store (nodetool compact): versions of a cell
 // are merged into one. Tombstones are kept (there is no GCGraceSeconds).
@@ -464,9 +468,12 @@ func (n *Node) Compact(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := n.db.Flush(); err != nil {
+	if err := n.Flush(); err != nil {
 		return err
 	}
+	// Iterators opened during the compaction (no commit retires them) would keep its inputs on
+	// disk: closed once it is done.
+	defer n.iters.release()
 	return n.db.Compact([]byte{metaPrefix}, []byte{0xFF}, true)
 }
 
