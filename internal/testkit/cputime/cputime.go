@@ -41,6 +41,7 @@ func PerOp(start time.Duration, ops int) float64 {
 type Meter struct {
 	names     []string
 	cpu, wall []time.Duration
+	charged   []time.Duration // the CPU of cpu that Charge added
 	n         []int
 	err       error
 }
@@ -48,14 +49,16 @@ type Meter struct {
 // NewMeter measures the operations named; the last is the one the others are held to.
 func NewMeter(names ...string) *Meter {
 	k := len(names)
-	return &Meter{names: names, cpu: make([]time.Duration, k), wall: make([]time.Duration, k), n: make([]int, k)}
+	return &Meter{names: names, cpu: make([]time.Duration, k), wall: make([]time.Duration, k), charged: make([]time.Duration, k), n: make([]int, k)}
 }
 
 // Charge runs work and adds what it took to operation i without counting an operation: the
 // background work its phase left, done now.
 func (m *Meter) Charge(i int, work func() error) {
+	before := m.cpu[i]
 	m.Measure(i, work)
 	m.n[i]--
+	m.charged[i] += m.cpu[i] - before
 }
 
 // Measure runs op as operation i and adds what it took. The first error is kept for Report.
@@ -77,7 +80,7 @@ type Reporter interface {
 
 // Report fails b with the first error, or reports each operation's CPU per operation and each
 // one's CPU and wall time per operation against the last's: "post/floor-cpu" and
-// "post/floor-wall".
+// "post/floor-wall"; where work was charged, also their CPU without it, "post/floor-cpu-ops".
 func (m *Meter) Report(b Reporter) {
 	if m.err != nil {
 		b.Fatal(m.err)
@@ -93,6 +96,9 @@ func (m *Meter) Report(b Reporter) {
 			per := float64(m.n[last]) / float64(m.n[i])
 			b.ReportMetric(per*float64(m.cpu[i])/float64(m.cpu[last]), name+"/"+m.names[last]+"-cpu")
 			b.ReportMetric(per*float64(m.wall[i])/float64(m.wall[last]), name+"/"+m.names[last]+"-wall")
+			if ops, lastOps := m.cpu[i]-m.charged[i], m.cpu[last]-m.charged[last]; (m.charged[i] > 0 || m.charged[last] > 0) && lastOps > 0 {
+				b.ReportMetric(per*float64(ops)/float64(lastOps), name+"/"+m.names[last]+"-cpu-ops")
+			}
 		}
 	}
 }

@@ -83,8 +83,11 @@ func TestMeterComparesWithTheLast(t *testing.T) {
 	if _, ok := r.metrics["light/light-cpu"]; ok {
 		t.Errorf("the last operation is compared with itself: %v", r.metrics)
 	}
-	if len(r.metrics) != 4 {
-		t.Errorf("reported %v, want two operations' CPU and heavy's two ratios", r.metrics)
+	if got := r.metrics["heavy/light-cpu-ops"]; got < 2.5 || got >= r.metrics["heavy/light-cpu"] {
+		t.Errorf("heavy/light-cpu-ops = %v, want at least 2.5 (60 ms of CPU over 2 operations against 20) and less than with the charge: %v", got, r.metrics)
+	}
+	if len(r.metrics) != 5 {
+		t.Errorf("reported %v, want two operations' CPU and heavy's three ratios", r.metrics)
 	}
 }
 
