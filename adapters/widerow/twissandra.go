@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -502,7 +503,12 @@ func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet,
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	rows, err := s.node.MultigetSliceList(ctx, KeyspaceTwissandra, uuidStrings(ids), engine.ColumnParent{ColumnFamily: cfTweet}, all(8), cl)
+	return s.getTweets(ctx, ids, uuidStrings(ids))
+}
+
+// getTweets reads the Tweet rows keyed keys, the text of ids, in one multiget.
+func (s *Store) getTweets(ctx context.Context, ids []uuid.UUID, keys []string) ([]domain.Tweet, error) {
+	rows, err := s.node.MultigetSliceList(ctx, KeyspaceTwissandra, keys, engine.ColumnParent{ColumnFamily: cfTweet}, all(8), cl)
 	if err != nil {
 		return nil, wrap("tweet rows", err)
 	}
@@ -789,7 +795,44 @@ func (s *Store) lineRow(ctx context.Context, line domain.LineKey) (string, bool,
 // ReadPage runs plan on the store's rows (get_slice), then reads the page's tweets with one
 // multiget_slice of the Tweet column family: a line row holds tweet IDs only.
 func (s *Store) ReadPage(ctx context.Context, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
-	return ports.ReadPageWith(ctx, s, s, limit, plan)
+	p := &pageReader{Store: s}
+	return ports.ReadPageWith(ctx, p, p, limit, plan)
+}
+
+// pageReader is the store as one page's read sees it. A line's column values are the keys of
+// the Tweet rows the page then reads (seed 003's second step), so the text of each ID its
+// slices read is kept, and the page's multiget asks for those keys as they were read, instead
+// of writing every ID out as text again.
+type pageReader struct {
+	*Store
+	text []byte      // the IDs' texts, in the order the slices read them
+	ids  []uuid.UUID // the IDs
+}
+
+func (p *pageReader) Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error) {
+	return p.slice(ctx, line, before, limit, p)
+}
+
+func (p *pageReader) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
+	return ports.SliceEach(ctx, p, reqs)
+}
+
+// GetTweets reads the rows of ids by the texts the slices read when ids are the IDs read, in
+// the order read (a page of one line); a merged page's IDs are written out as text again.
+func (p *pageReader) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	if len(ids) > len(p.ids) || !slices.Equal(ids, p.ids[:len(ids)]) {
+		return p.Store.GetTweets(ctx, ids)
+	}
+	const n = domain.UUIDTextLen
+	all := unsafe.String(unsafe.SliceData(p.text), len(ids)*n) // p.text is not written again
+	keys := make([]string, len(ids))
+	for i := range keys {
+		keys[i] = all[i*n : (i+1)*n]
+	}
+	return p.getTweets(ctx, ids, keys)
 }
 
 // Backfill slices from's row and writes the IDs it read into line's row in one batch_mutate.
@@ -805,6 +848,11 @@ func (s *Store) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]dom
 
 // Slice is one reversed slice: start at before-1 (slice bounds are inclusive), count limit.
 func (s *Store) Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error) {
+	return s.slice(ctx, line, before, limit, nil)
+}
+
+// slice is Slice, keeping the text of each ID it reads in keep when keep is not nil.
+func (s *Store) slice(ctx context.Context, line domain.LineKey, before int64, limit int, keep *pageReader) ([]domain.LineEntry, error) {
 	key, ok, err := s.lineRow(ctx, line)
 	if err != nil || !ok {
 		return nil, err
@@ -823,6 +871,13 @@ func (s *Store) Slice(ctx context.Context, line domain.LineKey, before int64, li
 				return // not a tweet id under a time: never written by this adapter
 			}
 			out = append(out, domain.LineEntry{Time: int64(binary.BigEndian.Uint64(c.Name)), TweetID: id})
+			if keep != nil {
+				if keep.text == nil {
+					keep.text = make([]byte, 0, cap(out)*domain.UUIDTextLen)
+				}
+				keep.text = append(keep.text, c.Value...)
+				keep.ids = append(keep.ids, id)
+			}
 		})
 	if err != nil {
 		return nil, wrap("slice line", err)
