@@ -20,13 +20,14 @@ import (
 type Window int
 
 const (
-	// Instant stores answer a read and a write without giving way (a map under a lock): on
-	// two cores two racers almost never both read "free", so the bare race is run and reported,
-	// and required only with work in the window.
+	// Instant stores answer a read without giving way (a map under a lock on memory; on
+	// widerow an open Pebble iterator that the read takes from the last one, with no lock of
+	// Pebble's): on two cores two racers seldom both read "free" with nothing between the read
+	// and the write, so the bare race is run and reported, and required only with work in the
+	// window.
 	Instant Window = iota
-	// Yields stores give way inside a call (a network round trip on cql3, the commit pipeline
-	// of Pebble on widerow): racers read "free" while others are still writing, so the bare race
-	// must be observed too.
+	// Yields stores give way inside every call (a network round trip on cql3): racers read
+	// "free" while others are still writing, so the bare race must be observed too.
 	Yields
 )
 

@@ -434,7 +434,7 @@ func racePart(d raceData) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			} else {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "Nothing ran between each racer's read and its write: the window is the store's own round trip. Over a network (cql3) that is enough for most racers to read \"free\". On widerow, in this process, a racer's read and write take microseconds and run to their end unless a write waits in Pebble's commit pipeline: usually one to a few are welcomed. In memory (a map under a lock) the window is a few hundred nanoseconds and two winners are rare, and rare is not never. ")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 35, "Nothing ran between each racer's read and its write: the window is the store's own round trip. Over a network (cql3) that is enough for most racers to read \"free\". On widerow, in this process, a racer's read and write take microseconds and run to their end unless a write waits in Pebble's commit pipeline (a read takes the last read's open iterator and does not wait): often one racer is welcomed, sometimes a few. In memory (a map under a lock) the window is a few hundred nanoseconds and two winners are rare, and rare is not never. ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
