@@ -800,30 +800,34 @@ func (s *Store) ReadPage(ctx context.Context, limit int, plan domain.PagePlan) (
 }
 
 // pageReader is the store as one page's read sees it. A line's column values are the keys of
-// the Tweet rows the page then reads (seed 003's second step), so the text of each ID its
-// slices read is kept, and the page's multiget asks for those keys as they were read, instead
-// of writing every ID out as text again.
+// the Tweet rows the page then reads (seed 003's second step), so the text of each ID a page's
+// one slice read is kept, and the page's multiget asks for those keys as they were read,
+// instead of writing every ID out as text again.
 type pageReader struct {
 	*Store
-	text []byte      // the IDs' texts, in the order the slices read them
-	ids  []uuid.UUID // the IDs
+	slices  int                // the slices read so far
+	text    []byte             // the IDs' texts the first slice read, in its order
+	entries []domain.LineEntry // what it returned
 }
 
 func (p *pageReader) Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error) {
-	return p.slice(ctx, line, before, limit, p)
+	if p.slices++; p.slices > 1 {
+		return p.Store.Slice(ctx, line, before, limit) // a merged page: its IDs are written out
+	}
+	entries, err := p.slice(ctx, line, before, limit, &p.text)
+	p.entries = entries
+	return entries, err
 }
 
 func (p *pageReader) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
 	return ports.SliceEach(ctx, p, reqs)
 }
 
-// GetTweets reads the rows of ids by the texts the slices read when ids are the IDs read, in
-// the order read (a page of one line); a merged page's IDs are written out as text again.
+// GetTweets reads the rows of ids by the texts the page's one slice read when ids are the IDs
+// it read, in its order; otherwise they are written out as text.
 func (p *pageReader) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	if len(ids) > len(p.ids) || !slices.Equal(ids, p.ids[:len(ids)]) {
+	if p.slices != 1 || len(ids) == 0 || len(ids) > len(p.entries) ||
+		!slices.EqualFunc(ids, p.entries[:len(ids)], func(id uuid.UUID, e domain.LineEntry) bool { return id == e.TweetID }) {
 		return p.Store.GetTweets(ctx, ids)
 	}
 	const n = domain.UUIDTextLen
@@ -851,8 +855,8 @@ func (s *Store) Slice(ctx context.Context, line domain.LineKey, before int64, li
 	return s.slice(ctx, line, before, limit, nil)
 }
 
-// slice is Slice, keeping the text of each ID it reads in keep when keep is not nil.
-func (s *Store) slice(ctx context.Context, line domain.LineKey, before int64, limit int, keep *pageReader) ([]domain.LineEntry, error) {
+// slice is Slice, appending the text of each ID it reads to *text when text is not nil.
+func (s *Store) slice(ctx context.Context, line domain.LineKey, before int64, limit int, text *[]byte) ([]domain.LineEntry, error) {
 	key, ok, err := s.lineRow(ctx, line)
 	if err != nil || !ok {
 		return nil, err
@@ -871,12 +875,11 @@ func (s *Store) slice(ctx context.Context, line domain.LineKey, before int64, li
 				return // not a tweet id under a time: never written by this adapter
 			}
 			out = append(out, domain.LineEntry{Time: int64(binary.BigEndian.Uint64(c.Name)), TweetID: id})
-			if keep != nil {
-				if keep.text == nil {
-					keep.text = make([]byte, 0, cap(out)*domain.UUIDTextLen)
+			if text != nil {
+				if *text == nil {
+					*text = make([]byte, 0, cap(out)*domain.UUIDTextLen)
 				}
-				keep.text = append(keep.text, c.Value...)
-				keep.ids = append(keep.ids, id)
+				*text = append(*text, c.Value...)
 			}
 		})
 	if err != nil {
