@@ -795,8 +795,10 @@ func (s *Store) lineRow(ctx context.Context, line domain.LineKey) (string, bool,
 // ReadPage runs plan on the store's rows (get_slice), then reads the page's tweets with one
 // multiget_slice of the Tweet column family: a line row holds tweet IDs only.
 func (s *Store) ReadPage(ctx context.Context, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
+	// The plan slices s itself (the server's heads know a model by its lines), and finds the
+	// page's reader in its context.
 	p := &pageReader{Store: s}
-	return ports.ReadPageWith(ctx, p, p, limit, plan)
+	return ports.ReadPageWith(context.WithValue(ctx, pageKey{}, p), s, p, limit, plan)
 }
 
 // pageReader is the store as one page's read sees it. A line's column values are the keys of
@@ -810,18 +812,8 @@ type pageReader struct {
 	entries []domain.LineEntry // what it returned
 }
 
-func (p *pageReader) Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error) {
-	if p.slices++; p.slices > 1 {
-		return p.Store.Slice(ctx, line, before, limit) // a merged page: its IDs are written out
-	}
-	entries, err := p.slice(ctx, line, before, limit, &p.text)
-	p.entries = entries
-	return entries, err
-}
-
-func (p *pageReader) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
-	return ports.SliceEach(ctx, p, reqs)
-}
+// pageKey is the context key of the page's reader.
+type pageKey struct{}
 
 // GetTweets reads the rows of ids by the texts the page's one slice read when ids are the IDs
 // it read, in its order; otherwise they are written out as text.
@@ -852,7 +844,16 @@ func (s *Store) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]dom
 
 // Slice is one reversed slice: start at before-1 (slice bounds are inclusive), count limit.
 func (s *Store) Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error) {
-	return s.slice(ctx, line, before, limit, nil)
+	p, _ := ctx.Value(pageKey{}).(*pageReader)
+	if p == nil || p.Store != s {
+		return s.slice(ctx, line, before, limit, nil)
+	}
+	if p.slices++; p.slices > 1 {
+		return s.slice(ctx, line, before, limit, nil) // a merged page: its IDs are written out
+	}
+	entries, err := s.slice(ctx, line, before, limit, &p.text)
+	p.entries = entries
+	return entries, err
 }
 
 // slice is Slice, appending the text of each ID it reads to *text when text is not nil.
