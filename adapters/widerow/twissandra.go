@@ -525,8 +525,12 @@ func uuidStrings(ids []uuid.UUID) []string {
 	for _, id := range ids {
 		sb.Write(domain.AppendUUID(b[:0], id))
 	}
-	all := sb.String()
-	keys := make([]string, len(ids))
+	return cutStrings(sb.String(), n)
+}
+
+// cutStrings cuts all into strings of n bytes each, sharing its bytes.
+func cutStrings(all string, n int) []string {
+	keys := make([]string, len(all)/n)
 	for i := range keys {
 		keys[i] = all[i*n : (i+1)*n]
 	}
@@ -701,36 +705,21 @@ func (s *Store) AppendToFollowers(ctx context.Context, e domain.LineEntry, autho
 	if err != nil {
 		return 0, err
 	}
-	// The followers' uuids, the keys of their Timeline rows: their bytes gathered in one
-	// buffer per page and cut into strings without a copy, so that ten thousand keys cost
-	// a few allocations, not ten thousand.
 	var timelines []string
 	if ok {
 		start := []byte(nil)
 		for {
 			n := 0
-			var buf []byte
-			var ends []int
 			_, err := s.node.GetSliceEach(ctx, KeyspaceTwissandra, id, engine.ColumnParent{ColumnFamily: cfFollowers},
 				engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: start, Count: domain.MaxFollowPage + 1}}, cl,
 				func(c engine.Column) {
 					if n++; n == 1 && start != nil {
 						return // the page starts at the last one of the page before, inclusive
 					}
-					if buf == nil {
-						buf = make([]byte, 0, (domain.MaxFollowPage+1)*domain.UUIDTextLen)
-					}
-					buf = append(buf, c.Name...)
-					ends = append(ends, len(buf))
+					timelines = append(timelines, string(c.Name))
 				})
 			if err != nil {
 				return 0, wrap("fan-out followers", err)
-			}
-			all := unsafe.String(unsafe.SliceData(buf), len(buf)) // buf is never written again
-			from := 0
-			for _, end := range ends {
-				timelines = append(timelines, all[from:end])
-				from = end
 			}
 			if n < domain.MaxFollowPage+1 {
 				break
@@ -807,7 +796,7 @@ func (s *Store) ReadPage(ctx context.Context, limit int, plan domain.PagePlan) (
 // instead of writing every ID out as text again.
 type pageReader struct {
 	*Store
-	slices  int                // the slices read so far
+	slices  int                // the slices read so far (a plan slices one line at a time)
 	text    []byte             // the IDs' texts the first slice read, in its order
 	entries []domain.LineEntry // what it returned
 }
@@ -822,12 +811,8 @@ func (p *pageReader) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.T
 		!slices.EqualFunc(ids, p.entries[:len(ids)], func(id uuid.UUID, e domain.LineEntry) bool { return id == e.TweetID }) {
 		return p.Store.GetTweets(ctx, ids)
 	}
-	const n = domain.UUIDTextLen
-	all := unsafe.String(unsafe.SliceData(p.text), len(ids)*n) // p.text is not written again
-	keys := make([]string, len(ids))
-	for i := range keys {
-		keys[i] = all[i*n : (i+1)*n]
-	}
+	// p.text is not written again: its bytes can be the keys.
+	keys := cutStrings(unsafe.String(unsafe.SliceData(p.text), len(ids)*domain.UUIDTextLen), domain.UUIDTextLen)
 	return p.getTweets(ctx, ids, keys)
 }
 
