@@ -695,7 +695,10 @@ func (s *Store) Append(ctx context.Context, e domain.LineEntry, lines ...domain.
 // author in one batch: the column names of Followers[author's uuid] are the followers' uuids,
 // which are their Timeline rows' keys, so no follower is named by username and back (the
 // username of each, and its uuid again, are a map lookup each, and Followers builds a record
-// per follower). The Followers row is row-cached: the names come from memory.
+// per follower). The Followers row is row-cached: the names come from memory, and while it
+// stays cached (until the next follow or unfollow of the author) so do their Timeline rows'
+// tokens and prefixes, computed once (engine.RowSet): a post writes the same rows as
+// batch_mutate would, without hashing 10,000 keys again.
 func (s *Store) AppendToFollowers(ctx context.Context, e domain.LineEntry, author string, lines ...domain.LineKey) (int, error) {
 	rows, err := s.lineRows(ctx, lines)
 	if err != nil {
@@ -705,33 +708,50 @@ func (s *Store) AppendToFollowers(ctx context.Context, e domain.LineEntry, autho
 	if err != nil {
 		return 0, err
 	}
+	if !ok {
+		return len(rows), s.appendRows(ctx, e, rows, nil)
+	}
+	set, cached, err := s.node.RowsNamedBy(ctx, KeyspaceTwissandra, cfFollowers, id, cfTimeline, cl)
+	if err != nil {
+		return 0, wrap("fan-out followers", err)
+	}
+	if cached {
+		shared, m := s.appendMutations(e, rows, nil)
+		return len(rows) + set.Len(), wrap("append", s.node.BatchMutateRows(ctx, KeyspaceTwissandra, set, shared, m, cl))
+	}
+	// Not cached: read in pages, which caches the row for the next post.
 	var timelines []string
-	if ok {
-		start := []byte(nil)
-		for {
-			n := 0
-			_, err := s.node.GetSliceEach(ctx, KeyspaceTwissandra, id, engine.ColumnParent{ColumnFamily: cfFollowers},
-				engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: start, Count: domain.MaxFollowPage + 1}}, cl,
-				func(c engine.Column) {
-					if n++; n == 1 && start != nil {
-						return // the page starts at the last one of the page before, inclusive
-					}
-					timelines = append(timelines, string(c.Name))
-				})
-			if err != nil {
-				return 0, wrap("fan-out followers", err)
-			}
-			if n < domain.MaxFollowPage+1 {
-				break
-			}
-			start = []byte(timelines[len(timelines)-1])
+	start := []byte(nil)
+	for {
+		n := 0
+		_, err := s.node.GetSliceEach(ctx, KeyspaceTwissandra, id, engine.ColumnParent{ColumnFamily: cfFollowers},
+			engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: start, Count: domain.MaxFollowPage + 1}}, cl,
+			func(c engine.Column) {
+				if n++; n == 1 && start != nil {
+					return // the page starts at the last one of the page before, inclusive
+				}
+				timelines = append(timelines, string(c.Name))
+			})
+		if err != nil {
+			return 0, wrap("fan-out followers", err)
 		}
+		if n < domain.MaxFollowPage+1 {
+			break
+		}
+		start = []byte(timelines[len(timelines)-1])
 	}
 	return len(rows) + len(timelines), s.appendRows(ctx, e, rows, timelines)
 }
 
 // appendRows writes e into rows and into the Timeline rows keyed timelines, in one batch.
 func (s *Store) appendRows(ctx context.Context, e domain.LineEntry, rows []lineRow, timelines []string) error {
+	_, m := s.appendMutations(e, rows, timelines)
+	return wrap("append", s.node.BatchMutate(ctx, KeyspaceTwissandra, m, cl))
+}
+
+// appendMutations is the batch that writes e into rows and into the Timeline rows keyed
+// timelines, and the one mutation list every row of it shares.
+func (s *Store) appendMutations(e domain.LineEntry, rows []lineRow, timelines []string) ([]engine.Mutation, map[string]map[string][]engine.Mutation) {
 	shared := []engine.Mutation{col(string(LongName(e.Time)), []byte(e.TweetID.String()), s.ts())}
 	// Rows with only their Timeline touched (every follower's) share one read-only map too,
 	// set without looking first: the few rows of other column families (the author's userline,
@@ -756,7 +776,7 @@ func (s *Store) appendRows(ctx context.Context, e domain.LineEntry, rows []lineR
 		}
 		m[r.key] = merged
 	}
-	return wrap("append", s.node.BatchMutate(ctx, KeyspaceTwissandra, m, cl))
+	return shared, m
 }
 
 // AppendEntries writes many entries into one line.

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"twissandra/domain"
 	"twissandra/domain/social"
 )
@@ -457,5 +459,52 @@ func testAppendToFollowers(t *testing.T, s Stores) {
 	}
 	if n, err := s.Lines.AppendToFollowers(c, e, stranger.Username, domain.UserlineOf(stranger.Username)); err != nil || n != 1 {
 		t.Fatalf("AppendToFollowers of an author nobody follows = %d, %v; want 1 line", n, err)
+	}
+	// Posts after posts, with follows between them: each reaches the followers as they are
+	// then, whatever a store kept of the list from the post before (widerow keeps the
+	// followers' rows with its cached Followers row).
+	post := func(hours int) domain.LineEntry {
+		t.Helper()
+		at := since.Add(time.Duration(hours) * time.Hour)
+		tw := domain.Tweet{ID: domain.NewTimeUUID(at.UnixMicro()), Username: author.Username, Body: "again", CreatedAt: at}
+		if err := s.Tweets.SaveTweet(c, tw); err != nil {
+			t.Fatal(err)
+		}
+		e := domain.LineEntry{Time: tw.Time(), TweetID: tw.ID, Tweet: &tw}
+		if n, err := s.Lines.AppendToFollowers(c, e, author.Username, base...); err != nil || n != len(base)+2 {
+			t.Fatalf("AppendToFollowers = %d, %v; want %d lines", n, err, len(base)+2)
+		}
+		return e
+	}
+	newest := func(u domain.User) (uuid.UUID, bool) {
+		got := mustSlice(t, s, domain.TimelineOf(u.Username), 0, 1)
+		if len(got) == 0 {
+			return uuid.UUID{}, false
+		}
+		return got[0].TweetID, true
+	}
+	second, third := post(2), post(3)
+	for _, f := range []domain.User{fans[0], fans[2]} {
+		if id, _ := newest(f); id != third.TweetID {
+			t.Errorf("%s's newest after two more posts: %v, want %v", f.Username, id, third.TweetID)
+		}
+	}
+	if err := s.Users.Follow(c, fans[1].Username, author.Username, since); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Users.Unfollow(c, fans[0].Username, author.Username); err != nil {
+		t.Fatal(err)
+	}
+	fourth := post(4)
+	for _, tc := range []struct {
+		fan  domain.User
+		want domain.LineEntry
+	}{{fans[0], third}, {fans[1], fourth}, {fans[2], fourth}} {
+		if id, _ := newest(tc.fan); id != tc.want.TweetID {
+			t.Errorf("%s's newest after a follow, an unfollow and a post: %v, want %v", tc.fan.Username, id, tc.want.TweetID)
+		}
+	}
+	if _, ok := newest(stranger); ok || second.TweetID == third.TweetID {
+		t.Errorf("the stranger's timeline holds a post, or two posts share an id")
 	}
 }

@@ -25,7 +25,10 @@
 // carrying older timestamps.
 //
 // InsertIfAbsent and CompareAndSet are extensions: Cassandra 0.6 had no
-// conditional write (see InsertIfAbsent).
+// conditional write (see InsertIfAbsent). RowsNamedBy and BatchMutateRows are
+// calls 0.6 did not have either, but no extension of its model: a get_slice of
+// a cached index row and a batch_mutate of the rows it names, with each row's
+// token computed once and kept with the cached row (see RowSet).
 //
 // # Key layout
 //

@@ -170,7 +170,12 @@ func (n *Node) recordSlice(ctx context.Context, start time.Time, cl ConsistencyL
 		return
 	}
 	cf := n.cfOf(keyspace, parent.ColumnFamily)
-	family, p, touched := showParent(cf, keyspace, ColumnParent{ColumnFamily: parent.ColumnFamily}), showPredicate(cf, parent, pred), outcome(err, got, "columns")
+	n.recordSliceAs(ctx, start, cl, keyspace, key, cf, parent, showPredicate(cf, parent, pred), got, err)
+}
+
+// recordSliceAs records a get_slice whose predicate reads as p.
+func (n *Node) recordSliceAs(ctx context.Context, start time.Time, cl ConsistencyLevel, keyspace, key string, cf *cfInfo, parent ColumnParent, p string, got int, err error) {
+	family, touched := showParent(cf, keyspace, ColumnParent{ColumnFamily: parent.ColumnFamily}), outcome(err, got, "columns")
 	oplog.Record(ctx, n.tokens(op(oplog.Read, "get_slice", keyspace+"."+parent.ColumnFamily, []string{showKey(key)}, 1, p, touched, start, cl,
 		"get_slice "+family+showKey(key)+superSuffix(cf, parent)+" "+p+" -> "+touched), key))
 }
@@ -230,16 +235,35 @@ func (n *Node) recordPath(ctx context.Context, start time.Time, cl ConsistencyLe
 }
 
 func (n *Node) recordBatch(ctx context.Context, start time.Time, cl ConsistencyLevel, keyspace string, m map[string]map[string][]Mutation, err error) {
+	n.recordRows(ctx, start, cl, keyspace, nil, 0, m, err)
+}
+
+// recordRows records a batch_mutate of the mutations of m and, when set is not nil, of a list
+// of setMuts mutations into every row of set (BatchMutateRows).
+func (n *Node) recordRows(ctx context.Context, start time.Time, cl ConsistencyLevel, keyspace string, set *RowSet, setMuts int, m map[string]map[string][]Mutation, err error) {
 	if brief(ctx, oplog.Write, "batch_mutate") {
 		return
 	}
 	perCF := map[string]int{}
-	muts := 0
+	muts, rows := 0, len(m)
 	for _, byCF := range m {
 		for cf, ms := range byCF {
 			perCF[cf]++
 			muts += len(ms)
 		}
+	}
+	raw := make([]string, 0, min(len(m), oplog.MaxKeys))
+	for k := range m {
+		if len(raw) == oplog.MaxKeys {
+			break
+		}
+		raw = append(raw, k)
+	}
+	if set != nil && set.Len() > 0 {
+		perCF[set.cf.name] += set.Len()
+		muts += setMuts * set.Len()
+		rows += set.Len()
+		raw = append(raw, set.keys[:min(set.Len(), oplog.MaxKeys-len(raw))]...)
 	}
 	cfs := make([]string, 0, len(perCF))
 	for cf, rows := range perCF {
@@ -250,20 +274,13 @@ func (n *Node) recordBatch(ctx context.Context, start time.Time, cl ConsistencyL
 	if err != nil {
 		result = "error"
 	}
-	raw := make([]string, 0, min(len(m), oplog.MaxKeys))
-	for k := range m {
-		if len(raw) == oplog.MaxKeys {
-			break
-		}
-		raw = append(raw, k)
-	}
 	sort.Slice(raw, func(i, j int) bool { return showKey(raw[i]) < showKey(raw[j]) })
 	keys := make([]string, len(raw))
 	for i, k := range raw {
 		keys[i] = showKey(k)
 	}
-	oplog.Record(ctx, n.tokens(op(oplog.Write, "batch_mutate", keyspace+" ("+strings.Join(cfs, ", ")+")", keys, len(m), "", fmt.Sprintf("%d mutations", muts), start, cl,
-		fmt.Sprintf("batch_mutate %s %d rows (%s) %d mutations, one Pebble batch -> %s", keyspace, len(m), strings.Join(cfs, ", "), muts, result)), raw...))
+	oplog.Record(ctx, n.tokens(op(oplog.Write, "batch_mutate", keyspace+" ("+strings.Join(cfs, ", ")+")", keys, rows, "", fmt.Sprintf("%d mutations", muts), start, cl,
+		fmt.Sprintf("batch_mutate %s %d rows (%s) %d mutations, one Pebble batch -> %s", keyspace, rows, strings.Join(cfs, ", "), muts, result)), raw...))
 }
 
 // recordScan records RowStats's pass over a column family's stored cells: the rows and the

@@ -73,6 +73,10 @@ type cachedRow struct {
 	payload    int // the bytes of its names (as stored) and values: what reading it all copies
 	elem       *list.Element
 	used       atomic.Bool // hit since it was filled or last given a second chance
+	// named is the rows of another column family its column names name (RowsNamedBy), built
+	// at the first call after the fill, and namedSize their memory, counted in size.
+	named     atomic.Pointer[RowSet]
+	namedSize int
 }
 
 // rowIter walks a cached row like a Pebble iterator; i is -1 before the first key and
@@ -263,6 +267,21 @@ func (c *rowCache) drop(touched []rowCacheKey) {
 			c.drops++
 		}
 	}
+}
+
+// attach keeps set with row, and counts its memory (size) as the row's while the row is
+// cached. A row dropped meanwhile takes the set with it.
+func (c *rowCache) attach(row *cachedRow, set *RowSet, size int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	row.named.Store(set)
+	if v, ok := row.cf.cached.Load(row.key); !ok || v.(*cachedRow) != row {
+		return
+	}
+	row.size += size - row.namedSize
+	c.bytes += size - row.namedSize
+	row.namedSize = size
+	c.evict(nil, func() bool { return c.bytes > c.maxBytes })
 }
 
 func (c *rowCache) snapshot() RowCacheStats {

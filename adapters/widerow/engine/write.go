@@ -343,14 +343,8 @@ func (n *Node) BatchMutate(ctx context.Context, keyspace string, mutations map[s
 		start := time.Now()
 		defer func() { n.recordBatch(ctx, start, cl, keyspace, mutations, err) }()
 	}
-	if err := ctx.Err(); err != nil {
+	if err := n.prepareBatch(ctx, keyspace, cl); err != nil {
 		return err
-	}
-	if err := validateConsistency(cl, false); err != nil {
-		return err
-	}
-	if _, ok := n.cfs[keyspace]; !ok {
-		return invalidf("Keyspace %s does not exist in this schema.", keyspace)
 	}
 	w := n.newWriter()
 	defer w.release()
@@ -370,6 +364,21 @@ func (n *Node) BatchMutate(ctx context.Context, keyspace string, mutations map[s
 		return nil
 	}
 	return w.commit()
+}
+
+// prepareBatch checks what every batch checks before its rows: the context, the consistency
+// level and the keyspace.
+func (n *Node) prepareBatch(ctx context.Context, keyspace string, cl ConsistencyLevel) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := validateConsistency(cl, false); err != nil {
+		return err
+	}
+	if _, ok := n.cfs[keyspace]; !ok {
+		return invalidf("Keyspace %s does not exist in this schema.", keyspace)
+	}
+	return nil
 }
 
 // stage turns staging on for a batch of rows rows, when it is big enough to pay.

@@ -1,0 +1,66 @@
+package widerow
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"twissandra/adapters/widerow/engine"
+	"twissandra/domain"
+	"twissandra/ports/oplog"
+)
+
+// A post's fan-out shows the calls it makes: the first after a follow reads Followers[author]
+// in pages (which caches the row); the next takes the whole row from the row cache, with its
+// followers' Timeline rows kept with it. Both write every follower's Timeline row in one
+// batch_mutate.
+func TestFanOutRecordsTheFollowersReadAndTheBatch(t *testing.T) {
+	node, err := engine.Open(engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { node.Close() })
+	ctx := context.Background()
+	s := NewStore(node)
+	for _, name := range []string{"author", "f1", "f2", "f3"} {
+		if err := s.CreateUser(ctx, domain.User{ID: uuid.New(), Username: name, PasswordHash: []byte("h"), CreatedAt: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+		if name != "author" {
+			if err := s.Follow(ctx, name, "author", time.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	post := func() (followers, batch oplog.Op) {
+		t.Helper()
+		var seen opsSeen
+		now := time.Now().UnixMicro()
+		tw := domain.Tweet{ID: domain.NewTimeUUID(now), Username: "author", Body: "hi", CreatedAt: domain.TimeFromMicros(now)}
+		n, err := s.AppendToFollowers(oplog.With(ctx, &seen), domain.LineEntry{Time: now, TweetID: tw.ID, Tweet: &tw}, "author", domain.UserlineOf("author"), domain.TimelineOf("author"))
+		if err != nil || n != 5 {
+			t.Fatalf("AppendToFollowers = %d, %v; want 5 lines", n, err)
+		}
+		for _, op := range seen {
+			switch {
+			case op.Call == "get_slice" && op.Family == "Twissandra.Followers":
+				followers = op
+			case op.Call == "batch_mutate":
+				batch = op
+			}
+		}
+		return followers, batch
+	}
+	for i, want := range []string{"count=5001", "the whole row, from the row cache"} {
+		f, b := post()
+		if !strings.Contains(f.Predicate, want) || f.Touched != "3 columns" {
+			t.Errorf("post %d read the followers as %q -> %q, want %q -> 3 columns", i+1, f.Predicate, f.Touched, want)
+		}
+		if b.Family != "Twissandra (Timeline: 4 rows, Userline: 1 rows)" || b.KeyCount != 4 || b.Touched != "5 mutations" {
+			t.Errorf("post %d wrote %s, %d rows, %s", i+1, b.Family, b.KeyCount, b.Touched)
+		}
+	}
+}
