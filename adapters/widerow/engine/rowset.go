@@ -21,6 +21,7 @@ import (
 // the keys, and the coordinator hashed every one. The set is this emulation's server doing
 // less work for the same reads and writes; BatchMutateRows writes what BatchMutate writes.
 type RowSet struct {
+	n        *Node
 	cf       *cfInfo
 	keys     []string // in token order, like prefixes
 	prefixes [][]byte // each row's prefix (column family, token, escaped key), sorted
@@ -75,7 +76,7 @@ func (n *Node) RowsNamedBy(ctx context.Context, keyspace, source, key, target st
 	if s := row.named.Load(); s != nil && s.cf == dst {
 		return s, true, nil
 	}
-	s := &RowSet{cf: dst, keys: make([]string, 0, len(row.live)), prefixes: make([][]byte, 0, len(row.live))}
+	s := &RowSet{n: n, cf: dst, keys: make([]string, 0, len(row.live)), prefixes: make([][]byte, 0, len(row.live))}
 	type named struct {
 		key    string
 		prefix []byte
@@ -113,7 +114,10 @@ func (n *Node) BatchMutateRows(ctx context.Context, keyspace string, set *RowSet
 	if err := n.prepareBatch(ctx, keyspace, cl); err != nil {
 		return err
 	}
-	if set.cf.keyspace != keyspace {
+	switch {
+	case set.n != n:
+		return invalidf("the row set was read from another node")
+	case set.cf.keyspace != keyspace:
 		return invalidf("the row set's column family %s is not of keyspace %s", set.cf.name, keyspace)
 	}
 	w := n.newWriter()

@@ -194,6 +194,14 @@ func TestRowSetsRefuseWhatTheyCannotName(t *testing.T) {
 	if err := n.BatchMutateRows(bg, "BloggyAppy", set, nil, nil, ONE); !errors.As(err, &ire) {
 		t.Errorf("a set of another keyspace: %v, want an InvalidRequestError", err)
 	}
+	other, err := Open(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if err := other.BatchMutateRows(bg, "Twissandra", set, nil, nil, ONE); !errors.As(err, &ire) {
+		t.Errorf("a set of another node: %v, want an InvalidRequestError", err)
+	}
 	ctx, cancel := context.WithCancel(bg)
 	cancel()
 	if err := n.BatchMutateRows(ctx, "Twissandra", set, nil, nil, ONE); !errors.Is(err, context.Canceled) {
