@@ -152,7 +152,7 @@ var glossary = []glossaryTerm{
 		[]seeAlso{termSee("composite-cell", "composite cell"), termSee("clustering-column", "clustering column")}},
 	{"row", "row", "Everything a column family holds under one row key: a sorted map of columns, stored whole on the replicas of the key's token. CQL3 calls it a partition, and its CQL rows are something else.",
 		[]seeAlso{lessonSee("primer", "")}},
-	{"row-cache", "row cache", "A cache of whole rows in a node's memory (0.6's RowsCached per column family). The widerow engine keeps one, and a footer marks the lookups it answered with “cache”.",
+	{"row-cache", "row cache", "A cache of whole rows in a node's memory (0.6's RowsCached per column family). The widerow engine keeps one for the Followers and Tweet rows. A cached Followers row also keeps its followers' Timeline rows, their tokens computed once, until the next follow or unfollow: a post's footer then shows its read of the row as “the whole row, from the row cache”.",
 		[]seeAlso{}},
 	{"row-marker", "row marker", "The empty cell, [clustering:''] = '', that an INSERT wrote for each CQL row in Cassandra 1.2 to 2.x, so that a row whose other columns are all null still exists. An UPDATE wrote none. COMPACT STORAGE tables have none.",
 		[]seeAlso{termSee("composite-cell", "composite cell"), lessonSee("cql3", "")}},
