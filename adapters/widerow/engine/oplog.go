@@ -263,7 +263,9 @@ func (n *Node) recordRows(ctx context.Context, start time.Time, cl ConsistencyLe
 		perCF[set.cf.name] += set.Len()
 		muts += setMuts * set.Len()
 		rows += set.Len()
-		raw = append(raw, set.keys[:min(set.Len(), oplog.MaxKeys-len(raw))]...)
+		for i := 0; i < set.Len() && len(raw) < oplog.MaxKeys; i++ {
+			raw = append(raw, set.key(i))
+		}
 	}
 	cfs := make([]string, 0, len(perCF))
 	for cf, rows := range perCF {

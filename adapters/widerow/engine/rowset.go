@@ -21,14 +21,28 @@ import (
 // the keys, and the coordinator hashed every one. The set is this emulation's server doing
 // less work for the same reads and writes; BatchMutateRows writes what BatchMutate writes.
 type RowSet struct {
-	n        *Node
-	cf       *cfInfo
-	keys     []string // in token order, like prefixes
-	prefixes [][]byte // each row's prefix (column family, token, escaped key), sorted
+	n     *Node
+	cf    *cfInfo
+	names []Column // the cached row's live columns, whose names are the rows' keys (read-only)
+	order []int32  // the rows in token order, as indexes of names
+	buf   []byte   // the rows' prefixes (column family, token, escaped key), in that order
+	ends  []int32  // where each prefix ends in buf
 }
 
 // Len is the number of rows in the set.
-func (s *RowSet) Len() int { return len(s.keys) }
+func (s *RowSet) Len() int { return len(s.order) }
+
+// key is the key of the set's i-th row in token order.
+func (s *RowSet) key(i int) string { return string(s.names[s.order[i]].Name) }
+
+// prefix is the prefix of the set's i-th row in token order.
+func (s *RowSet) prefix(i int) []byte {
+	start := int32(0)
+	if i > 0 {
+		start = s.ends[i-1]
+	}
+	return s.buf[start:s.ends[i]:s.ends[i]]
+}
 
 // RowsNamedBy returns the rows of column family target named by the live column names of row
 // key of column family source, when the row cache holds that row (ok is false otherwise: the
@@ -76,27 +90,33 @@ func (n *Node) RowsNamedBy(ctx context.Context, keyspace, source, key, target st
 	if s := row.named.Load(); s != nil && s.cf == dst {
 		return s, true, nil
 	}
-	s := &RowSet{n: n, cf: dst, keys: make([]string, 0, len(row.live)), prefixes: make([][]byte, 0, len(row.live))}
-	type named struct {
-		key    string
-		prefix []byte
-	}
-	rows := make([]named, 0, len(row.live))
-	size := 0
-	for _, c := range row.live {
-		k := string(c.Name)
-		if err := validateKey(k); err != nil {
+	// Each name's prefix, in the row's order, then the order of the prefixes, then the
+	// prefixes packed in that order: about 60 bytes a row, with no allocation of its own.
+	var all []byte
+	ends := make([]int32, len(row.live))
+	for i, c := range row.live {
+		if err := validateKey(string(c.Name)); err != nil {
 			return nil, false, err
 		}
-		p := n.appendRowPrefix(nil, dst, k)
-		rows = append(rows, named{k, p})
-		size += len(k) + len(p) + 2*rowCacheEntryOverhead
+		all = n.appendRowPrefix(all, dst, string(c.Name))
+		ends[i] = int32(len(all))
 	}
-	slices.SortFunc(rows, func(a, b named) int { return bytes.Compare(a.prefix, b.prefix) }) // the order the engine commits in
-	for _, r := range rows {
-		s.keys = append(s.keys, r.key)
-		s.prefixes = append(s.prefixes, r.prefix)
+	at := func(i int32) []byte {
+		if i == 0 {
+			return all[:ends[0]]
+		}
+		return all[ends[i-1]:ends[i]]
 	}
+	s := &RowSet{n: n, cf: dst, names: row.live, order: make([]int32, len(row.live)), buf: make([]byte, 0, len(all)), ends: make([]int32, len(row.live))}
+	for i := range s.order {
+		s.order[i] = int32(i)
+	}
+	slices.SortFunc(s.order, func(a, b int32) int { return bytes.Compare(at(a), at(b)) }) // the order the engine commits in
+	for i, o := range s.order {
+		s.buf = append(s.buf, at(o)...)
+		s.ends[i] = int32(len(s.buf))
+	}
+	size := cap(s.buf) + 4*(cap(s.order)+cap(s.ends))
 	n.rows.attach(row, s, size)
 	return s, true, nil
 }
@@ -129,15 +149,15 @@ func (n *Node) BatchMutateRows(ctx context.Context, keyspace string, set *RowSet
 			return err
 		}
 	}
-	for i, p := range set.prefixes {
+	for i := range set.Len() {
 		if i%1024 == 1023 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		w.cf, w.row = set.cf, append(w.row[:0], p...)
+		w.cf, w.row = set.cf, append(w.row[:0], set.prefix(i)...)
 		if set.cf.rowsCached > 0 {
-			w.touched = append(w.touched, rowCacheKey{set.cf, set.keys[i]})
+			w.touched = append(w.touched, rowCacheKey{set.cf, set.key(i)})
 		}
 		if err := w.applyRow(set.cf, muts); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"reflect"
@@ -32,7 +33,13 @@ func readWhole(t *testing.T, n *Node, author string) {
 }
 
 // rowsOf is the set's keys, sorted.
-func rowsOf(s *RowSet) []string { return slices.Sorted(slices.Values(s.keys)) }
+func rowsOf(s *RowSet) []string {
+	var keys []string
+	for i := range s.Len() {
+		keys = append(keys, s.key(i))
+	}
+	return slices.Sorted(slices.Values(keys))
+}
 
 // A row set is there only while the row cache holds its row, names the row's live columns, and
 // goes with the row at the next write to it: never a set older than the row a read finds.
@@ -50,6 +57,15 @@ func TestRowSetIsTheCachedRowsNames(t *testing.T) {
 	set, ok, err := n.RowsNamedBy(bg, "Twissandra", "Followers", "author", "Timeline", ONE)
 	if !ok || err != nil || !reflect.DeepEqual(rowsOf(set), []string{"esc\x00aped", "u1", "u2"}) {
 		t.Fatalf("the cached row's set: %v, %v, %v", set, ok, err)
+	}
+	timeline := n.cfOf("Twissandra", "Timeline")
+	for i := range set.Len() {
+		if want := n.appendRowPrefix(nil, timeline, set.key(i)); !bytes.Equal(set.prefix(i), want) {
+			t.Errorf("row %d (%q): prefix %x, want %x", i, set.key(i), set.prefix(i), want)
+		}
+		if i > 0 && bytes.Compare(set.prefix(i-1), set.prefix(i)) >= 0 {
+			t.Errorf("rows %d and %d are not in token order", i-1, i)
+		}
 	}
 	if again, _, _ := n.RowsNamedBy(bg, "Twissandra", "Followers", "author", "Timeline", ONE); again != set {
 		t.Error("the set is built again at each call, not kept with its row")
