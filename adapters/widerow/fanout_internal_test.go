@@ -64,3 +64,45 @@ func TestFanOutRecordsTheFollowersReadAndTheBatch(t *testing.T) {
 		}
 	}
 }
+
+// Config.RowCacheSize reaches the engine: with no row cache, a post reads the Followers row in
+// pages every time (no row set), and what it writes is the same.
+func TestRowCacheSizeReachesTheEngine(t *testing.T) {
+	for _, tc := range []struct {
+		size   int
+		cached bool
+	}{{0, true}, {-1, false}} {
+		node, err := OpenNode(Config{RowCacheSize: tc.size}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		s := NewStore(node)
+		for _, name := range []string{"author", "fan"} {
+			if err := s.CreateUser(ctx, domain.User{ID: uuid.New(), Username: name, PasswordHash: []byte("h"), CreatedAt: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := s.Follow(ctx, "fan", "author", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		id, _, err := s.userID(ctx, "author")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 2 {
+			now := time.Now().UnixMicro() + int64(i)
+			tw := domain.Tweet{ID: domain.NewTimeUUID(now), Username: "author", Body: "hi", CreatedAt: domain.TimeFromMicros(now)}
+			if n, err := s.AppendToFollowers(ctx, domain.LineEntry{Time: now, TweetID: tw.ID, Tweet: &tw}, "author"); err != nil || n != 1 {
+				t.Fatalf("AppendToFollowers = %d, %v", n, err)
+			}
+		}
+		if _, cached, err := node.RowsNamedBy(ctx, KeyspaceTwissandra, cfFollowers, id, cfTimeline, cl); err != nil || cached != tc.cached {
+			t.Errorf("RowCacheSize %d: a row set after two posts: %v, %v; want %v", tc.size, cached, err, tc.cached)
+		}
+		if got, err := s.Slice(ctx, domain.TimelineOf("fan"), 0, 5); err != nil || len(got) != 2 {
+			t.Errorf("RowCacheSize %d: the follower's timeline holds %d entries, %v; want 2", tc.size, len(got), err)
+		}
+		node.Close()
+	}
+}

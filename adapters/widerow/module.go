@@ -24,6 +24,8 @@ type Config struct {
 	CommitLogSync string
 	// CommitLogSyncPeriod is the sync interval in periodic mode.
 	CommitLogSyncPeriod time.Duration
+	// RowCacheSize is the row cache's byte budget: 0 the engine's default, negative none.
+	RowCacheSize int
 }
 
 // StoreDir is the engine's directory inside a data dir.
@@ -55,6 +57,7 @@ func OpenNode(cfg Config, logger *slog.Logger) (*engine.Node, error) {
 	opts := engine.Options{
 		CommitLogSync:       engine.SyncMode(cfg.CommitLogSync),
 		CommitLogSyncPeriod: cfg.CommitLogSyncPeriod,
+		RowCacheSize:        cfg.RowCacheSize,
 	}
 	if cfg.DataDir != "" {
 		if err := checkDataDir(cfg.DataDir); err != nil {

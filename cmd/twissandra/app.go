@@ -53,7 +53,7 @@ func backendModule(cfg *Config) (fx.Option, error) {
 		), nil
 	case "widerow":
 		return fx.Options(
-			fx.Supply(widerow.Config{DataDir: cfg.DataDir, CommitLogSync: cfg.CommitLogSync, CommitLogSyncPeriod: cfg.CommitLogSyncPeriod}),
+			fx.Supply(widerow.Config{DataDir: cfg.DataDir, CommitLogSync: cfg.CommitLogSync, CommitLogSyncPeriod: cfg.CommitLogSyncPeriod, RowCacheSize: cfg.rowCacheBytes()}),
 			widerow.Module,
 		), nil
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 	"twissandra/adapters/cql3"
+	"twissandra/adapters/widerow/engine"
 	"twissandra/domain/social"
 	"twissandra/web"
 )
@@ -31,6 +32,8 @@ type Config struct {
 
 	CommitLogSync       string
 	CommitLogSyncPeriod time.Duration
+	// RowCacheMiB is the widerow row cache's memory in MiB; 0 turns it off.
+	RowCacheMiB int
 
 	TokenSecret string
 	TokenTTL    time.Duration
@@ -77,6 +80,7 @@ func bindWiderowFlags(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.DataDir, "data-dir", "./data", "widerow: directory of the store and the token secret; empty keeps everything in memory")
 	fs.StringVar(&c.CommitLogSync, "commitlog-sync", "batch", "widerow: batch (sync the log on every write) or periodic")
 	fs.DurationVar(&c.CommitLogSyncPeriod, "commitlog-sync-period", 10*time.Second, "widerow: how often the log is synced in periodic mode")
+	fs.IntVar(&c.RowCacheMiB, "row-cache-mib", engine.DefaultRowCacheSize>>20, "widerow: memory of the row cache in MiB (the Followers rows, each with its followers' Timeline rows, and the Tweet rows); 0 turns it off")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&c.LogJSON, "log-json", false, "log JSON lines instead of text")
 }
@@ -199,6 +203,17 @@ func lookup(getenv func(string) string, key string) (string, bool) {
 	return v, v != ""
 }
 
+// maxRowCacheMiB bounds --row-cache-mib (1 TiB).
+const maxRowCacheMiB = 1 << 20
+
+// rowCacheBytes is the engine's RowCacheSize for --row-cache-mib: negative (none) for 0.
+func (c *Config) rowCacheBytes() int {
+	if c.RowCacheMiB == 0 {
+		return -1
+	}
+	return c.RowCacheMiB << 20
+}
+
 // validate checks the values that flag parsing cannot.
 func (c *Config) validate() error {
 	switch c.Backend {
@@ -213,6 +228,9 @@ func (c *Config) validate() error {
 	}
 	if c.CommitLogSyncPeriod <= 0 {
 		return fmt.Errorf("--commitlog-sync-period must be positive")
+	}
+	if c.RowCacheMiB < 0 || c.RowCacheMiB > maxRowCacheMiB {
+		return fmt.Errorf("--row-cache-mib %d: want 0 (no row cache) to %d", c.RowCacheMiB, maxRowCacheMiB)
 	}
 	switch c.Compare {
 	case "":

@@ -83,6 +83,7 @@ func TestBadInvocationsExitNonZeroWithOneLine(t *testing.T) {
 		{[]string{"serve", "--backend", "memory", "--addr", "nonsense"}, "", 1},
 		{[]string{"serve", "--backend", "memory", "--pprof-addr", "nonsense"}, "", 1},
 		{[]string{"serve", "--backend", "memory", "--gc-percent", "-5"}, "", 1},
+		{[]string{"serve", "--backend", "memory", "--row-cache-mib", "-1"}, "", 1},
 	}
 	for _, tc := range cases {
 		var stdout, stderr bytes.Buffer
