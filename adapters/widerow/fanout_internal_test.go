@@ -13,6 +13,24 @@ import (
 	"twissandra/ports/oplog"
 )
 
+// followedStore is a store on node with users author and fans, each fan following author.
+func followedStore(t *testing.T, node *engine.Node, author string, fans ...string) *Store {
+	t.Helper()
+	ctx := context.Background()
+	s := NewStore(node)
+	for _, name := range append([]string{author}, fans...) {
+		if err := s.CreateUser(ctx, domain.User{ID: uuid.New(), Username: name, PasswordHash: []byte("h"), CreatedAt: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range fans {
+		if err := s.Follow(ctx, f, author, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
 // A post's fan-out shows the calls it makes: the first after a follow reads Followers[author]
 // in pages (which caches the row); the next takes the whole row from the row cache, with its
 // followers' Timeline rows kept with it. Both write every follower's Timeline row in one
@@ -24,17 +42,7 @@ func TestFanOutRecordsTheFollowersReadAndTheBatch(t *testing.T) {
 	}
 	t.Cleanup(func() { node.Close() })
 	ctx := context.Background()
-	s := NewStore(node)
-	for _, name := range []string{"author", "f1", "f2", "f3"} {
-		if err := s.CreateUser(ctx, domain.User{ID: uuid.New(), Username: name, PasswordHash: []byte("h"), CreatedAt: time.Now()}); err != nil {
-			t.Fatal(err)
-		}
-		if name != "author" {
-			if err := s.Follow(ctx, name, "author", time.Now()); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	s := followedStore(t, node, "author", "f1", "f2", "f3")
 	post := func() (followers, batch oplog.Op) {
 		t.Helper()
 		var seen opsSeen
@@ -77,15 +85,7 @@ func TestRowCacheSizeReachesTheEngine(t *testing.T) {
 			t.Fatal(err)
 		}
 		ctx := context.Background()
-		s := NewStore(node)
-		for _, name := range []string{"author", "fan"} {
-			if err := s.CreateUser(ctx, domain.User{ID: uuid.New(), Username: name, PasswordHash: []byte("h"), CreatedAt: time.Now()}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := s.Follow(ctx, "fan", "author", time.Now()); err != nil {
-			t.Fatal(err)
-		}
+		s := followedStore(t, node, "author", "fan")
 		id, _, err := s.userID(ctx, "author")
 		if err != nil {
 			t.Fatal(err)
