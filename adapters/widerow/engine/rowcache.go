@@ -186,6 +186,23 @@ func (c *rowCache) get(cf *cfInfo, key string) (*cachedRow, int) {
 	return row, 0
 }
 
+// peek returns the cached row (cf, key), or nil, counting nothing: for a caller that reads the
+// row itself when it is not cached, whose read counts the miss.
+func (c *rowCache) peek(cf *cfInfo, key string) *cachedRow {
+	if cf.rowsCached == 0 {
+		return nil
+	}
+	v, ok := cf.cached.Load(key)
+	if !ok {
+		return nil
+	}
+	row := v.(*cachedRow)
+	if !row.used.Load() {
+		row.used.Store(true)
+	}
+	return row
+}
+
 // hit counts n hits of one read.
 func (c *rowCache) hit(n int) {
 	if n > 0 {

@@ -82,7 +82,7 @@ func (n *Node) RowsNamedBy(ctx context.Context, keyspace, source, key, target st
 	if err := validateKey(key); err != nil {
 		return nil, false, err
 	}
-	row, _ := n.cacheLookup(src, key)
+	row := n.rows.peek(src, key) // a miss is counted by the read the caller makes instead
 	if row == nil {
 		return nil, false, nil
 	}

@@ -53,6 +53,9 @@ func TestRowSetIsTheCachedRowsNames(t *testing.T) {
 	if _, ok, err := n.RowsNamedBy(bg, "Twissandra", "Followers", "author", "Timeline", ONE); ok || err != nil {
 		t.Fatalf("a row not read since its write: ok %v, %v; want no set", ok, err)
 	}
+	if s := n.RowCacheStats(); s.Misses != 0 || s.Hits != 0 {
+		t.Errorf("asking for a set counted %+v: the caller's own read of the row counts the miss", s)
+	}
 	readWhole(t, n, "author")
 	set, ok, err := n.RowsNamedBy(bg, "Twissandra", "Followers", "author", "Timeline", ONE)
 	if !ok || err != nil || !reflect.DeepEqual(rowsOf(set), []string{"esc\x00aped", "u1", "u2"}) {
