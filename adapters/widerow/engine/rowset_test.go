@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -228,5 +229,86 @@ func TestRowSetsRefuseWhatTheyCannotName(t *testing.T) {
 	}
 	if cells, err := n.StoredCells(bg, "Twissandra", "Timeline", "u1", 10); err != nil || len(cells) != 0 {
 		t.Errorf("refused batches wrote %+v, %v", cells, err)
+	}
+}
+
+// Posts and follows at once (run with -race): a post takes the set of the row as it read it,
+// and once the follows are done, the next set names every follower, and a post reaches them.
+func TestRowSetsWhileFollowsArrive(t *testing.T) {
+	n, err := Open(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	followRow(t, n, "author", "u0")
+	const follows = 200
+	done, started := make(chan struct{}), make(chan struct{})
+	errs := make(chan error, 2)
+	go func() { // the follows, from the first post on
+		defer close(done)
+		<-started
+		for i := 1; i <= follows; i++ {
+			col := Column{Name: []byte(fmt.Sprintf("u%d", i)), Value: long(1), Timestamp: 1}
+			if err := n.Insert(bg, "Twissandra", "author", ColumnPath{ColumnFamily: "Followers", Column: col.Name}, col.Value, col.Timestamp, ONE); err != nil {
+				errs <- err
+				return
+			}
+		}
+		errs <- nil
+	}()
+	go func() { // the posts, each reading the row (which caches it) and taking its set
+		posts := 0
+		for ts := int64(1); ; ts++ {
+			select {
+			case <-done:
+				errs <- nil
+				return
+			default:
+			}
+			if _, err := n.GetSlice(bg, "Twissandra", "author", ColumnParent{ColumnFamily: "Followers"}, SlicePredicate{SliceRange: &SliceRange{Count: 1000}}, ONE); err != nil {
+				errs <- err
+				return
+			}
+			set, ok, err := n.RowsNamedBy(bg, "Twissandra", "Followers", "author", "Timeline", ONE)
+			if err != nil {
+				errs <- err
+				return
+			}
+			if !ok {
+				continue // a follow dropped the row between the read and the ask
+			}
+			col := Column{Name: long(ts), Value: []byte("t"), Timestamp: ts}
+			if err := n.BatchMutateRows(bg, "Twissandra", set, []Mutation{{ColumnOrSuperColumn: &ColumnOrSuperColumn{Column: &col}}}, nil, ONE); err != nil {
+				errs <- err
+				return
+			}
+			if set.Len() == 0 {
+				errs <- fmt.Errorf("a set of no rows after post %d", posts)
+				return
+			}
+			if posts++; posts == 1 {
+				close(started)
+			}
+		}
+	}()
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	readWhole(t, n, "author")
+	set, ok, err := n.RowsNamedBy(bg, "Twissandra", "Followers", "author", "Timeline", ONE)
+	if !ok || err != nil || set.Len() != follows+1 {
+		t.Fatalf("after the follows: a set (%v, %v), want one of %d rows", ok, err, follows+1)
+	}
+	last := Column{Name: long(1 << 40), Value: []byte("last"), Timestamp: 1 << 40}
+	if err := n.BatchMutateRows(bg, "Twissandra", set, []Mutation{{ColumnOrSuperColumn: &ColumnOrSuperColumn{Column: &last}}}, nil, ONE); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i <= follows; i++ {
+		got, err := n.GetSlice(bg, "Twissandra", fmt.Sprintf("u%d", i), ColumnParent{ColumnFamily: "Timeline"}, SlicePredicate{SliceRange: &SliceRange{Reversed: true, Count: 1}}, ONE)
+		if err != nil || len(got) != 1 || string(got[0].Column.Value) != "last" {
+			t.Fatalf("follower u%d after the last post: %v, %v", i, got, err)
+		}
 	}
 }
