@@ -81,14 +81,18 @@ func celebrityCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		if err != nil {
 			return err
 		}
-		res, err := bench.RunCelebrity(ctx, bench.CelebrityConfig{
+		cc := bench.CelebrityConfig{
 			Backend: c.Backend, Social: b.social, Users: b.stores.Users, Counts: cs, Posts: *posts,
 			Threshold: c.PullThreshold, Pulled: ps, Pages: *pages, Log: stderr,
 			Bar: func(total int64, unit string) (func(), func()) {
 				bar := progress.New(stderr, *quiet, total, unit)
 				return func() { bar.Add(1) }, bar.Finish
 			},
-		})
+		}
+		if b.node != nil { // widerow: each timing starts on a flushed and compacted store
+			cc.Settle = b.node.Compact
+		}
+		res, err := bench.RunCelebrity(ctx, cc)
 		if err = errors.Join(err, b.close()); err != nil {
 			return err
 		}

@@ -38,7 +38,11 @@ type CelebrityConfig struct {
 	// Bar, when set, shows the making of the followers: it returns the function to call after
 	// each one and the one to call at the end.
 	Bar func(total int64, unit string) (add func(), finish func())
-	Log io.Writer
+	// Settle, when set, is called before each set of timed posts and before the pages: the
+	// storage finishes what the writes before left it (widerow: a flush and a compaction), so
+	// that a timing is not of the background work of the writes before it.
+	Settle func(context.Context) error
+	Log    io.Writer
 }
 
 // PostPoint is the cost of a post by an author with Followers followers.
@@ -125,6 +129,11 @@ func RunCelebrity(ctx context.Context, cfg CelebrityConfig) (CelebrityResult, er
 			posts := cfg.Posts
 			if !f.Pull && n >= 100_000 {
 				posts = max(2, posts/10)
+			}
+			if cfg.Settle != nil {
+				if err := cfg.Settle(ctx); err != nil {
+					return res, err
+				}
 			}
 			runtime.GC()
 			base := resetPeakRSS()
@@ -219,6 +228,11 @@ func celebrityPages(ctx context.Context, cfg CelebrityConfig, run string) ([]Pag
 			if _, err := svc.Post(ctx, a, fmt.Sprintf("tweet %d by %s", i, a)); err != nil {
 				return nil, err
 			}
+		}
+	}
+	if cfg.Settle != nil {
+		if err := cfg.Settle(ctx); err != nil {
+			return nil, err
 		}
 	}
 	var out []PagePoint

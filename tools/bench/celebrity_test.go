@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -24,11 +25,16 @@ func memoryService() (*social.Service, *memory.Store) {
 func TestRunCelebrity(t *testing.T) {
 	t.Parallel()
 	svc, st := memoryService()
+	settled := 0
 	res, err := RunCelebrity(context.Background(), CelebrityConfig{
 		Backend: "memory", Social: svc, Users: st, Counts: []int{10, 100}, Posts: 3, Threshold: 50, Pulled: []int{0, 1, 3}, Pages: 5,
+		Settle: func(context.Context) error { settled++; return nil },
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if settled != 5 { // before each count's push and hybrid posts, and before the pages
+		t.Errorf("the store was settled %d times, want 5", settled)
 	}
 	want := []string{"10 push false 11", "10 hybrid false 11", "100 push false 101", "100 hybrid true 1"}
 	var got []string
@@ -56,6 +62,20 @@ func TestRunCelebrity(t *testing.T) {
 	}
 	if lines := polylines(t, &svg); lines != 6 { // push, hybrid and pages, of two results
 		t.Fatalf("%d curves, want 6", lines)
+	}
+}
+
+// A store that cannot settle stops the measurement with its error.
+func TestRunCelebritySettleError(t *testing.T) {
+	t.Parallel()
+	svc, st := memoryService()
+	broken := errors.New("no compaction today")
+	_, err := RunCelebrity(context.Background(), CelebrityConfig{
+		Backend: "memory", Social: svc, Users: st, Counts: []int{10}, Posts: 1, Threshold: 5, Pulled: []int{0}, Pages: 1,
+		Settle: func(context.Context) error { return broken },
+	})
+	if !errors.Is(err, broken) {
+		t.Fatalf("RunCelebrity = %v, want the settle error", err)
 	}
 }
 
