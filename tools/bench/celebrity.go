@@ -72,6 +72,14 @@ type CelebrityResult struct {
 	Pages     []PagePoint `json:"pages"`
 }
 
+// settle calls Settle, when set.
+func (c *CelebrityConfig) settle(ctx context.Context) error {
+	if c.Settle == nil {
+		return nil
+	}
+	return c.Settle(ctx)
+}
+
 func (c *CelebrityConfig) check() error {
 	switch {
 	case c.Social == nil || c.Users == nil:
@@ -130,10 +138,8 @@ func RunCelebrity(ctx context.Context, cfg CelebrityConfig) (CelebrityResult, er
 			if !f.Pull && n >= 100_000 {
 				posts = max(2, posts/10)
 			}
-			if cfg.Settle != nil {
-				if err := cfg.Settle(ctx); err != nil {
-					return res, err
-				}
+			if err := cfg.settle(ctx); err != nil {
+				return res, err
 			}
 			runtime.GC()
 			base := resetPeakRSS()
@@ -230,10 +236,8 @@ func celebrityPages(ctx context.Context, cfg CelebrityConfig, run string) ([]Pag
 			}
 		}
 	}
-	if cfg.Settle != nil {
-		if err := cfg.Settle(ctx); err != nil {
-			return nil, err
-		}
+	if err := cfg.settle(ctx); err != nil {
+		return nil, err
 	}
 	var out []PagePoint
 	for i, r := range readers {

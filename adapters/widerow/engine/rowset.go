@@ -90,15 +90,25 @@ func (n *Node) RowsNamedBy(ctx context.Context, keyspace, source, key, target st
 	if s := row.named.Load(); s != nil && s.cf == dst {
 		return s, true, nil
 	}
-	// Each name's prefix, in the row's order, then the order of the prefixes, then the
-	// prefixes packed in that order: about 60 bytes a row, with no allocation of its own.
+	s, size, err := n.newRowSet(dst, row.live)
+	if err != nil {
+		return nil, false, err
+	}
+	n.rows.attach(row, s, size)
+	return s, true, nil
+}
+
+// newRowSet is the set of the rows of cf keyed by names' names, and its memory in bytes: each
+// name's prefix, in names' order, then the order of the prefixes, then the prefixes packed in
+// that order (about 60 bytes a row, with no allocation of its own).
+func (n *Node) newRowSet(cf *cfInfo, names []Column) (*RowSet, int, error) {
 	var all []byte
-	ends := make([]int32, len(row.live))
-	for i, c := range row.live {
+	ends := make([]int32, len(names))
+	for i, c := range names {
 		if err := validateKey(string(c.Name)); err != nil {
-			return nil, false, err
+			return nil, 0, err
 		}
-		all = n.appendRowPrefix(all, dst, string(c.Name))
+		all = n.appendRowPrefix(all, cf, string(c.Name))
 		ends[i] = int32(len(all))
 	}
 	at := func(i int32) []byte {
@@ -107,7 +117,7 @@ func (n *Node) RowsNamedBy(ctx context.Context, keyspace, source, key, target st
 		}
 		return all[ends[i-1]:ends[i]]
 	}
-	s := &RowSet{n: n, cf: dst, names: row.live, order: make([]int32, len(row.live)), buf: make([]byte, 0, len(all)), ends: make([]int32, len(row.live))}
+	s := &RowSet{n: n, cf: cf, names: names, order: make([]int32, len(names)), buf: make([]byte, 0, len(all)), ends: make([]int32, len(names))}
 	for i := range s.order {
 		s.order[i] = int32(i)
 	}
@@ -116,9 +126,7 @@ func (n *Node) RowsNamedBy(ctx context.Context, keyspace, source, key, target st
 		s.buf = append(s.buf, at(o)...)
 		s.ends[i] = int32(len(s.buf))
 	}
-	size := cap(s.buf) + 4*(cap(s.order)+cap(s.ends))
-	n.rows.attach(row, s, size)
-	return s, true, nil
+	return s, cap(s.buf) + 4*(cap(s.order)+cap(s.ends)), nil
 }
 
 // BatchMutateRows is BatchMutate of the mutation list muts into every row of set (of the set's
