@@ -2,7 +2,6 @@ package social
 
 import (
 	"cmp"
-	"container/heap"
 	"context"
 	"fmt"
 	"slices"
@@ -113,15 +112,20 @@ func (s *Service) mergedPage(ctx context.Context, username string, pulled []doma
 	if err != nil {
 		return TweetPage{}, err
 	}
+	uncarried := false // an entry of a pulled author's line came without its tweet
 	entries, err := s.lines.ReadPage(ctx, limit, func(ctx context.Context, lines domain.LineReader) ([]domain.LineEntry, error) {
-		return s.merge(ctx, lines, username, pulled, before, limit)
+		merged, bare, err := s.merge(ctx, lines, username, pulled, before, limit)
+		uncarried = uncarried || bare
+		return merged, err
 	})
 	if err != nil {
 		return TweetPage{}, err
 	}
-	// The tweets the page read by ID for entries of the heads go into the heads: the next
-	// reader's page reads them no more.
-	s.heads.carry(entries[:min(limit, len(entries))])
+	if uncarried {
+		// The tweets the page read by ID for entries of the heads go into the heads: the next
+		// reader's page reads them no more.
+		s.heads.carry(entries[:min(limit, len(entries))])
+	}
 	return pageFrom(entries, limit), nil
 }
 
@@ -143,8 +147,9 @@ func WithMergeStats(ctx context.Context, st *MergeStats) context.Context {
 	return context.WithValue(ctx, mergeStatsKey{}, st)
 }
 
-// merge chooses the entries of a merged page from lines: up to limit+1, newest first.
-func (s *Service) merge(ctx context.Context, lines domain.LineReader, username string, pulled []domain.Follow, before int64, limit int) ([]domain.LineEntry, error) {
+// merge chooses the entries of a merged page from lines: up to limit+1, newest first; uncarried
+// says whether an entry of a pulled author's line came without its tweet.
+func (s *Service) merge(ctx context.Context, lines domain.LineReader, username string, pulled []domain.Follow, before int64, limit int) (merged []domain.LineEntry, uncarried bool, err error) {
 	want := limit + 1
 	// A pulled author's first slice, with no head: its share of the page if every line gave
 	// alike, and a few more; each slice after that doubles, up to a page.
@@ -155,33 +160,36 @@ func (s *Service) merge(ctx context.Context, lines domain.LineReader, username s
 	if kept {
 		fresh, byNewer = view.freshOf(username, pulled)
 	}
-	cursor := func(f domain.Follow) *lineCursor {
-		return &lineCursor{line: domain.UserlineOf(f.Username), before: before, from: f.Since.UnixMicro(), count: min(share, want), limit: want, more: true}
+	cursor := func(f domain.Follow) lineCursor {
+		return lineCursor{line: domain.UserlineOf(f.Username), before: before, from: f.Since.UnixMicro(), count: min(share, want), limit: want, more: true}
 	}
 	timeline := &lineCursor{line: domain.TimelineOf(username), before: before, count: want, limit: want, more: true}
 	reqs := []domain.LineSlice{{Line: timeline.line, Before: before, Limit: want}}
 	reading := []*lineCursor{timeline} // the cursors reqs are for, in order
 	readingOf := []int{-1}             // and the pulled author each reads (-1: the timeline)
-	for i, f := range pulled {
-		if fresh != nil && fresh[i] != nil {
-			continue
+	if byNewer == nil {                // some head is due (or none is kept): its line is read now
+		due := make([]lineCursor, 0, len(pulled))
+		for i := range pulled {
+			if fresh != nil && fresh[i] != nil {
+				continue
+			}
+			due = append(due, cursor(pulled[i]))
+			c := &due[len(due)-1]
+			if kept {
+				// The head, read for every reader of the next bound: the newest HeadSize entries.
+				reqs = append(reqs, domain.LineSlice{Line: c.line, Limit: HeadSize})
+			} else {
+				reqs = append(reqs, domain.LineSlice{Line: c.line, Before: c.before, Limit: c.count})
+			}
+			reading, readingOf = append(reading, c), append(readingOf, i)
 		}
-		c := cursor(f)
-		if kept {
-			// The head, read for every reader of the next bound: the newest HeadSize entries.
-			reqs = append(reqs, domain.LineSlice{Line: c.line, Limit: HeadSize})
-		} else {
-			reqs = append(reqs, domain.LineSlice{Line: c.line, Before: c.before, Limit: c.count})
-		}
-		reading, readingOf = append(reading, c), append(readingOf, i)
 	}
 	// The first slice of every line due at once: a store with round trips overlaps them.
 	firsts, err := lines.SliceMany(ctx, reqs)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	st := MergeStats{Lines: len(pulled) + 1}
-	active := reading
 	var read map[string][]domain.LineEntry
 	for i, c := range reading {
 		if readingOf[i] < 0 || !kept {
@@ -203,104 +211,204 @@ func (s *Service) merge(ctx context.Context, lines domain.LineReader, username s
 	if len(timeline.buf) == want {
 		floor = timeline.buf[want-1].Time
 	}
-	sorted := byNewer != nil
-	if !sorted {
-		byNewer = make([]int, 0, len(fresh))
+	if byNewer == nil && fresh != nil {
+		// Some heads were due: the fresh ones, newest first.
 		for i, h := range fresh {
 			if h != nil {
 				byNewer = append(byNewer, i)
 			}
 		}
+		slices.SortStableFunc(byNewer, func(a, b int) int { return cmp.Compare(fresh[b].newest(), fresh[a].newest()) })
 	}
-	for n, i := range byNewer {
-		h := fresh[i]
-		if floor > 0 && (len(h.entries) == 0 || h.entries[0].Time < floor) {
-			// Its newest entry is older than the page's oldest: nothing to look at; in the
-			// authors' order by their newest entry, nor anyone after it.
-			if sorted {
-				st.Skipped += len(byNewer) - n
-				break
-			}
-			st.Skipped++
-			continue
-		}
-		c := cursor(pulled[i])
-		c.fromHead(h)
-		if floor > 0 && c.olderThan(floor) {
-			st.Skipped++
-			continue
-		}
-		active = append(active, c)
-		st.FromHeads++
-	}
-	merged, err := mergeCursors(ctx, lines, active, want)
+	// The fresh heads join the merge in that order, each only once the merge has come down to
+	// its newest entry: authors with nothing so new are never looked at, so a page's work
+	// grows with the page, not with the pulled authors.
+	waiting := &waitingHeads{order: byNewer, heads: fresh, floor: floor, st: &st,
+		cursor: func(i int) lineCursor { return cursor(pulled[i]) }}
+	merged, slices, uncarried, err := mergeCursors(ctx, lines, reading, waiting, want)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	for _, c := range active {
-		st.Slices += c.slices
-	}
+	st.Slices = slices
+	st.Skipped += len(waiting.order) - waiting.next
 	st.Entries = len(merged)
 	if sink, ok := ctx.Value(mergeStatsKey{}).(*MergeStats); ok {
 		*sink = st
 	}
 	noteMerge(ctx, username, pulled, st)
-	return merged, nil
+	return merged, uncarried, nil
 }
 
-// mergeCursors takes up to want entries from the cursors, newest first, one entry per time (on
-// equal times the earlier cursor, the timeline, wins: the same tweet, pushed before its author
-// was pulled). A cursor reads its next slice only when the page still needs an entry and its
-// entries are used up, so a line read is a line the page needed.
-func mergeCursors(ctx context.Context, lines domain.LineReader, cursors []*lineCursor, want int) ([]domain.LineEntry, error) {
-	h := make(cursorHeap, 0, len(cursors))
-	for i, c := range cursors {
-		c.order = i
-		if err := c.fill(ctx, lines); err != nil {
-			return nil, err
+// waitingHeads are the fresh heads of a merge, newest first, not yet among its cursors.
+type waitingHeads struct {
+	order  []int   // the authors by their head's newest entry, newest first
+	heads  []*head // by author
+	next   int     // order[next:] are waiting
+	done   bool    // order[next:] are older than the floor: none will join
+	floor  int64   // the page's oldest entry is no older (0: unknown)
+	cursor func(author int) lineCursor
+	slab   []lineCursor // the cursors made so far, a few at a time
+	st     *MergeStats
+}
+
+// newest is the newest entry of the next waiting head; ok is false when none waits.
+func (w *waitingHeads) newest() (t int64, ok bool) {
+	if w.done || w.next == len(w.order) {
+		return 0, false
+	}
+	return w.heads[w.order[w.next]].newest(), true
+}
+
+// due makes cursors of the waiting heads whose newest entry is at least t, in order, and gives
+// each to add; an author whose entries are all older than the floor is skipped.
+func (w *waitingHeads) due(t int64, add func(*lineCursor)) {
+	for ; !w.done && w.next < len(w.order); w.next++ {
+		h := w.heads[w.order[w.next]]
+		newest := h.newest()
+		if w.floor > 0 && (len(h.entries) == 0 || newest < w.floor) {
+			w.done = true // nor anyone after it
+			return
+		}
+		if newest < t {
+			return
+		}
+		if len(w.slab) == cap(w.slab) {
+			w.slab = make([]lineCursor, 0, 16)
+		}
+		w.slab = append(w.slab, w.cursor(w.order[w.next]))
+		c := &w.slab[len(w.slab)-1]
+		c.fromHead(h)
+		if w.floor > 0 && c.olderThan(w.floor) {
+			w.st.Skipped++
+			continue
+		}
+		w.st.FromHeads++
+		add(c)
+	}
+}
+
+// mergeCursors takes up to want entries from the cursors and the waiting heads, newest first,
+// one entry per time (on equal times the earlier cursor, the timeline, wins: the same tweet,
+// pushed before its author was pulled). A cursor reads its next slice only when the page still
+// needs an entry and its entries are used up, so a line read is a line the page needed; a
+// waiting head becomes a cursor only when the merge reaches its newest entry.
+// uncarried says whether an entry of a line other than the first came without its tweet.
+func mergeCursors(ctx context.Context, lines domain.LineReader, cursors []*lineCursor, waiting *waitingHeads, want int) (merged []domain.LineEntry, slices int, uncarried bool, err error) {
+	h := make(cursorHeap, 0, len(cursors)+min(len(waiting.order), want))
+	added := make([]*lineCursor, 0, cap(h)) // every cursor, in its order
+	var ferr error
+	add := func(c *lineCursor) {
+		if ferr != nil {
+			return
+		}
+		c.order = len(added)
+		added = append(added, c)
+		if ferr = c.fill(ctx, lines); ferr != nil {
+			return
 		}
 		if c.pos < len(c.buf) {
-			h = append(h, c)
+			h.push(c)
 		}
 	}
-	heap.Init(&h)
-	merged := make([]domain.LineEntry, 0, want)
-	for len(merged) < want && len(h) > 0 {
+	for _, c := range cursors {
+		add(c)
+	}
+	if ferr != nil {
+		return nil, 0, false, ferr
+	}
+	merged = make([]domain.LineEntry, 0, want)
+	for len(merged) < want {
+		// Every waiting head as new as the newest entry left joins before it is taken; with no
+		// entry left, the newest waiting head.
+		if len(h) > 0 {
+			waiting.due(h[0].buf[h[0].pos].Time, add)
+		}
+		for len(h) == 0 && ferr == nil {
+			t, ok := waiting.newest()
+			if !ok {
+				break
+			}
+			waiting.due(t, add)
+		}
+		if ferr != nil {
+			return nil, 0, false, ferr
+		}
+		if len(h) == 0 {
+			break
+		}
 		c := h[0]
 		e := c.buf[c.pos]
 		c.pos++
 		if n := len(merged); n == 0 || merged[n-1].Time != e.Time {
 			merged = append(merged, e)
+			uncarried = uncarried || (e.Tweet == nil && c.order > 0)
 		}
 		if c.pos == len(c.buf) && len(merged) < want {
 			if err := c.fill(ctx, lines); err != nil {
-				return nil, err
+				return nil, 0, false, err
 			}
 		}
 		if c.pos < len(c.buf) {
-			heap.Fix(&h, 0)
+			h.fixTop()
 		} else {
-			heap.Pop(&h)
+			h.popTop()
 		}
 	}
-	return merged, nil
+	for _, c := range added {
+		slices += c.slices
+	}
+	return merged, slices, uncarried, nil
 }
 
-// cursorHeap orders cursors by their next entry, newest first, then by their order.
+// cursorHeap orders cursors by their next entry, newest first, then by their order: a binary
+// heap of its own (container/heap's calls through an interface cost a page's merge a third).
 type cursorHeap []*lineCursor
 
-func (h cursorHeap) Len() int { return len(h) }
-func (h cursorHeap) Less(i, j int) bool {
+func (h cursorHeap) less(i, j int) bool {
 	a, b := h[i].buf[h[i].pos].Time, h[j].buf[h[j].pos].Time
 	return a > b || (a == b && h[i].order < h[j].order)
 }
-func (h cursorHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *cursorHeap) Push(x any)   { *h = append(*h, x.(*lineCursor)) }
-func (h *cursorHeap) Pop() any {
-	old := *h
-	c := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return c
+
+// push adds c.
+func (h *cursorHeap) push(c *lineCursor) {
+	*h = append(*h, c)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !s.less(i, parent) {
+			break
+		}
+		s[i], s[parent] = s[parent], s[i]
+		i = parent
+	}
+}
+
+// fixTop restores the order after the first cursor's next entry changed.
+func (h cursorHeap) fixTop() {
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		j := l
+		if r := l + 1; r < len(h) && h.less(r, l) {
+			j = r
+		}
+		if !h.less(j, i) {
+			return
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
+}
+
+// popTop removes the first cursor.
+func (h *cursorHeap) popTop() {
+	s := *h
+	n := len(s) - 1
+	s[0], s[n] = s[n], nil
+	*h = s[:n]
+	(*h).fixTop()
 }
 
 // lineCursor reads one line of a merge, newest first, a slice at a time.

@@ -47,6 +47,14 @@ type head struct {
 	read    time.Time
 }
 
+// newest is the time of h's newest entry (0: it holds none).
+func (h *head) newest() int64 {
+	if len(h.entries) == 0 {
+		return 0
+	}
+	return h.entries[0].Time
+}
+
 // heads are the heads of one model's lines.
 type heads struct {
 	authors map[string]*head
@@ -201,13 +209,7 @@ func (v headView) freshOf(reader string, pulled []domain.Follow) (fresh []*head,
 	for i := range byNewer {
 		byNewer[i] = i
 	}
-	newest := func(h *head) int64 {
-		if len(h.entries) == 0 {
-			return 0
-		}
-		return h.entries[0].Time
-	}
-	slices.SortFunc(byNewer, func(a, b int) int { return cmp.Compare(newest(fresh[b]), newest(fresh[a])) })
+	slices.SortStableFunc(byNewer, func(a, b int) int { return cmp.Compare(fresh[b].newest(), fresh[a].newest()) })
 	if m.plans == nil || len(m.plans) >= maxPlans {
 		m.plans = map[string]*readerPlan{}
 	}
@@ -219,6 +221,9 @@ func (v headView) freshOf(reader string, pulled []domain.Follow) (fresh []*head,
 func samePulled(a, b []domain.Follow) bool {
 	if len(a) != len(b) {
 		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true // the same list: a store's cache hands out one list to every caller
 	}
 	for i := range a {
 		if a[i].Username != b[i].Username || !a[i].Since.Equal(b[i].Since) {

@@ -250,3 +250,86 @@ func TestHeadWithKeepsTheNewest(t *testing.T) {
 		}
 	}
 }
+
+// A merge looks only at the heads its page reaches: the heads join newest first, each when the
+// merge comes down to its newest entry, so a reader following many pulled authors pays for the
+// page's entries, not for every author (here the timeline is empty: each head joins only when
+// no entry is left).
+func TestMergeLooksOnlyAtTheHeadsItsPageReaches(t *testing.T) {
+	t.Parallel()
+	st := memory.New()
+	lines := &countingLines{Store: st}
+	svc := New(st, st, lines, nil, domain.NewPasswordHasher(4))
+	w := celebrityWorld{lines: lines, svc: svc}
+	ctx := context.Background()
+	const authors = 30
+	for _, u := range []string{"reader", "fan"} {
+		if _, err := svc.SignUp(ctx, u, "password1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range authors {
+		a := fmt.Sprintf("c%d", i)
+		if _, err := svc.SignUp(ctx, a, "password1"); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []string{"reader", "fan"} {
+			if err := svc.Follow(ctx, r, a); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := svc.SetPullThreshold(1); err != nil {
+		t.Fatal(err)
+	}
+	for i := range authors {
+		w.post(t, svc, fmt.Sprintf("c%d", i), 1, fmt.Sprintf("p%d-", i))
+	}
+	if _, first, reads := w.page(t, svc, "reader", "", 5); first.HeadsRead != authors || reads != authors {
+		t.Fatalf("first page: %+v, %d userline reads; want every head read once", first, reads)
+	}
+	p, got, reads := w.page(t, svc, "reader", "", 5)
+	if b := bodies(p); b != "p29-0 p28-0 p27-0 p26-0 p25-0" || reads != 0 {
+		t.Fatalf("page 1: %q, %d userline reads", b, reads)
+	}
+	// Six entries are taken (the page and the one that says there is a next): six heads.
+	if got.FromHeads != 6 || got.Skipped != authors-6 || got.HeadsRead != 0 {
+		t.Fatalf("page 1 looked at %+v; want 6 heads from the server and %d never looked at", got, authors-6)
+	}
+	next, got, _ := w.page(t, svc, "reader", p.Next, 5)
+	if b := bodies(next); b != "p24-0 p23-0 p22-0 p21-0 p20-0" || got.FromHeads > 12 {
+		t.Fatalf("page 2: %q, %+v", b, got)
+	}
+}
+
+// The merge's heap gives its cursors' entries newest first, and on equal times the cursor
+// that came first.
+func TestCursorHeapOrder(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		var h cursorHeap
+		var want [][2]int64
+		for i := range rng.IntN(40) + 1 {
+			tm := rng.Int64N(20)
+			h.push(&lineCursor{buf: []domain.LineEntry{{Time: tm}}, order: i})
+			want = append(want, [2]int64{tm, int64(i)})
+		}
+		slices.SortFunc(want, func(a, b [2]int64) int {
+			if a[0] != b[0] {
+				return int(b[0] - a[0])
+			}
+			return int(a[1] - b[1])
+		})
+		for _, w := range want {
+			c := h[0]
+			if c.buf[0].Time != w[0] || int64(c.order) != w[1] {
+				t.Fatalf("top (%d, %d), want %v", c.buf[0].Time, c.order, w)
+			}
+			h.popTop()
+		}
+		if len(h) != 0 {
+			t.Fatalf("%d cursors left", len(h))
+		}
+	}
+}
