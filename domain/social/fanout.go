@@ -103,10 +103,10 @@ func (s *Service) fanoutOf(ctx context.Context, username string) (Fanout, error)
 // fresh: read once for every reader, not once per page. The first slices of the other lines go
 // to the store at once (SliceMany): the timeline for a whole page, the head of a pulled author
 // whose head is missing or too old (or, with no heads kept, its share of the page), more only
-// while the page still needs its entries. An author whose newest entry is older than the
-// page's oldest (the timeline's full first slice ends after it) is skipped: it cannot be on the
-// page. Reads grow with the page and with the pulled authors whose heads are due, never with
-// the reader's other friends; the cursor is the same time cursor as a plain page's.
+// while the page still needs its entries. The fresh heads join the merge newest first, each
+// when the merge comes down to its newest entry, so an author with nothing that new is never
+// looked at. Reads and work grow with the page and with the pulled authors whose heads are due,
+// never with the reader's other friends; the cursor is the same time cursor as a plain page's.
 func (s *Service) mergedPage(ctx context.Context, username string, pulled []domain.Follow, start string, limit int) (TweetPage, error) {
 	limit, before, err := pageArgs(start, limit)
 	if err != nil {
@@ -135,7 +135,7 @@ type MergeStats struct {
 	Slices    int // slices read from the store
 	FromHeads int // pulled authors whose entries came from the server's heads, not read
 	HeadsRead int // pulled authors whose heads were read (missing or older than the bound)
-	Skipped   int // pulled authors skipped: nothing newer than the page's oldest entry
+	Skipped   int // pulled authors never looked at: nothing as new as the page's entries
 	Entries   int
 }
 

@@ -47,7 +47,7 @@ func noteMerge(ctx context.Context, reader string, pulled []domain.Follow, st Me
 	}
 	heads := ""
 	if st.FromHeads+st.HeadsRead+st.Skipped > 0 {
-		heads = fmt.Sprintf("; of the %d pulled authors, %d from the server's heads (not read), %d heads read (missing or older than the bound), %d skipped (nothing newer than the page's oldest entry)",
+		heads = fmt.Sprintf("; of the %d pulled authors, %d from the server's heads (not read), %d heads read (missing or older than the bound), %d skipped (nothing as new as the page's entries: never looked at)",
 			len(pulled), st.FromHeads, st.HeadsRead, st.Skipped)
 	}
 	oplog.Record(ctx, oplog.Op{Kind: oplog.Note, Call: "merge", Touched: fmt.Sprintf("%d lines", len(pulled)+1),

@@ -396,7 +396,7 @@ func celebrityView(d celebrityData) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "An author whose newest entry is older than the page's oldest (the timeline's first slice ends after it) is skipped: it cannot be on the page, and costs nothing.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "The heads join a page's merge newest first, each only when the merge has come down to its newest entry: an author with nothing that new is never looked at, so a page costs what its entries cost, however many pulled authors its reader follows. The reads of your home page below count them as skipped.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -810,7 +810,7 @@ func celebrityView(d celebrityData) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 77, "</tbody></table></div><p id=\"celebrity-pages-note\">The pages below were measured with the pulled authors' heads kept as the server keeps them (see <a href=\"#heads\">above</a>): their newest entries and tweets come from memory, so following them costs a cql3 page about nothing and a widerow page a few microseconds, the merge's own work; memory's plain page is so cheap that the merge's own work is most of its merged page. <code>BenchmarkMergedPage</code> (<code>tools/bench</code>) measures a merged page with the heads and without, against a plain one, and the README has its figures.</p><div class=\"table-wrap\"><table class=\"mapping\" id=\"celebrity-pages\"><thead><tr><th>Backend</th><th>Pulled authors followed</th><th>Home page of 40</th><th>Rate against a plain page</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 77, "</tbody></table></div><p id=\"celebrity-pages-note\">The pages below were measured with the pulled authors' heads kept as the server keeps them (see <a href=\"#heads\">above</a>): their newest entries and tweets come from memory, so following them costs a cql3 or a widerow page about nothing: the merge's own work is about what a widerow page saves by not reading the Tweet rows of the heads' entries. Memory's plain page is so cheap that the merge's own work is most of its merged page. <code>BenchmarkMergedPage</code> (<code>tools/bench</code>) measures a merged page with the heads and without, against a plain one, and the README has its figures.</p><div class=\"table-wrap\"><table class=\"mapping\" id=\"celebrity-pages\"><thead><tr><th>Backend</th><th>Pulled authors followed</th><th>Home page of 40</th><th>Rate against a plain page</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -554,7 +554,7 @@ func celebrityLessonView(d celebrityLessonData) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 49, "An author with nothing newer than the page's oldest entry is skipped. The <a href=\"/models/celebrity#heads\">celebrity page</a> shows what the heads hold, and your home page read without them and with them.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 49, "The heads join a page's merge newest first, each only when the merge reaches its newest entry, so an author with nothing that new costs the page nothing. The <a href=\"/models/celebrity#heads\">celebrity page</a> shows what the heads hold, and your home page read without them and with them.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
