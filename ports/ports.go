@@ -60,7 +60,9 @@ type UserStore interface {
 	MarkPulled(ctx context.Context, username string) error
 	// PulledFriends returns the follows of username (with their Since) whose friend was ever
 	// marked pulled: a read of the marked authors and one of username's follows among them,
-	// never a walk of username's whole friend list.
+	// never a walk of username's whole friend list. The list is read-only, for the store and
+	// its callers alike: a store may hand the same list to every call while nothing changes
+	// it, and a caller may tell it is unchanged by its address.
 	PulledFriends(ctx context.Context, username string) ([]domain.Follow, error)
 	// PulledAuthors lists every author ever marked pulled, by username (the teaching view shows
 	// them; migrate copies them).

@@ -158,11 +158,25 @@ func testPulledFriends(t *testing.T, s Stores) {
 	if got, err := s.Users.PulledFriends(c, plain.Username); err != nil || len(got) != 0 {
 		t.Fatalf("PulledFriends of a user who follows nobody = %+v, %v", got, err)
 	}
+	if err := s.Users.Follow(c, reader.Username, other.Username, since.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.Users.Unfollow(c, reader.Username, star.Username); err != nil {
 		t.Fatal(err)
 	}
+	if now, err := s.Users.PulledFriends(c, reader.Username); err != nil || len(now) != 1 || now[0].Username != other.Username {
+		t.Fatalf("PulledFriends after a follow and an unfollow = %+v, %v; want only %s", now, err, other.Username)
+	}
+	// A list handed out is read-only: the store changed nothing in it (the merge knows a
+	// reader's unchanged list by its address).
+	if len(got) != 1 || got[0].Username != star.Username || !got[0].Since.Equal(since) {
+		t.Fatalf("the list PulledFriends returned before the follows changed became %+v", got)
+	}
+	if err := s.Users.Unfollow(c, reader.Username, other.Username); err != nil {
+		t.Fatal(err)
+	}
 	if got, err := s.Users.PulledFriends(c, reader.Username); err != nil || len(got) != 0 {
-		t.Fatalf("PulledFriends after the unfollow = %+v, %v; want none", got, err)
+		t.Fatalf("PulledFriends after the unfollows = %+v, %v; want none", got, err)
 	}
 }
 
