@@ -220,9 +220,9 @@ func BenchmarkMultiget40CachedParallel(b *testing.B) {
 
 // BenchmarkFanoutFloor is a post fanned out to 10,000 follower timelines as widerow writes it
 // (row keys of 36-character uuids, an 8-byte LongType name, a 36-character tweet id as the
-// value, a new one at each write), on disk with periodic commit log sync, twice over, each on a node of its own: through
-// BatchMutate, and through a Floor, the same cells written straight into Pebble by the
-// engine's own encoders, in one batch committed as the engine commits. The second is the floor
+// value, a new one at each write), on disk with periodic commit log sync, twice over, each on
+// a node of its own: through BatchMutate, and through a Floor, the same cells written straight
+// into Pebble by the engine's own encoders, in one batch committed as the engine commits. The second is the floor
 // of any fan-out on this storage: the memtable insertion, commit log, flushes and compactions
 // of 10,000 keys, with nothing of the engine's above them. It reports each one's process CPU
 // per operation, and their CPU and wall time per operation against each other.

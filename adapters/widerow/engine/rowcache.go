@@ -172,32 +172,25 @@ const maxWide = 4096
 // counts once, not 40 times (even striped, a count per row cost a multiget on two cores half
 // of what a second core added).
 func (c *rowCache) get(cf *cfInfo, key string) (*cachedRow, int) {
-	v, ok := cf.cached.Load(key)
-	if !ok {
+	row := c.peek(cf, key)
+	if row == nil {
 		c.stripe().misses.Add(1)
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		return nil, c.wide[rowCacheKey{cf, key}]
 	}
-	row := v.(*cachedRow)
-	if !row.used.Load() { // a hot row's mark is read, not written, by every hit
-		row.used.Store(true)
-	}
 	return row, 0
 }
 
-// peek returns the cached row (cf, key), or nil, counting nothing: for a caller that reads the
-// row itself when it is not cached, whose read counts the miss.
+// peek returns the cached row (cf, key), marked used, or nil, counting nothing: for a caller
+// that reads the row itself when it is not cached, whose read counts the miss.
 func (c *rowCache) peek(cf *cfInfo, key string) *cachedRow {
-	if cf.rowsCached == 0 {
-		return nil
-	}
 	v, ok := cf.cached.Load(key)
 	if !ok {
 		return nil
 	}
 	row := v.(*cachedRow)
-	if !row.used.Load() {
+	if !row.used.Load() { // a hot row's mark is read, not written, by every hit
 		row.used.Store(true)
 	}
 	return row

@@ -62,13 +62,7 @@ func (n *Node) RowsNamedBy(ctx context.Context, keyspace, source, key, target st
 			n.recordSliceAs(ctx, start, cl, keyspace, key, n.cfOf(keyspace, source), ColumnParent{ColumnFamily: source}, p, got, err)
 		}()
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, false, err
-	}
-	if err := validateConsistency(cl, true); err != nil {
-		return nil, false, err
-	}
-	src, err := n.columnFamily(keyspace, source)
+	src, _, err := n.prepareRead(ctx, keyspace, &ColumnParent{ColumnFamily: source}, nil, cl)
 	if err != nil {
 		return nil, false, err
 	}
