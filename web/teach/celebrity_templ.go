@@ -396,7 +396,7 @@ func celebrityView(d celebrityData) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "The heads join a page's merge newest first, each only when the merge has come down to its newest entry: an author with nothing that new is never looked at, so a page costs what its entries cost, however many pulled authors its reader follows. The reads of your home page below count them as skipped.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "The heads join a page's merge newest first, each only when the merge has come down to its newest entry: an author with nothing that new is never looked at, so a page costs what its entries cost, however many pulled authors its reader follows. A merged page counts them as skipped: in its footer's <em>merge</em> line, and in the table of your home page's reads below when you follow a pulled author.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
