@@ -24,7 +24,6 @@ import (
 
 	"github.com/gocql/gocql"
 	"github.com/scylladb/gocqlx/v2"
-	"github.com/scylladb/gocqlx/v2/migrate"
 
 	"twissandra/adapters/internal/lastcount"
 	"twissandra/domain"
@@ -142,7 +141,7 @@ func (s *Store) Start(ctx context.Context) error {
 	if migrations == nil {
 		migrations = Migrations()
 	}
-	if err := migrate.FromFS(ctx, sess, migrations); err != nil {
+	if err := s.migrateLeased(ctx, sess, migrations); err != nil {
 		sess.Close()
 		return fmt.Errorf("cql3: migrate keyspace %s: %w", s.cfg.Keyspace, mapErr(err))
 	}
