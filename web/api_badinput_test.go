@@ -245,7 +245,8 @@ func TestGoodInputEdges(t *testing.T) {
 		{"140 characters", strings.Repeat("a", 140), strings.Repeat("a", 140)},
 		{"140 after trimming", "  " + strings.Repeat("é", 140) + "\n", strings.Repeat("é", 140)},
 		{"one character", "x", "x"},
-		{"escapes", "line\nbreak \"quoted\" <b>&amp; \u2028 \x01", "line\nbreak \"quoted\" <b>&amp; \u2028 \x01"},
+		{"escapes", "line\nbreak \"quoted\" <b>&amp; \u2028 \ttab", "line\nbreak \"quoted\" <b>&amp; \u2028 \ttab"},
+		{"emoji joined and bidirectional marks", "👨\u200D👩\u200D👧 \u200Fעברית\u200E", "👨\u200D👩\u200D👧 \u200Fעברית\u200E"},
 	}
 	e := newEnv(t)
 	tok := e.user("alice")

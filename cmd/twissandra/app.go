@@ -257,6 +257,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		// may be written by other servers, whose posts and logouts this process would not see.
 		CachePublicPages: soleWriter,
 		SessionRecheck:   sessionRecheck,
+		MetricsElsewhere: d.Config.MetricsAddr != "",
 	}, web.Deps{Social: d.Social, Access: d.Access, Blog: d.Blog, Ready: d.Pingers, Logger: d.Logger, Clock: d.Clock})
 	if err != nil {
 		return nil, err
@@ -288,7 +289,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 // down gracefully in OnStop.
 func startHTTP(lc fx.Lifecycle, cfg *Config, logger *slog.Logger, h *gin.Engine, sd fx.Shutdowner) {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
-	var profiles *http.Server
+	var profiles, metricsSrv *http.Server
 	lc.Append(fx.Hook{
 		OnStart: func(ctx context.Context) error {
 			ln, err := net.Listen("tcp", cfg.Addr)
@@ -302,6 +303,17 @@ func startHTTP(lc fx.Lifecycle, cfg *Config, logger *slog.Logger, h *gin.Engine,
 					_ = sd.Shutdown(fx.ExitCode(1))
 				}
 			}()
+			if cfg.MetricsAddr != "" {
+				mln, err := net.Listen("tcp", cfg.MetricsAddr)
+				if err != nil {
+					return fmt.Errorf("listen on %s: %w", cfg.MetricsAddr, err)
+				}
+				logger.Info("serving metrics", "addr", mln.Addr().String()+"/metrics")
+				mux := http.NewServeMux()
+				mux.Handle("/metrics", metrics.Default().Handler())
+				metricsSrv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+				go func() { _ = metricsSrv.Serve(mln) }()
+			}
 			if cfg.PprofAddr != "" {
 				pln, err := net.Listen("tcp", cfg.PprofAddr)
 				if err != nil {
@@ -318,6 +330,9 @@ func startHTTP(lc fx.Lifecycle, cfg *Config, logger *slog.Logger, h *gin.Engine,
 		OnStop: func(ctx context.Context) error {
 			if profiles != nil {
 				_ = profiles.Close()
+			}
+			if metricsSrv != nil {
+				_ = metricsSrv.Close()
 			}
 			return srv.Shutdown(ctx)
 		},
