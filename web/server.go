@@ -123,6 +123,8 @@ type Server struct {
 	pages   *pageCache // nil unless Config.CachePublicPages
 	// sessions says whether a token's or a page's session was ended (sessions.go).
 	sessions *sessionCheck
+	// deviceKey signs the device cookie (device.go).
+	deviceKey []byte
 	// pagesRefuse: the pages answer their requests refused before a handler (PagesAnswerRefusals).
 	pagesRefuse bool
 }
@@ -195,6 +197,9 @@ func NewServer(cfg Config, deps Deps) (*Server, error) {
 		recheck = DefaultSessionRecheck
 	}
 	s.sessions = newSessionCheck(deps.Access, recheck, clock)
+	if s.deviceKey, err = s.DeriveKey("device cookie", 32); err != nil {
+		return nil, err
+	}
 	engine.Use(httpMetrics(), noSniff)
 	engine.Use(requestLogger(s.log, slowThreshold(cfg.SlowRequest)), Recovery(s.log, "panic serving request", internalError),
 		opLog(orDefault(cfg.WriteTimeout, DefaultWriteTimeout)), bodyLimit(s, cfg.MaxBodyBytes, orDefault(cfg.ReadTimeout, DefaultReadTimeout)))

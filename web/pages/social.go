@@ -386,7 +386,7 @@ func (h *handler) login(c *gin.Context) {
 		h.loginForm(c, http.StatusBadRequest, d)
 		return
 	}
-	u, err := h.deps.Access.LogIn(c.Request.Context(), username, password, c.ClientIP())
+	u, err := h.deps.Access.LogIn(c.Request.Context(), username, password, h.site.LoginClient(c))
 	if err != nil {
 		if after, ok := web.RetryAfter(err); ok {
 			c.Header("Retry-After", after)

@@ -11,6 +11,7 @@ import (
 	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
 
+	"twissandra/domain/social"
 	"twissandra/web"
 )
 
@@ -117,7 +118,11 @@ func (st *Site) LogIn(c *gin.Context, username string) {
 	s.Set(keyEnds, time.Now().Add(sessionMaxAge*time.Second).Unix())
 	newCSRFToken(s)
 	st.server.SessionOpened(id)
+	st.server.GiveDevice(c)
 }
+
+// LoginClient is who a log-in attempt of this request comes from (web.Server.LoginClient).
+func (st *Site) LoginClient(c *gin.Context) social.Client { return st.server.LoginClient(c) }
 
 // LogOut ends the session's log-in on every server (a copy of the cookie is refused from now
 // on) and replaces its CSRF token.
