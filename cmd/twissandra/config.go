@@ -299,5 +299,5 @@ func existingStore(c *Config) error {
 	return nil
 }
 
-// DefaultPullThreshold is --pull-threshold's default; the README says how it was chosen.
+// DefaultPullThreshold is --pull-threshold's default; docs/celebrity.md says how it was chosen.
 const DefaultPullThreshold = 10000
