@@ -73,7 +73,7 @@ func (s *Server) signUp(c *gin.Context) {
 		s.WriteError(c, err)
 		return
 	}
-	u, err := s.deps.Social.SignUp(c.Request.Context(), req.Username, req.Password)
+	u, err := s.deps.Access.SignUp(c.Request.Context(), req.Username, req.Password, s.LoginClient(c))
 	if err != nil {
 		if errors.Is(err, domain.ErrAlreadyExists) {
 			err = clientError(err, "username %q is taken", req.Username)

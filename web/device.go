@@ -1,15 +1,19 @@
 package web
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"net/http"
 	"strings"
 
 	"github.com/gin-gonic/gin"
 
+	"twissandra/domain/blog"
+	"twissandra/domain/blog/model"
 	"twissandra/domain/social"
 )
 
@@ -75,4 +79,20 @@ func (s *Server) deviceMAC(id string) []byte {
 	m := hmac.New(sha256.New, s.deviceKey)
 	m.Write([]byte(id))
 	return m.Sum(nil)[:deviceMACLen]
+}
+
+// Comment posts a blog comment on svc for the request's client under social.CommentLimits:
+// refused with a *domain.RetryError (429 with Retry-After) past them; a comment the blog refuses
+// (no such entry, bad text) does not count.
+func (s *Server) Comment(c *gin.Context, svc *blog.Service, slug string, d blog.CommentDraft) (model.Comment, error) {
+	ctx := c.Request.Context()
+	pass, err := s.comments.Admit(ctx, s.LoginClient(c))
+	if err != nil {
+		return model.Comment{}, err
+	}
+	cm, err := svc.Comment(ctx, slug, d)
+	if err != nil {
+		return model.Comment{}, errors.Join(err, pass.Undo(context.WithoutCancel(ctx)))
+	}
+	return cm, nil
 }

@@ -125,6 +125,8 @@ type Server struct {
 	sessions *sessionCheck
 	// deviceKey signs the device cookie (device.go).
 	deviceKey []byte
+	// comments bounds the blog's anonymous comments (AdmitComment).
+	comments *social.Gate
 	// pagesRefuse: the pages answer their requests refused before a handler (PagesAnswerRefusals).
 	pagesRefuse bool
 }
@@ -200,6 +202,7 @@ func NewServer(cfg Config, deps Deps) (*Server, error) {
 	if s.deviceKey, err = s.DeriveKey("device cookie", 32); err != nil {
 		return nil, err
 	}
+	s.comments = deps.Access.NewGate("comment", social.CommentLimits)
 	engine.Use(httpMetrics(), noSniff)
 	engine.Use(requestLogger(s.log, slowThreshold(cfg.SlowRequest)), Recovery(s.log, "panic serving request", internalError),
 		opLog(orDefault(cfg.WriteTimeout, DefaultWriteTimeout)), bodyLimit(s, cfg.MaxBodyBytes, orDefault(cfg.ReadTimeout, DefaultReadTimeout)))

@@ -71,15 +71,20 @@ type Access struct {
 	users    *Service
 	sessions ports.SessionStore
 	clock    domain.Clock
-	blocks   blocks
+	tally    *tally
+	signUps  *Gate
 }
 
-// NewAccess runs log-in and log-out for svc's users over sessions. clock nil is the wall clock.
+// NewAccess runs sign-up, log-in and log-out for svc's users over sessions. clock nil is the
+// wall clock.
 func NewAccess(svc *Service, sessions ports.SessionStore, clock domain.Clock) *Access {
 	if clock == nil {
 		clock = domain.SystemClock{}
 	}
-	return &Access{users: svc, sessions: sessions, clock: clock, blocks: blocks{until: map[string]time.Time{}}}
+	a := &Access{users: svc, sessions: sessions, clock: clock,
+		tally: &tally{sessions: sessions, clock: clock, blocks: blocks{until: map[string]time.Time{}}}}
+	a.signUps = a.NewGate("sign-up", SignUpLimits)
+	return a
 }
 
 // LoginKeys are the keys a log-in by username from addr is counted under: "user:<name>" and
@@ -122,39 +127,10 @@ func counters(username string, client Client) []loginCounter {
 // domain.ErrUnauthenticated; too many attempts a *domain.RetryError (domain.ErrTooManyAttempts)
 // saying when to try again.
 func (a *Access) LogIn(ctx context.Context, username, password string, client Client) (domain.User, error) {
-	now := a.clock.Now()
 	cs := counters(username, client)
-	var wait time.Duration
-	for _, c := range cs {
-		wait = max(wait, a.blocks.left(c.key, now))
-	}
-	if wait > 0 {
-		return domain.User{}, tooMany(wait)
-	}
-	since := now.Add(-LoginWindow)
-	id := domain.NewTimeUUID(now.UnixMicro())
-	for _, c := range cs {
-		if err := a.sessions.AddLoginAttempt(ctx, c.key, id, LoginWindow); err != nil {
-			return domain.User{}, err
-		}
-	}
-	for _, c := range cs {
-		times, err := a.sessions.LoginAttempts(ctx, c.key, since, c.limit+1)
-		if err != nil {
-			return domain.User{}, err
-		}
-		if len(times) > c.limit {
-			// The oldest attempt in the window leaves it first; then this one would pass.
-			w := times[0].Add(LoginWindow).Sub(now)
-			a.blocks.add(c.key, times[0].Add(LoginWindow), now)
-			wait = max(wait, w)
-		}
-	}
-	if wait > 0 {
-		if err := a.drop(ctx, cs, id); err != nil {
-			return domain.User{}, err
-		}
-		return domain.User{}, tooMany(wait)
+	id, err := a.tally.take(ctx, cs, LoginWindow, "log-in attempts")
+	if err != nil {
+		return domain.User{}, err
 	}
 	u, err := a.users.LogIn(ctx, username, password)
 	switch {
@@ -168,13 +144,74 @@ func (a *Access) LogIn(ctx context.Context, username, password string, client Cl
 	if err := a.sessions.ClearLoginAttempts(ctx, cs[0].key); err != nil {
 		return domain.User{}, err
 	}
-	return u, a.drop(ctx, cs[1:], id)
+	return u, a.tally.drop(ctx, cs[1:], id)
+}
+
+// SignUp creates an account for client under SignUpLimits (Service.SignUp).
+// A sign-up refused for its name or password does not count.
+func (a *Access) SignUp(ctx context.Context, username, password string, client Client) (domain.User, error) {
+	pass, err := a.signUps.Admit(ctx, client)
+	if err != nil {
+		return domain.User{}, err
+	}
+	u, err := a.users.SignUp(ctx, username, password)
+	if err != nil {
+		return domain.User{}, errors.Join(err, pass.Undo(context.WithoutCancel(ctx)))
+	}
+	return u, nil
+}
+
+// tally counts attempts in the store, exactly: each attempt is written under each of its keys
+// before it is counted, and counts every attempt written before its read, its own included.
+type tally struct {
+	sessions ports.SessionStore
+	clock    domain.Clock
+	blocks   blocks
+}
+
+// take admits an attempt under counters cs in a window, or refuses it with a *domain.RetryError
+// about what ("log-in attempts"): refused by this server's memory of a block at no cost, or
+// written, counted over a limit and dropped again.
+func (t *tally) take(ctx context.Context, cs []loginCounter, window time.Duration, what string) (uuid.UUID, error) {
+	now := t.clock.Now()
+	var wait time.Duration
+	for _, c := range cs {
+		wait = max(wait, t.blocks.left(c.key, now))
+	}
+	if wait > 0 {
+		return uuid.Nil, tooMany(what, wait)
+	}
+	since := now.Add(-window)
+	id := domain.NewTimeUUID(now.UnixMicro())
+	for _, c := range cs {
+		if err := t.sessions.AddLoginAttempt(ctx, c.key, id, window); err != nil {
+			return uuid.Nil, err
+		}
+	}
+	for _, c := range cs {
+		times, err := t.sessions.LoginAttempts(ctx, c.key, since, c.limit+1)
+		if err != nil {
+			return uuid.Nil, err
+		}
+		if len(times) > c.limit {
+			// The oldest attempt in the window leaves it first; then this one would pass.
+			t.blocks.add(c.key, times[0].Add(window), now)
+			wait = max(wait, times[0].Add(window).Sub(now))
+		}
+	}
+	if wait > 0 {
+		if err := t.drop(ctx, cs, id); err != nil {
+			return uuid.Nil, err
+		}
+		return uuid.Nil, tooMany(what, wait)
+	}
+	return id, nil
 }
 
 // drop takes attempt id out of each count.
-func (a *Access) drop(ctx context.Context, cs []loginCounter, id uuid.UUID) error {
+func (t *tally) drop(ctx context.Context, cs []loginCounter, id uuid.UUID) error {
 	for _, c := range cs {
-		if err := a.sessions.DropLoginAttempt(ctx, c.key, id); err != nil {
+		if err := t.sessions.DropLoginAttempt(ctx, c.key, id); err != nil {
 			return err
 		}
 	}
@@ -182,10 +219,10 @@ func (a *Access) drop(ctx context.Context, cs []loginCounter, id uuid.UUID) erro
 }
 
 // tooMany is the refusal of an attempt that must wait.
-func tooMany(wait time.Duration) error {
+func tooMany(what string, wait time.Duration) error {
 	secs := int(wait/time.Second) + 1
 	return &domain.RetryError{After: time.Duration(secs) * time.Second,
-		Message: "too many log-in attempts: wait " + strconv.Itoa(secs) + " seconds and try again"}
+		Message: "too many " + what + ": wait " + strconv.Itoa(secs) + " seconds and try again"}
 }
 
 // blocks are the keys this server found over their limit, and until when: an attempt under one

@@ -11,6 +11,8 @@ import (
 	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
 
+	"twissandra/domain/blog"
+	"twissandra/domain/blog/model"
 	"twissandra/domain/social"
 	"twissandra/web"
 )
@@ -119,6 +121,11 @@ func (st *Site) LogIn(c *gin.Context, username string) {
 	newCSRFToken(s)
 	st.server.SessionOpened(id)
 	st.server.GiveDevice(c)
+}
+
+// Comment posts a blog comment on svc under the comments' limits (web.Server.Comment).
+func (st *Site) Comment(c *gin.Context, svc *blog.Service, slug string, d blog.CommentDraft) (model.Comment, error) {
+	return st.server.Comment(c, svc, slug, d)
 }
 
 // LoginClient is who a log-in attempt of this request comes from (web.Server.LoginClient).
