@@ -1,0 +1,44 @@
+package cql3
+
+import (
+	"context"
+	"time"
+
+	"github.com/scylladb/gocqlx/v2"
+	"github.com/scylladb/gocqlx/v2/qb"
+)
+
+// What the teaching package beside this one (teach) reads the store through, besides the
+// layout's exported functions (LineTime, DayOf, MinTimeUUID, MaxTimeUUID), SchemaTables, Hosts
+// and CAS: the teaching views run statements of their own on the store's session, on tables
+// the migrations made for them (race_names, action_records).
+
+// Session is the store's driver session: domain.ErrUnavailable before Start and after Close.
+func (s *Store) Session() (gocqlx.Session, error) { return s.sess() }
+
+// Replication is the keyspace's replication as configured.
+func (s *Store) Replication() Replication { return s.cfg.replication }
+
+// Wrap translates a driver's error into the domain's sentinels, naming op and keeping the
+// original, as every statement of the store does.
+func Wrap(op string, err error) error { return wrap(op, err) }
+
+// PublicDays lists up to limit day buckets of the public line (public_days), in the table's order.
+func (s *Store) PublicDays(ctx context.Context, limit int) ([]time.Time, error) {
+	sess, err := s.sess()
+	if err != nil {
+		return nil, err
+	}
+	var days []time.Time
+	if err := query(ctx, sess, stPublicDays, qb.M{"line": publicLineName, "limit": limit}).SelectRelease(&days); err != nil {
+		return nil, wrap("public days", err)
+	}
+	return days, nil
+}
+
+// LabKeyspace is the scratch keyspace of the query lab beside keyspace: its name and "_lab",
+// cut to CQL's 48 characters.
+func LabKeyspace(keyspace string) string {
+	const suffix = "_lab"
+	return keyspace[:min(len(keyspace), 48-len(suffix))] + suffix
+}
