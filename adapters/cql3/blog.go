@@ -282,7 +282,7 @@ func (s *Store) SliceTaggedBetween(ctx context.Context, tag string, oldest, newe
 	if limit <= 0 || newest.Before(oldest) {
 		return nil, nil
 	}
-	lo, hi := MinTimeUUID(oldest.UnixMicro()), MaxTimeUUID(newest.UnixMicro())
+	lo, hi := minTimeUUID(oldest.UnixMicro()), maxTimeUUID(newest.UnixMicro())
 	keep := func(uuid.UUID) bool { return true }
 	if before != uuid.Nil {
 		if domain.TimeUUIDTicks(before) < domain.TimeUUIDTicks(lo) {

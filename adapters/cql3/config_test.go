@@ -127,13 +127,13 @@ func TestTimeUUIDBounds(t *testing.T) {
 	for i := 0; i < 1000; i++ {
 		micros := base + int64(i)
 		id := domain.NewTimeUUID(micros)
-		if cassandraCompare(MinTimeUUID(micros), id) >= 0 || cassandraCompare(id, MaxTimeUUID(micros)) >= 0 {
+		if cassandraCompare(minTimeUUID(micros), id) >= 0 || cassandraCompare(id, maxTimeUUID(micros)) >= 0 {
 			t.Fatalf("%s is not inside [min, max] of its microsecond", id)
 		}
-		if cassandraCompare(MaxTimeUUID(micros-1), id) >= 0 || cassandraCompare(id, MinTimeUUID(micros+1)) >= 0 {
+		if cassandraCompare(maxTimeUUID(micros-1), id) >= 0 || cassandraCompare(id, minTimeUUID(micros+1)) >= 0 {
 			t.Fatalf("%s is inside a neighbouring microsecond's bounds", id)
 		}
-		if microsOf(MinTimeUUID(micros)) != micros || microsOf(MaxTimeUUID(micros)) != micros {
+		if microsOf(minTimeUUID(micros)) != micros || microsOf(maxTimeUUID(micros)) != micros {
 			t.Fatalf("bounds of %d carry another microsecond", micros)
 		}
 		lo, hi := tickBounds(id)
@@ -146,16 +146,16 @@ func TestTimeUUIDBounds(t *testing.T) {
 func TestLineTimeIsDeterministic(t *testing.T) {
 	micros := time.Now().UnixMicro()
 	id := domain.NewTimeUUID(micros)
-	if got := LineTime(domain.LineEntry{Time: micros, TweetID: id}); got != id {
+	if got := lineTime(domain.LineEntry{Time: micros, TweetID: id}); got != id {
 		t.Fatalf("the line time of a tweet at its own time is %s, want the tweet ID %s", got, id)
 	}
 	e := domain.LineEntry{Time: micros + 5, TweetID: id}
-	a, b := LineTime(e), LineTime(e)
+	a, b := lineTime(e), lineTime(e)
 	if a != b || microsOf(a) != e.Time || a.Version() != 1 {
 		t.Fatalf("line time of %+v = %s then %s", e, a, b)
 	}
 	twin := domain.LineEntry{Time: micros + 5, TweetID: domain.NewTimeUUID(micros)}
-	if LineTime(twin) == a {
+	if lineTime(twin) == a {
 		t.Fatal("two tweets of one entry time share a line time")
 	}
 	for _, tm := range []time.Time{time.Date(2010, 5, 12, 9, 0, 0, 0, time.UTC), time.Date(2010, 5, 12, 9, 0, 0, 999999, time.UTC), time.Date(1969, 12, 31, 23, 59, 59, 999, time.UTC)} {
@@ -164,8 +164,8 @@ func TestLineTimeIsDeterministic(t *testing.T) {
 			t.Fatalf("split/join %v = %v + %d -> %v", tm, ms, us, got)
 		}
 	}
-	if d := DayOf(time.Date(2014, 4, 17, 23, 59, 59, 0, time.UTC).UnixMicro()); !d.Equal(time.Date(2014, 4, 17, 0, 0, 0, 0, time.UTC)) {
-		t.Fatalf("DayOf = %v", d)
+	if d := dayOf(time.Date(2014, 4, 17, 23, 59, 59, 0, time.UTC).UnixMicro()); !d.Equal(time.Date(2014, 4, 17, 0, 0, 0, 0, time.UTC)) {
+		t.Fatalf("dayOf = %v", d)
 	}
 }
 

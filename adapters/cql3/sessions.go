@@ -43,7 +43,7 @@ func (s *Store) LoginAttempts(ctx context.Context, key string, since time.Time, 
 		return nil, err
 	}
 	var ids []gocql.UUID
-	err = query(ctx, sess, stAttempts, qb.M{"key": key, "id": gu(MinTimeUUID(since.UnixMicro())), "limit": limit}).SelectRelease(&ids)
+	err = query(ctx, sess, stAttempts, qb.M{"key": key, "id": gu(minTimeUUID(since.UnixMicro())), "limit": limit}).SelectRelease(&ids)
 	if err != nil {
 		return nil, wrap("login attempts", err)
 	}

@@ -4,14 +4,28 @@ import (
 	"context"
 	"time"
 
+	"twissandra/domain"
+
+	"github.com/google/uuid"
 	"github.com/scylladb/gocqlx/v2"
 	"github.com/scylladb/gocqlx/v2/qb"
 )
 
-// What the teaching package beside this one (teach) reads the store through, besides the
-// layout's exported functions (LineTime, DayOf, MinTimeUUID, MaxTimeUUID), SchemaTables, Hosts
-// and CAS: the teaching views run statements of their own on the store's session, on tables
-// the migrations made for them (race_names, action_records).
+// What the teaching package beside this one (teach) reads the store through, besides
+// SchemaTables, Hosts and CAS: the layout's keys, and the store's session, on which the teaching
+// views run statements of their own, on the tables the migrations made for them (race_names,
+// action_records).
+
+// LineTime is an entry's clustering value in every line table (see lineTime).
+func LineTime(e domain.LineEntry) uuid.UUID { return lineTime(e) }
+
+// DayOf is the public line's partition of a line time: its UTC day.
+func DayOf(micros int64) time.Time { return dayOf(micros) }
+
+// MinTimeUUID and MaxTimeUUID are the smallest and the largest timeuuid of the microsecond
+// micros, as CQL's minTimeuuid() and maxTimeuuid() are.
+func MinTimeUUID(micros int64) uuid.UUID { return minTimeUUID(micros) }
+func MaxTimeUUID(micros int64) uuid.UUID { return maxTimeUUID(micros) }
 
 // Session is the store's driver session: domain.ErrUnavailable before Start and after Close.
 func (s *Store) Session() (gocqlx.Session, error) { return s.sess() }

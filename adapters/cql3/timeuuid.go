@@ -18,13 +18,13 @@ var (
 	maxLSB = [8]byte{0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f}
 )
 
-// MinTimeUUID is the smallest timeuuid of the microsecond micros, MaxTimeUUID the largest: a
-// line slice "strictly older than T" is time < MinTimeUUID(T), and the rows of microsecond T
-// are MinTimeUUID(T) <= time <= MaxTimeUUID(T).
-func MinTimeUUID(micros int64) uuid.UUID {
+// minTimeUUID is the smallest timeuuid of the microsecond micros, maxTimeUUID the largest: a
+// line slice "strictly older than T" is time < minTimeUUID(T), and the rows of microsecond T
+// are minTimeUUID(T) <= time <= maxTimeUUID(T).
+func minTimeUUID(micros int64) uuid.UUID {
 	return domain.TimeUUIDFromTicks(domain.MicrosTicks(micros), minLSB)
 }
-func MaxTimeUUID(micros int64) uuid.UUID {
+func maxTimeUUID(micros int64) uuid.UUID {
 	return domain.TimeUUIDFromTicks(domain.MicrosTicks(micros)+9, maxLSB)
 }
 
@@ -34,13 +34,13 @@ func tickBounds(u uuid.UUID) (lo, hi uuid.UUID) {
 	return domain.TimeUUIDFromTicks(ts, minLSB), domain.TimeUUIDFromTicks(ts, maxLSB)
 }
 
-// LineTime is an entry's clustering value in every line table. It depends on the entry alone,
+// lineTime is an entry's clustering value in every line table. It depends on the entry alone,
 // so a tweet has the same value in the userline, the public line and every timeline, and a
 // row can be named exactly. The domain gives a tweet an ID whose time is the entry's time, so
 // normally the value IS the tweet's ID; an entry whose time differs from its tweet's (an import,
 // a test) gets the entry's microsecond with the tweet ID's clock sequence and node, which keeps
 // two tweets of one microsecond apart.
-func LineTime(e domain.LineEntry) uuid.UUID {
+func lineTime(e domain.LineEntry) uuid.UUID {
 	if e.TweetID.Version() == 1 && domain.TimeUUIDMicros(e.TweetID) == e.Time {
 		return e.TweetID
 	}
@@ -50,8 +50,8 @@ func LineTime(e domain.LineEntry) uuid.UUID {
 // microsOf is the line time (Unix microseconds) of a clustering value.
 func microsOf(u uuid.UUID) int64 { return domain.TimeUUIDMicros(u) }
 
-// DayOf is the public line's bucket of a line time: its UTC day.
-func DayOf(micros int64) time.Time {
+// dayOf is the public line's bucket of a line time: its UTC day.
+func dayOf(micros int64) time.Time {
 	return time.UnixMicro(micros).UTC().Truncate(24 * time.Hour)
 }
 

@@ -258,7 +258,7 @@ type lineWrite struct {
 // writesFor lists the inserts that put e into line: one row, plus the public day's row in
 // public_days the first time this process writes that day.
 func (s *Store) writesFor(e domain.LineEntry, line domain.LineKey, out []lineWrite) ([]lineWrite, error) {
-	t, id := gu(LineTime(e)), gu(e.TweetID)
+	t, id := gu(lineTime(e)), gu(e.TweetID)
 	// The tweet the row carries (query-first, migration 004); an entry without one leaves those
 	// columns unset, neither written nor deleted.
 	author, body, created, createdUs := any(gocql.UnsetValue), any(gocql.UnsetValue), any(gocql.UnsetValue), any(gocql.UnsetValue)
@@ -272,7 +272,7 @@ func (s *Store) writesFor(e domain.LineEntry, line domain.LineKey, out []lineWri
 	case domain.Timeline:
 		return append(out, lineWrite{timelineStmts.insert, []any{line.Owner, t, id, author, body, created, createdUs}}), nil
 	case domain.Public:
-		day := DayOf(e.Time)
+		day := dayOf(e.Time)
 		out = append(out, lineWrite{publicLineStmts.insert, []any{day, t, id, author, body, created, createdUs}})
 		if _, known := s.publicDays.Load(day.Unix()); !known {
 			out = append(out, lineWrite{stInsertPublicDay, []any{publicLineName, day}})
@@ -329,8 +329,8 @@ func (s *Store) Append(ctx context.Context, e domain.LineEntry, lines ...domain.
 
 // notePublicDays remembers that the day of micros is in public_days (its write succeeded).
 func (s *Store) notePublicDays(micros int64) {
-	s.publicDays.Store(DayOf(micros).Unix(), struct{}{})
-	s.notePublicNewest(DayOf(micros))
+	s.publicDays.Store(dayOf(micros).Unix(), struct{}{})
+	s.notePublicNewest(dayOf(micros))
 }
 
 // AppendEntries writes many entries into one line: each partition's rows go in unlogged
@@ -540,7 +540,7 @@ func (s *Store) Slice(ctx context.Context, line domain.LineKey, before int64, li
 func (s *Store) sliceOne(ctx context.Context, sess gocqlx.Session, ls lineStmts, key any, before int64, limit int, out []domain.LineEntry) ([]domain.LineEntry, error) {
 	var q *gocqlx.Queryx
 	if before > 0 {
-		q = sess.ContextQuery(ctx, ls.sliceUntil.cql, ls.sliceUntil.names).Bind(key, gu(MinTimeUUID(before)), limit)
+		q = sess.ContextQuery(ctx, ls.sliceUntil.cql, ls.sliceUntil.names).Bind(key, gu(minTimeUUID(before)), limit)
 	} else {
 		q = sess.ContextQuery(ctx, ls.slice.cql, ls.slice.names).Bind(key, limit)
 	}
@@ -614,7 +614,7 @@ func (s *Store) notePublicNewest(day time.Time) {
 func (s *Store) slicePublic(ctx context.Context, sess gocqlx.Session, before int64, limit int) ([]domain.LineEntry, error) {
 	var first time.Time
 	if before > 0 {
-		first = DayOf(before - 1)
+		first = dayOf(before - 1)
 	} else {
 		var err error
 		if first, err = s.newestPublicDay(ctx, sess); err != nil || first.IsZero() {
@@ -650,7 +650,7 @@ func (s *Store) slicePublic(ctx context.Context, sess gocqlx.Session, before int
 
 // Remove deletes the entries of these times from line. The port names an entry by its time,
 // and a tweet's row may carry any of the timeuuids of that microsecond, so each time becomes a
-// range delete over exactly that microsecond (MinTimeUUID(t) <= time <= MaxTimeUUID(t)): exact,
+// range delete over exactly that microsecond (minTimeUUID(t) <= time <= maxTimeUUID(t)): exact,
 // with no read first. A line's times go in unlogged single-partition batches: one mutation of
 // one partition per chunk, applied atomically by its replicas.
 func (s *Store) Remove(ctx context.Context, line domain.LineKey, times ...int64) error {
@@ -673,7 +673,7 @@ func (s *Store) Remove(ctx context.Context, line domain.LineKey, times ...int64)
 		}
 		var key any = line.Owner
 		if line.Kind == domain.Public {
-			key = DayOf(t)
+			key = dayOf(t)
 		}
 		spans = append(spans, span{key, t})
 	}
@@ -691,7 +691,7 @@ func (s *Store) Remove(ctx context.Context, line domain.LineKey, times ...int64)
 	err = parallel.For(ctx, len(batches), s.cfg.FanoutConcurrency, func(ctx context.Context, i int) error {
 		b := sess.NewBatch(gocql.UnloggedBatch).WithContext(ctx)
 		for _, sp := range batches[i] {
-			b.Query(ls.deleteSpan.cql, sp.key, gu(MinTimeUUID(sp.t)), gu(MaxTimeUUID(sp.t)))
+			b.Query(ls.deleteSpan.cql, sp.key, gu(minTimeUUID(sp.t)), gu(maxTimeUUID(sp.t)))
 		}
 		return sess.ExecuteBatch(b)
 	})

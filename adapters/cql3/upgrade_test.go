@@ -61,7 +61,7 @@ func oldLineRow(ctx context.Context, s *Store, table string, key any, e domain.L
 		pk = "day"
 	}
 	stmt := fmt.Sprintf("INSERT INTO %s (%s, time, tweet_id) VALUES (?, ?, ?)", table, pk)
-	return sess.Session.Query(stmt, key, gu(LineTime(e)), gu(e.TweetID)).WithContext(ctx).Exec()
+	return sess.Session.Query(stmt, key, gu(lineTime(e)), gu(e.TweetID)).WithContext(ctx).Exec()
 }
 
 // TestUpgradeToQueryFirstLines starts from today's schema holding data (5 users, 120 tweets,
@@ -129,7 +129,7 @@ func TestUpgradeToQueryFirstLines(t *testing.T) {
 			case domain.Timeline:
 				table = "timeline"
 			case domain.Public:
-				table, key = "public_line", DayOf(micros)
+				table, key = "public_line", dayOf(micros)
 			}
 			if err := oldLineRow(ctx, old, table, key, e); err != nil {
 				t.Fatal(err)
@@ -139,7 +139,7 @@ func TestUpgradeToQueryFirstLines(t *testing.T) {
 			}
 		}
 		sess, _ := old.sess()
-		if err := sess.Session.Query(stInsertPublicDay.cql, publicLineName, DayOf(micros)).WithContext(ctx).Exec(); err != nil {
+		if err := sess.Session.Query(stInsertPublicDay.cql, publicLineName, dayOf(micros)).WithContext(ctx).Exec(); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -305,7 +305,7 @@ func TestFillNeverResurrectsARow(t *testing.T) {
 	if err := s.Remove(ctx, domain.TimelineOf(owner), micros); err != nil {
 		t.Fatal(err)
 	}
-	filled, _, err := s.fill(ctx, []unfilled{{table: filledTables[1], key: owner, time: gu(LineTime(e)), tweet: gu(tw.ID), ts: ts}})
+	filled, _, err := s.fill(ctx, []unfilled{{table: filledTables[1], key: owner, time: gu(lineTime(e)), tweet: gu(tw.ID), ts: ts}})
 	if err != nil || filled != 1 {
 		t.Fatalf("fill: %d, %v", filled, err)
 	}

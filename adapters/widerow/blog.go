@@ -34,10 +34,10 @@ import (
 // the TimeUUID's.
 const (
 	KeyspaceBloggyAppy = "BloggyAppy"
-	CFAuthors          = "Authors"
-	CFBlogEntries      = "BlogEntries"
-	CFTaggedPosts      = "TaggedPosts"
-	CFComments         = "Comments"
+	cfAuthors          = "Authors"
+	cfBlogEntries      = "BlogEntries"
+	cfTaggedPosts      = "TaggedPosts"
+	cfComments         = "Comments"
 
 	colNumPosts    = "numPosts"
 	colID          = "id"
@@ -117,22 +117,22 @@ func count32(n int) int32 { return int32(min(n, math.MaxInt32)) }
 
 func (s *BlogStore) readRow(ctx context.Context, cf, key string) ([]engine.ColumnOrSuperColumn, error) {
 	cols, err := s.node.GetSlice(ctx, KeyspaceBloggyAppy, key, engine.ColumnParent{ColumnFamily: cf}, blogWholeRow(), blogCL)
-	return cols, Wrap("read "+cf+" row", err)
+	return cols, wrap("read "+cf+" row", err)
 }
 
 // PutAuthor creates numPosts at 0 if the row is new, then deletes the attributes the new profile
 // drops and writes the ones it has, in one batch.
 func (s *BlogStore) PutAuthor(ctx context.Context, a model.Author) error {
-	defer s.lock(CFAuthors, a.Name)()
-	parent := engine.ColumnParent{ColumnFamily: CFAuthors}
+	defer s.lock(cfAuthors, a.Name)()
+	parent := engine.ColumnParent{ColumnFamily: cfAuthors}
 	applied, existing, err := s.node.InsertIfAbsent(ctx, KeyspaceBloggyAppy, a.Name, parent, blogColumn(colNumPosts, []byte("0"), s.ts()), blogCL)
 	if err != nil {
-		return Wrap("put author", err)
+		return wrap("put author", err)
 	}
 	if !applied && existing == nil {
 		return fmt.Errorf("widerow put author %q: numPosts is hidden by a newer tombstone", a.Name)
 	}
-	row, err := s.readRow(ctx, CFAuthors, a.Name)
+	row, err := s.readRow(ctx, cfAuthors, a.Name)
 	if err != nil {
 		return err
 	}
@@ -154,8 +154,8 @@ func (s *BlogStore) PutAuthor(ctx context.Context, a model.Author) error {
 	if len(muts) == 0 {
 		return nil
 	}
-	err = s.node.BatchMutate(ctx, KeyspaceBloggyAppy, map[string]map[string][]engine.Mutation{a.Name: {CFAuthors: muts}}, blogCL)
-	return Wrap("put author", err)
+	err = s.node.BatchMutate(ctx, KeyspaceBloggyAppy, map[string]map[string][]engine.Mutation{a.Name: {cfAuthors: muts}}, blogCL)
+	return wrap("put author", err)
 }
 
 func decodeAuthor(name string, cols []engine.ColumnOrSuperColumn) model.Author {
@@ -172,7 +172,7 @@ func decodeAuthor(name string, cols []engine.ColumnOrSuperColumn) model.Author {
 
 // GetAuthor reads the whole Authors row.
 func (s *BlogStore) GetAuthor(ctx context.Context, name string) (model.Author, error) {
-	row, err := s.readRow(ctx, CFAuthors, name)
+	row, err := s.readRow(ctx, cfAuthors, name)
 	if err != nil {
 		return model.Author{}, err
 	}
@@ -187,9 +187,9 @@ func (s *BlogStore) GetAuthors(ctx context.Context, names []string) ([]model.Aut
 	if len(names) == 0 {
 		return nil, nil
 	}
-	rows, err := s.node.MultigetSlice(ctx, KeyspaceBloggyAppy, names, engine.ColumnParent{ColumnFamily: CFAuthors}, blogWholeRow(), blogCL)
+	rows, err := s.node.MultigetSlice(ctx, KeyspaceBloggyAppy, names, engine.ColumnParent{ColumnFamily: cfAuthors}, blogWholeRow(), blogCL)
 	if err != nil {
-		return nil, Wrap("multiget authors", err)
+		return nil, wrap("multiget authors", err)
 	}
 	out := make([]model.Author, 0, len(names))
 	for _, n := range names {
@@ -202,27 +202,27 @@ func (s *BlogStore) GetAuthors(ctx context.Context, names []string) ([]model.Aut
 
 // AddPosts rewrites numPosts under the row's lock.
 func (s *BlogStore) AddPosts(ctx context.Context, name string, delta int64) error {
-	defer s.lock(CFAuthors, name)()
-	got, err := s.node.Get(ctx, KeyspaceBloggyAppy, name, engine.ColumnPath{ColumnFamily: CFAuthors, Column: []byte(colNumPosts)}, blogCL)
+	defer s.lock(cfAuthors, name)()
+	got, err := s.node.Get(ctx, KeyspaceBloggyAppy, name, engine.ColumnPath{ColumnFamily: cfAuthors, Column: []byte(colNumPosts)}, blogCL)
 	if err != nil {
-		return Wrap(fmt.Sprintf("author %q", name), err)
+		return wrap(fmt.Sprintf("author %q", name), err)
 	}
 	n, err := strconv.ParseInt(string(got.Column.Value), 10, 64)
 	if err != nil {
 		return fmt.Errorf("widerow: author %q: numPosts %q: %w", name, got.Column.Value, err)
 	}
 	n = max(0, n+delta)
-	err = s.node.Insert(ctx, KeyspaceBloggyAppy, name, engine.ColumnPath{ColumnFamily: CFAuthors, Column: []byte(colNumPosts)}, []byte(strconv.FormatInt(n, 10)), s.ts(), blogCL)
-	return Wrap("count posts", err)
+	err = s.node.Insert(ctx, KeyspaceBloggyAppy, name, engine.ColumnPath{ColumnFamily: cfAuthors, Column: []byte(colNumPosts)}, []byte(strconv.FormatInt(n, 10)), s.ts(), blogCL)
+	return wrap("count posts", err)
 }
 
 // CreateEntry claims the slug with InsertIfAbsent on the id column, then writes the other
 // columns in one batch. Until they land the row is not yet an entry (GetEntry wants a title).
 func (s *BlogStore) CreateEntry(ctx context.Context, e model.Entry) error {
-	parent := engine.ColumnParent{ColumnFamily: CFBlogEntries}
+	parent := engine.ColumnParent{ColumnFamily: cfBlogEntries}
 	applied, existing, err := s.node.InsertIfAbsent(ctx, KeyspaceBloggyAppy, e.Slug, parent, blogColumn(colID, e.ID[:], s.ts()), blogCL)
 	if err != nil {
-		return Wrap("create entry", err)
+		return wrap("create entry", err)
 	}
 	if !applied {
 		if existing != nil {
@@ -239,10 +239,10 @@ func (s *BlogStore) CreateEntry(ctx context.Context, e model.Entry) error {
 		blogInsert(blogColumn(colPubDate, []byte(strconv.FormatInt(e.PublishedAt.Unix(), 10)), ts)),
 		blogInsert(blogColumn(colSlug, []byte(e.Slug), ts)),
 	}
-	if err := s.node.BatchMutate(ctx, KeyspaceBloggyAppy, map[string]map[string][]engine.Mutation{e.Slug: {CFBlogEntries: muts}}, blogCL); err != nil {
+	if err := s.node.BatchMutate(ctx, KeyspaceBloggyAppy, map[string]map[string][]engine.Mutation{e.Slug: {cfBlogEntries: muts}}, blogCL); err != nil {
 		// Give the slug back rather than leave a claim no reader sees as an entry.
-		_ = s.node.Remove(context.WithoutCancel(ctx), KeyspaceBloggyAppy, e.Slug, engine.ColumnPath{ColumnFamily: CFBlogEntries}, s.ts(), blogCL)
-		return Wrap("create entry", err)
+		_ = s.node.Remove(context.WithoutCancel(ctx), KeyspaceBloggyAppy, e.Slug, engine.ColumnPath{ColumnFamily: cfBlogEntries}, s.ts(), blogCL)
+		return wrap("create entry", err)
 	}
 	return nil
 }
@@ -282,7 +282,7 @@ func decodeEntry(slug string, cols []engine.ColumnOrSuperColumn) (model.Entry, b
 
 // GetEntry reads the whole BlogEntries row.
 func (s *BlogStore) GetEntry(ctx context.Context, slug string) (model.Entry, error) {
-	row, err := s.readRow(ctx, CFBlogEntries, slug)
+	row, err := s.readRow(ctx, cfBlogEntries, slug)
 	if err != nil {
 		return model.Entry{}, err
 	}
@@ -298,9 +298,9 @@ func (s *BlogStore) GetEntries(ctx context.Context, slugs []string) ([]model.Ent
 	if len(slugs) == 0 {
 		return nil, nil
 	}
-	rows, err := s.node.MultigetSlice(ctx, KeyspaceBloggyAppy, slugs, engine.ColumnParent{ColumnFamily: CFBlogEntries}, blogWholeRow(), blogCL)
+	rows, err := s.node.MultigetSlice(ctx, KeyspaceBloggyAppy, slugs, engine.ColumnParent{ColumnFamily: cfBlogEntries}, blogWholeRow(), blogCL)
 	if err != nil {
-		return nil, Wrap("multiget entries", err)
+		return nil, wrap("multiget entries", err)
 	}
 	out := make([]model.Entry, 0, len(slugs))
 	for _, slug := range slugs {
@@ -313,16 +313,16 @@ func (s *BlogStore) GetEntries(ctx context.Context, slugs []string) ([]model.Ent
 
 // DeleteEntry removes the row if its id column is id, under the row's lock.
 func (s *BlogStore) DeleteEntry(ctx context.Context, slug string, id uuid.UUID) error {
-	defer s.lock(CFBlogEntries, slug)()
-	got, err := s.node.Get(ctx, KeyspaceBloggyAppy, slug, engine.ColumnPath{ColumnFamily: CFBlogEntries, Column: []byte(colID)}, blogCL)
+	defer s.lock(cfBlogEntries, slug)()
+	got, err := s.node.Get(ctx, KeyspaceBloggyAppy, slug, engine.ColumnPath{ColumnFamily: cfBlogEntries, Column: []byte(colID)}, blogCL)
 	if err != nil {
-		return Wrap(fmt.Sprintf("entry %q", slug), err)
+		return wrap(fmt.Sprintf("entry %q", slug), err)
 	}
 	if string(got.Column.Value) != string(id[:]) {
 		return fmt.Errorf("widerow: entry %q of ID %s: %w", slug, id, domain.ErrNotFound)
 	}
-	err = s.node.Remove(ctx, KeyspaceBloggyAppy, slug, engine.ColumnPath{ColumnFamily: CFBlogEntries}, s.ts(), blogCL)
-	return Wrap("delete entry", err)
+	err = s.node.Remove(ctx, KeyspaceBloggyAppy, slug, engine.ColumnPath{ColumnFamily: cfBlogEntries}, s.ts(), blogCL)
+	return wrap("delete entry", err)
 }
 
 // AddTagged writes the column into every tag row in one batch.
@@ -333,9 +333,9 @@ func (s *BlogStore) AddTagged(ctx context.Context, id uuid.UUID, slug string, ta
 	ts := s.ts()
 	rows := make(map[string]map[string][]engine.Mutation, len(tags))
 	for _, tag := range tags {
-		rows[tag] = map[string][]engine.Mutation{CFTaggedPosts: {blogInsert(engine.Column{Name: id[:], Value: []byte(slug), Timestamp: ts})}}
+		rows[tag] = map[string][]engine.Mutation{cfTaggedPosts: {blogInsert(engine.Column{Name: id[:], Value: []byte(slug), Timestamp: ts})}}
 	}
-	return Wrap("index entry", s.node.BatchMutate(ctx, KeyspaceBloggyAppy, rows, blogCL))
+	return wrap("index entry", s.node.BatchMutate(ctx, KeyspaceBloggyAppy, rows, blogCL))
 }
 
 // SliceTagged reads the tag row backwards from before. A SliceRange's start is inclusive, so it
@@ -348,9 +348,9 @@ func (s *BlogStore) SliceTagged(ctx context.Context, tag string, before uuid.UUI
 	if before != uuid.Nil {
 		r.Start, r.Count = before[:], count32(limit+1)
 	}
-	cols, err := s.node.GetSlice(ctx, KeyspaceBloggyAppy, tag, engine.ColumnParent{ColumnFamily: CFTaggedPosts}, engine.SlicePredicate{SliceRange: r}, blogCL)
+	cols, err := s.node.GetSlice(ctx, KeyspaceBloggyAppy, tag, engine.ColumnParent{ColumnFamily: cfTaggedPosts}, engine.SlicePredicate{SliceRange: r}, blogCL)
 	if err != nil {
-		return nil, Wrap("slice tag", err)
+		return nil, wrap("slice tag", err)
 	}
 	return tagRefs(tag, cols, before, limit)
 }
@@ -375,9 +375,9 @@ func (s *BlogStore) SliceTaggedBetween(ctx context.Context, tag string, oldest, 
 			r.Start, r.Count = before[:], count32(limit+1)
 		}
 	}
-	cols, err := s.node.GetSlice(ctx, KeyspaceBloggyAppy, tag, engine.ColumnParent{ColumnFamily: CFTaggedPosts}, engine.SlicePredicate{SliceRange: r}, blogCL)
+	cols, err := s.node.GetSlice(ctx, KeyspaceBloggyAppy, tag, engine.ColumnParent{ColumnFamily: cfTaggedPosts}, engine.SlicePredicate{SliceRange: r}, blogCL)
 	if err != nil {
-		return nil, Wrap("slice tag", err)
+		return nil, wrap("slice tag", err)
 	}
 	return tagRefs(tag, cols, before, limit)
 }
@@ -407,9 +407,9 @@ func (s *BlogStore) RemoveTagged(ctx context.Context, id uuid.UUID, tags ...stri
 	ts := s.ts()
 	rows := make(map[string]map[string][]engine.Mutation, len(tags))
 	for _, tag := range tags {
-		rows[tag] = map[string][]engine.Mutation{CFTaggedPosts: {blogDelete(ts, id[:])}}
+		rows[tag] = map[string][]engine.Mutation{cfTaggedPosts: {blogDelete(ts, id[:])}}
 	}
-	return Wrap("unindex entry", s.node.BatchMutate(ctx, KeyspaceBloggyAppy, rows, blogCL))
+	return wrap("unindex entry", s.node.BatchMutate(ctx, KeyspaceBloggyAppy, rows, blogCL))
 }
 
 // AddComment writes the comment's super column as seed 004 lays one out: its four subcolumns,
@@ -425,8 +425,8 @@ func (s *BlogStore) AddComment(ctx context.Context, c model.Comment) error {
 		blogColumn(subCommentTime, []byte(strconv.FormatInt(c.Time.Unix(), 10)), ts),
 	}
 	muts := []engine.Mutation{{ColumnOrSuperColumn: &engine.ColumnOrSuperColumn{SuperColumn: &engine.SuperColumn{Name: c.ID[:], Columns: subs}}}}
-	err := s.node.BatchMutate(ctx, KeyspaceBloggyAppy, map[string]map[string][]engine.Mutation{c.Slug: {CFComments: muts}}, blogCL)
-	return Wrap("add comment", err)
+	err := s.node.BatchMutate(ctx, KeyspaceBloggyAppy, map[string]map[string][]engine.Mutation{c.Slug: {cfComments: muts}}, blogCL)
+	return wrap("add comment", err)
 }
 
 // SliceComments reads the entry's Comments row forwards from after (inclusive, so one more
@@ -439,9 +439,9 @@ func (s *BlogStore) SliceComments(ctx context.Context, slug string, after uuid.U
 	if after != uuid.Nil {
 		r.Start, r.Count = after[:], count32(limit+1)
 	}
-	scs, err := s.node.GetSlice(ctx, KeyspaceBloggyAppy, slug, engine.ColumnParent{ColumnFamily: CFComments}, engine.SlicePredicate{SliceRange: r}, blogCL)
+	scs, err := s.node.GetSlice(ctx, KeyspaceBloggyAppy, slug, engine.ColumnParent{ColumnFamily: cfComments}, engine.SlicePredicate{SliceRange: r}, blogCL)
 	if err != nil {
-		return nil, Wrap("slice comments", err)
+		return nil, wrap("slice comments", err)
 	}
 	out := make([]model.Comment, 0, min(limit, len(scs)))
 	for _, sc := range scs {
@@ -470,6 +470,6 @@ func (s *BlogStore) SliceComments(ctx context.Context, slug string, after uuid.U
 
 // DeleteComments removes the entry's whole Comments row.
 func (s *BlogStore) DeleteComments(ctx context.Context, slug string) error {
-	err := s.node.Remove(ctx, KeyspaceBloggyAppy, slug, engine.ColumnPath{ColumnFamily: CFComments}, s.ts(), blogCL)
-	return Wrap("delete comments", err)
+	err := s.node.Remove(ctx, KeyspaceBloggyAppy, slug, engine.ColumnPath{ColumnFamily: cfComments}, s.ts(), blogCL)
+	return wrap("delete comments", err)
 }

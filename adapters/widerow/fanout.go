@@ -70,14 +70,14 @@ func (s *Store) Follow(ctx context.Context, username, friend string, since time.
 	}
 	n, err := s.followerCount(ctx, fid)
 	if err != nil {
-		return Wrap("follow", err)
+		return wrap("follow", err)
 	}
 	ts := s.ts()
 	if err := s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{
-		uid: {CFFriends: {col(fid, micros(since), ts)}},
-		fid: {CFFollowers: {col(uid, micros(since), ts)}, CFUser: {col(colFollowers, strconv.AppendInt(nil, n+1, 10), ts)}},
+		uid: {cfFriends: {col(fid, micros(since), ts)}},
+		fid: {cfFollowers: {col(uid, micros(since), ts)}, cfUser: {col(colFollowers, strconv.AppendInt(nil, n+1, 10), ts)}},
 	}, cl); err != nil {
-		return Wrap("follow", err)
+		return wrap("follow", err)
 	}
 	s.followLock.counts.Put(fid, n+1)
 	s.pulled.changed(username)
@@ -97,19 +97,19 @@ func (s *Store) Unfollow(ctx context.Context, username, friend string) error {
 		return []engine.Mutation{{Deletion: &engine.Deletion{Timestamp: ts, Predicate: &engine.SlicePredicate{ColumnNames: [][]byte{[]byte(name)}}}}}
 	}
 	rows := map[string]map[string][]engine.Mutation{
-		uid: {CFFriends: del(fid)},
-		fid: {CFFollowers: del(uid)},
+		uid: {cfFriends: del(fid)},
+		fid: {cfFollowers: del(uid)},
 	}
 	n := int64(-1)
 	if following {
 		if n, err = s.followerCount(ctx, fid); err != nil {
-			return Wrap("unfollow", err)
+			return wrap("unfollow", err)
 		}
 		n = max(n-1, 0)
-		rows[fid][CFUser] = []engine.Mutation{col(colFollowers, strconv.AppendInt(nil, n, 10), ts)}
+		rows[fid][cfUser] = []engine.Mutation{col(colFollowers, strconv.AppendInt(nil, n, 10), ts)}
 	}
 	if err := s.node.BatchMutate(ctx, KeyspaceTwissandra, rows, cl); err != nil {
-		return Wrap("unfollow", err)
+		return wrap("unfollow", err)
 	}
 	if n >= 0 {
 		s.followLock.counts.Put(fid, n)
@@ -128,7 +128,7 @@ func (s *Store) lockFollow(ctx context.Context, username, friend string) (uid, f
 	mu.Lock()
 	if following, err = s.isFollower(ctx, fid, uid); err != nil {
 		mu.Unlock()
-		return "", "", false, nil, Wrap("follow", err)
+		return "", "", false, nil, wrap("follow", err)
 	}
 	return uid, fid, following, mu.Unlock, nil
 }
@@ -138,7 +138,7 @@ func (s *Store) lockFollow(ctx context.Context, username, friend string) (uid, f
 // one column of a cached row loads the whole row, which for an author with a million followers
 // is a million columns at every follow.
 func (s *Store) isFollower(ctx context.Context, fid, uid string) (bool, error) {
-	_, err := s.node.Get(ctx, KeyspaceTwissandra, uid, engine.ColumnPath{ColumnFamily: CFFriends, Column: []byte(fid)}, cl)
+	_, err := s.node.Get(ctx, KeyspaceTwissandra, uid, engine.ColumnPath{ColumnFamily: cfFriends, Column: []byte(fid)}, cl)
 	if errors.Is(err, engine.ErrNotFound) {
 		return false, nil
 	}
@@ -154,7 +154,7 @@ func (s *Store) followerCount(ctx context.Context, id string) (int64, error) {
 		return n, nil
 	}
 	var n int64
-	c, err := s.node.Get(ctx, KeyspaceTwissandra, id, engine.ColumnPath{ColumnFamily: CFUser, Column: []byte(colFollowers)}, cl)
+	c, err := s.node.Get(ctx, KeyspaceTwissandra, id, engine.ColumnPath{ColumnFamily: cfUser, Column: []byte(colFollowers)}, cl)
 	switch {
 	case err == nil:
 		if n, err = strconv.ParseInt(string(c.Column.Value), 10, 64); err != nil {
@@ -162,7 +162,7 @@ func (s *Store) followerCount(ctx context.Context, id string) (int64, error) {
 		}
 	case errors.Is(err, engine.ErrNotFound):
 		var counted int
-		if counted, err = s.node.GetCount(ctx, KeyspaceTwissandra, id, engine.ColumnParent{ColumnFamily: CFFollowers}, cl); err != nil {
+		if counted, err = s.node.GetCount(ctx, KeyspaceTwissandra, id, engine.ColumnParent{ColumnFamily: cfFollowers}, cl); err != nil {
 			return 0, err
 		}
 		n = int64(counted)
@@ -180,7 +180,7 @@ func noteCountKnown(ctx context.Context, id string, n int64) {
 	case !oplog.Detailed(ctx):
 		oplog.Record(ctx, oplog.Op{Model: "widerow", Kind: oplog.Note, Call: "cache"})
 	default:
-		oplog.Record(ctx, oplog.Op{Model: "widerow", Kind: oplog.Note, Call: "cache", Family: KeyspaceTwissandra + "." + CFUser,
+		oplog.Record(ctx, oplog.Op{Model: "widerow", Kind: oplog.Note, Call: "cache", Family: KeyspaceTwissandra + "." + cfUser,
 			Touched: fmt.Sprintf("%d followers", n),
 			Text:    fmt.Sprintf("cache User[%s][%s]: %d, the count this process last wrote (it serialises every follow of the author), not read", id, colFollowers, n)})
 	}
@@ -201,7 +201,7 @@ func (s *Store) FollowerCount(ctx context.Context, username string) (int64, erro
 	defer mu.Unlock()
 	n, err := s.followerCount(ctx, id)
 	if err != nil {
-		return 0, Wrap(fmt.Sprintf("follower count of %q", username), err)
+		return 0, wrap(fmt.Sprintf("follower count of %q", username), err)
 	}
 	return n, nil
 }
@@ -215,24 +215,24 @@ func (s *Store) MarkPulled(ctx context.Context, username string) error {
 	if !ok {
 		return fmt.Errorf("widerow: mark pulled %q: %w", username, domain.ErrNotFound)
 	}
-	_, err = s.node.Get(ctx, KeyspaceTwissandra, PulledKey, engine.ColumnPath{ColumnFamily: CFFollowers, Column: []byte(id)}, cl)
+	_, err = s.node.Get(ctx, KeyspaceTwissandra, PulledKey, engine.ColumnPath{ColumnFamily: cfFollowers, Column: []byte(id)}, cl)
 	if !errors.Is(err, engine.ErrNotFound) {
-		return Wrap("mark pulled", err)
+		return wrap("mark pulled", err)
 	}
 	ts := s.ts()
 	err = s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{
-		PulledKey: {CFFollowers: {col(id, nil, ts)}},
+		PulledKey: {cfFollowers: {col(id, nil, ts)}},
 	}, cl)
 	s.pulled.changed("") // any reader may follow the new one
-	return Wrap("mark pulled", err)
+	return wrap("mark pulled", err)
 }
 
 // PulledAuthors slices Followers['!PULLED!'] and names its columns' users, as a follow list's
 // columns are named.
 func (s *Store) PulledAuthors(ctx context.Context) ([]string, error) {
-	cols, err := s.node.GetSlice(ctx, KeyspaceTwissandra, PulledKey, engine.ColumnParent{ColumnFamily: CFFollowers}, all(maxPulled), cl)
+	cols, err := s.node.GetSlice(ctx, KeyspaceTwissandra, PulledKey, engine.ColumnParent{ColumnFamily: cfFollowers}, all(maxPulled), cl)
 	if err != nil {
-		return nil, Wrap("pulled authors", err)
+		return nil, wrap("pulled authors", err)
 	}
 	follows, err := s.followsOf(ctx, cols)
 	if err != nil {
@@ -302,7 +302,7 @@ func notePulledKnown(ctx context.Context, reader string, n int) {
 	case !oplog.Detailed(ctx):
 		oplog.Record(ctx, oplog.Op{Model: "widerow", Kind: oplog.Note, Call: "cache"})
 	default:
-		oplog.Record(ctx, oplog.Op{Model: "widerow", Kind: oplog.Note, Call: "cache", Family: KeyspaceTwissandra + "." + CFFriends,
+		oplog.Record(ctx, oplog.Op{Model: "widerow", Kind: oplog.Note, Call: "cache", Family: KeyspaceTwissandra + "." + cfFriends,
 			Touched: fmt.Sprintf("%d follows", n),
 			Text: fmt.Sprintf("cache Followers['%s'] and Friends[%s] by those names: the %d pulled authors %s follows, as this process last read them; its follows and marks since would have dropped them (not read)",
 				PulledKey, reader, n, reader)})
@@ -327,9 +327,9 @@ func (s *Store) PulledFriends(ctx context.Context, username string) ([]domain.Fo
 }
 
 func (s *Store) readPulledFriends(ctx context.Context, username string) ([]domain.Follow, error) {
-	pulled, err := s.node.GetSlice(ctx, KeyspaceTwissandra, PulledKey, engine.ColumnParent{ColumnFamily: CFFollowers}, all(maxPulled), cl)
+	pulled, err := s.node.GetSlice(ctx, KeyspaceTwissandra, PulledKey, engine.ColumnParent{ColumnFamily: cfFollowers}, all(maxPulled), cl)
 	if err != nil {
-		return nil, Wrap("pulled authors", err)
+		return nil, wrap("pulled authors", err)
 	}
 	if len(pulled) == 0 {
 		return nil, nil
@@ -342,9 +342,9 @@ func (s *Store) readPulledFriends(ctx context.Context, username string) ([]domai
 	for i, c := range pulled {
 		names[i] = c.Column.Name
 	}
-	cols, err := s.node.GetSlice(ctx, KeyspaceTwissandra, uid, engine.ColumnParent{ColumnFamily: CFFriends}, engine.SlicePredicate{ColumnNames: names}, cl)
+	cols, err := s.node.GetSlice(ctx, KeyspaceTwissandra, uid, engine.ColumnParent{ColumnFamily: cfFriends}, engine.SlicePredicate{ColumnNames: names}, cl)
 	if err != nil {
-		return nil, Wrap("pulled friends", err)
+		return nil, wrap("pulled friends", err)
 	}
 	return s.followsOf(ctx, cols)
 }

@@ -97,7 +97,7 @@ func TestRowCacheSizeReachesTheEngine(t *testing.T) {
 				t.Fatalf("AppendToFollowers = %d, %v", n, err)
 			}
 		}
-		if _, cached, err := node.RowsNamedBy(ctx, KeyspaceTwissandra, CFFollowers, id, CFTimeline, cl); err != nil || cached != tc.cached {
+		if _, cached, err := node.RowsNamedBy(ctx, KeyspaceTwissandra, cfFollowers, id, cfTimeline, cl); err != nil || cached != tc.cached {
 			t.Errorf("RowCacheSize %d: a row set after two posts: %v, %v; want %v", tc.size, cached, err, tc.cached)
 		}
 		if got, err := s.Slice(ctx, domain.TimelineOf("fan"), 0, 5); err != nil || len(got) != 2 {

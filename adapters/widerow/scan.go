@@ -29,7 +29,7 @@ func scanRows(ctx context.Context, node *engine.Node, keyspace, cf, after string
 	rows, err := node.GetRangeSlices(ctx, keyspace, engine.ColumnParent{ColumnFamily: cf}, pred,
 		engine.KeyRange{StartKey: after, Count: int32(min(want, 1<<30))}, cl)
 	if err != nil {
-		return nil, "", Wrap("scan "+cf, err)
+		return nil, "", wrap("scan "+cf, err)
 	}
 	if after != "" && len(rows) > 0 && rows[0].Key == after {
 		rows = rows[1:]
@@ -45,7 +45,7 @@ func scanRows(ctx context.Context, node *engine.Node, keyspace, cf, after string
 // a sign-up that lost the race for its name (or stopped before claiming it) leaves a User row
 // that no one can log in to, and it is skipped.
 func (s *Store) ScanUsers(ctx context.Context, after string, limit int) ([]domain.User, string, error) {
-	rows, next, err := scanRows(ctx, s.node, KeyspaceTwissandra, CFUser, after, limit, all(16))
+	rows, next, err := scanRows(ctx, s.node, KeyspaceTwissandra, cfUser, after, limit, all(16))
 	if err != nil {
 		return nil, "", err
 	}
@@ -74,7 +74,7 @@ func (s *Store) ScanUsers(ctx context.Context, after string, limit int) ([]domai
 
 // ScanTweets pages through the Tweet rows, naming each tweet's author.
 func (s *Store) ScanTweets(ctx context.Context, after string, limit int) ([]domain.Tweet, string, error) {
-	rows, next, err := scanRows(ctx, s.node, KeyspaceTwissandra, CFTweet, after, limit, all(8))
+	rows, next, err := scanRows(ctx, s.node, KeyspaceTwissandra, cfTweet, after, limit, all(8))
 	if err != nil {
 		return nil, "", err
 	}
@@ -95,7 +95,7 @@ func (s *Store) ScanTweets(ctx context.Context, after string, limit int) ([]doma
 
 // ScanAuthors pages through the Authors rows.
 func (s *BlogStore) ScanAuthors(ctx context.Context, after string, limit int) ([]model.Author, string, error) {
-	rows, next, err := scanRows(ctx, s.node, KeyspaceBloggyAppy, CFAuthors, after, limit, blogWholeRow())
+	rows, next, err := scanRows(ctx, s.node, KeyspaceBloggyAppy, cfAuthors, after, limit, blogWholeRow())
 	if err != nil {
 		return nil, "", err
 	}
@@ -111,7 +111,7 @@ func (s *BlogStore) ScanAuthors(ctx context.Context, after string, limit int) ([
 // ScanEntries pages through the BlogEntries rows; rows that are not (or not yet) entries are
 // skipped, as GetEntry skips them.
 func (s *BlogStore) ScanEntries(ctx context.Context, after string, limit int) ([]model.Entry, string, error) {
-	rows, next, err := scanRows(ctx, s.node, KeyspaceBloggyAppy, CFBlogEntries, after, limit, blogWholeRow())
+	rows, next, err := scanRows(ctx, s.node, KeyspaceBloggyAppy, cfBlogEntries, after, limit, blogWholeRow())
 	if err != nil {
 		return nil, "", err
 	}

@@ -63,7 +63,7 @@ func (s *Sessions) AddLoginAttempt(ctx context.Context, key string, id uuid.UUID
 	s.maybeSweep()
 	err := s.node.Insert(ctx, KeyspaceSessions, key, engine.ColumnPath{ColumnFamily: cfLoginAttempts, Column: id[:]},
 		micros(s.now().Add(keep)), s.stamp.Next(), engine.QUORUM)
-	return Wrap("add login attempt", err)
+	return wrap("add login attempt", err)
 }
 
 // LoginAttempts implements ports.SessionStore: one get_slice from the first timeuuid of since.
@@ -75,13 +75,13 @@ func (s *Sessions) LoginAttempts(ctx context.Context, key string, since time.Tim
 	cols, err := s.node.GetSlice(ctx, KeyspaceSessions, key, engine.ColumnParent{ColumnFamily: cfLoginAttempts},
 		engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: start[:], Count: count32(limit)}}, engine.QUORUM)
 	if err != nil {
-		return nil, Wrap("login attempts", err)
+		return nil, wrap("login attempts", err)
 	}
 	out := make([]time.Time, 0, len(cols))
 	for _, c := range cols {
 		id, err := uuid.FromBytes(c.Column.Name)
 		if err != nil {
-			return nil, Wrap("login attempts", err)
+			return nil, wrap("login attempts", err)
 		}
 		out = append(out, time.UnixMicro(domain.TimeUUIDMicros(id)))
 	}
@@ -91,13 +91,13 @@ func (s *Sessions) LoginAttempts(ctx context.Context, key string, since time.Tim
 // DropLoginAttempt implements ports.SessionStore: remove(key, LoginAttempts[id]).
 func (s *Sessions) DropLoginAttempt(ctx context.Context, key string, id uuid.UUID) error {
 	err := s.node.Remove(ctx, KeyspaceSessions, key, engine.ColumnPath{ColumnFamily: cfLoginAttempts, Column: id[:]}, s.stamp.Next(), engine.QUORUM)
-	return Wrap("drop login attempt", err)
+	return wrap("drop login attempt", err)
 }
 
 // ClearLoginAttempts implements ports.SessionStore: a row tombstone.
 func (s *Sessions) ClearLoginAttempts(ctx context.Context, key string) error {
 	err := s.node.Remove(ctx, KeyspaceSessions, key, engine.ColumnPath{ColumnFamily: cfLoginAttempts}, s.stamp.Next(), engine.QUORUM)
-	return Wrap("clear login attempts", err)
+	return wrap("clear login attempts", err)
 }
 
 // EndSession implements ports.SessionStore: insert(expiry day, EndedSessions[id] = expires).
@@ -105,7 +105,7 @@ func (s *Sessions) EndSession(ctx context.Context, id string, expires time.Time)
 	s.maybeSweep()
 	err := s.node.Insert(ctx, KeyspaceSessions, expiryDay(expires), engine.ColumnPath{ColumnFamily: cfEndedSessions, Column: []byte(id)},
 		micros(expires), s.stamp.Next(), engine.QUORUM)
-	return Wrap("end session", err)
+	return wrap("end session", err)
 }
 
 // SessionEnded implements ports.SessionStore: get(expiry day, EndedSessions[id]).
@@ -117,7 +117,7 @@ func (s *Sessions) SessionEnded(ctx context.Context, id string, expires time.Tim
 	case errors.Is(err, engine.ErrNotFound):
 		return false, nil
 	}
-	return false, Wrap("session ended", err)
+	return false, wrap("session ended", err)
 }
 
 // maybeSweep sweeps when the last sweep (or the start) was sweepEvery ago or more, in the
@@ -163,7 +163,7 @@ func (s *Sessions) Sweep(ctx context.Context) (int, error) {
 		}
 		if len(del) > 0 {
 			if err := s.node.BatchMutate(ctx, KeyspaceSessions, del, engine.QUORUM); err != nil {
-				return removed, Wrap("sweep ended sessions", err)
+				return removed, wrap("sweep ended sessions", err)
 			}
 		}
 		removed += len(del)
@@ -193,7 +193,7 @@ func (s *Sessions) Sweep(ctx context.Context) (int, error) {
 		}
 		if len(del) > 0 {
 			if err := s.node.BatchMutate(ctx, KeyspaceSessions, del, engine.QUORUM); err != nil {
-				return removed, Wrap("sweep login attempts", err)
+				return removed, wrap("sweep login attempts", err)
 			}
 		}
 		if after = next; next == "" {

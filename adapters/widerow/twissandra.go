@@ -39,13 +39,13 @@ import (
 // Keyspace and column family names of seed 001.
 const (
 	KeyspaceTwissandra = "Twissandra"
-	CFUser             = "User"
-	CFUsername         = "Username"
-	CFFriends          = "Friends"
-	CFFollowers        = "Followers"
-	CFTweet            = "Tweet"
-	CFUserline         = "Userline"
-	CFTimeline         = "Timeline"
+	cfUser             = "User"
+	cfUsername         = "Username"
+	cfFriends          = "Friends"
+	cfFollowers        = "Followers"
+	cfTweet            = "Tweet"
+	cfUserline         = "Userline"
+	cfTimeline         = "Timeline"
 	// PublicKey is the Userline row of the public line; no username can contain '!'.
 	PublicKey = "!PUBLIC!"
 )
@@ -101,7 +101,7 @@ func (s *Store) Node() *engine.Node { return s.node }
 func (s *Store) ts() int64 { return s.stamp.Next() }
 
 // wrap translates the engine's errors into the domain's sentinels, keeping the original.
-func Wrap(op string, err error) error {
+func wrap(op string, err error) error {
 	switch {
 	case err == nil:
 		return nil
@@ -189,10 +189,10 @@ func (s *Store) CreateUser(ctx context.Context, u domain.User) error {
 		col("password", u.PasswordHash, ts),
 		col("created_at", micros(u.CreatedAt), ts),
 	}
-	if err := s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{id: {CFUser: row}}, cl); err != nil {
-		return Wrap("create user", err)
+	if err := s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{id: {cfUser: row}}, cl); err != nil {
+		return wrap("create user", err)
 	}
-	applied, existing, err := s.node.InsertIfAbsent(ctx, KeyspaceTwissandra, u.Username, engine.ColumnParent{ColumnFamily: CFUsername},
+	applied, existing, err := s.node.InsertIfAbsent(ctx, KeyspaceTwissandra, u.Username, engine.ColumnParent{ColumnFamily: cfUsername},
 		engine.Column{Name: []byte("id"), Value: []byte(id), Timestamp: ts}, cl)
 	if err == nil && applied {
 		s.remember(u.Username, id)
@@ -202,11 +202,11 @@ func (s *Store) CreateUser(ctx context.Context, u domain.User) error {
 		// The same user again (a re-run import): the row just rewritten is the winner's own.
 		return fmt.Errorf("widerow: username %q: %w", u.Username, domain.ErrAlreadyExists)
 	}
-	if rmErr := s.node.Remove(ctx, KeyspaceTwissandra, id, engine.ColumnPath{ColumnFamily: CFUser}, s.ts(), cl); rmErr != nil {
+	if rmErr := s.node.Remove(ctx, KeyspaceTwissandra, id, engine.ColumnPath{ColumnFamily: cfUser}, s.ts(), cl); rmErr != nil {
 		err = errors.Join(err, rmErr)
 	}
 	if err != nil {
-		return Wrap("create user", err)
+		return wrap("create user", err)
 	}
 	return fmt.Errorf("widerow: username %q: %w", u.Username, domain.ErrAlreadyExists)
 }
@@ -257,10 +257,10 @@ func (s *Store) userIDs(ctx context.Context, usernames []string) (map[string]str
 	if len(missing) == 0 {
 		return out, nil
 	}
-	rows, err := s.node.MultigetSlice(ctx, KeyspaceTwissandra, missing, engine.ColumnParent{ColumnFamily: CFUsername},
+	rows, err := s.node.MultigetSlice(ctx, KeyspaceTwissandra, missing, engine.ColumnParent{ColumnFamily: cfUsername},
 		engine.SlicePredicate{ColumnNames: [][]byte{[]byte("id")}}, cl)
 	if err != nil {
-		return nil, Wrap("username index", err)
+		return nil, wrap("username index", err)
 	}
 	for n, cols := range rows {
 		if len(cols) == 1 && cols[0].Column != nil {
@@ -325,9 +325,9 @@ func (s *Store) userRows(ctx context.Context, keys []string) (map[string]domain.
 	if len(keys) == 0 {
 		return nil, nil
 	}
-	rows, err := s.node.MultigetSlice(ctx, KeyspaceTwissandra, keys, engine.ColumnParent{ColumnFamily: CFUser}, all(16), cl)
+	rows, err := s.node.MultigetSlice(ctx, KeyspaceTwissandra, keys, engine.ColumnParent{ColumnFamily: cfUser}, all(16), cl)
 	if err != nil {
-		return nil, Wrap("user rows", err)
+		return nil, wrap("user rows", err)
 	}
 	out := make(map[string]domain.User, len(rows))
 	for k, cols := range rows {
@@ -373,12 +373,12 @@ func (s *Store) pair(ctx context.Context, username, friend string) (string, stri
 
 // Friends slices the Friends row; the cursor is the friend's uuid (the column name).
 func (s *Store) Friends(ctx context.Context, username, after string, limit int) ([]domain.Follow, error) {
-	return s.follows(ctx, CFFriends, username, after, limit)
+	return s.follows(ctx, cfFriends, username, after, limit)
 }
 
 // Followers slices the Followers row.
 func (s *Store) Followers(ctx context.Context, username, after string, limit int) ([]domain.Follow, error) {
-	return s.follows(ctx, CFFollowers, username, after, limit)
+	return s.follows(ctx, cfFollowers, username, after, limit)
 }
 
 func (s *Store) follows(ctx context.Context, cf, username, after string, limit int) ([]domain.Follow, error) {
@@ -398,7 +398,7 @@ func (s *Store) follows(ctx context.Context, cf, username, after string, limit i
 	cols, err := s.node.GetSlice(ctx, KeyspaceTwissandra, id, engine.ColumnParent{ColumnFamily: cf},
 		engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: []byte(after), Count: int32(count)}}, cl)
 	if err != nil {
-		return nil, Wrap("slice "+cf, err)
+		return nil, wrap("slice "+cf, err)
 	}
 	if after != "" && len(cols) > 0 && string(cols[0].Column.Name) == after {
 		cols = cols[1:]
@@ -478,7 +478,7 @@ func (s *Store) SaveTweet(ctx context.Context, t domain.Tweet) error {
 		return fmt.Errorf("widerow: tweet by unknown user %q: %w", t.Username, domain.ErrNotFound)
 	}
 	id, ts := t.ID.String(), s.ts()
-	return Wrap("save tweet", s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{id: {CFTweet: {
+	return wrap("save tweet", s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{id: {cfTweet: {
 		col("id", []byte(id), ts),
 		col("user_id", []byte(uid), ts),
 		col("body", []byte(t.Body), ts),
@@ -508,9 +508,9 @@ func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet,
 
 // getTweets reads the Tweet rows keyed keys, the text of ids, in one multiget.
 func (s *Store) getTweets(ctx context.Context, ids []uuid.UUID, keys []string) ([]domain.Tweet, error) {
-	rows, err := s.node.MultigetSliceList(ctx, KeyspaceTwissandra, keys, engine.ColumnParent{ColumnFamily: CFTweet}, all(8), cl)
+	rows, err := s.node.MultigetSliceList(ctx, KeyspaceTwissandra, keys, engine.ColumnParent{ColumnFamily: cfTweet}, all(8), cl)
 	if err != nil {
-		return nil, Wrap("tweet rows", err)
+		return nil, wrap("tweet rows", err)
 	}
 	return s.tweetsOf(ctx, ids, rows, true)
 }
@@ -646,9 +646,9 @@ func (s *Store) lineRows(ctx context.Context, lines []domain.LineKey) ([]lineRow
 	for _, l := range lines {
 		switch id, ok := s.idCache.ids[l.Owner]; {
 		case l.Kind == domain.Public:
-			out = append(out, lineRow{CFUserline, PublicKey})
+			out = append(out, lineRow{cfUserline, PublicKey})
 		case ok:
-			out = append(out, lineRow{LineCF(l.Kind), id})
+			out = append(out, lineRow{lineCF(l.Kind), id})
 		default:
 			missing = append(missing, l.Owner)
 		}
@@ -667,17 +667,17 @@ func (s *Store) lineRows(ctx context.Context, lines []domain.LineKey) ([]lineRow
 	}
 	for _, l := range lines {
 		if id, ok := ids[l.Owner]; ok && l.Kind != domain.Public {
-			out = append(out, lineRow{LineCF(l.Kind), id})
+			out = append(out, lineRow{lineCF(l.Kind), id})
 		}
 	}
 	return out, nil
 }
 
-func LineCF(k domain.LineKind) string {
+func lineCF(k domain.LineKind) string {
 	if k == domain.Timeline {
-		return CFTimeline
+		return cfTimeline
 	}
-	return CFUserline // the public line is a row of Userline
+	return cfUserline // the public line is a row of Userline
 }
 
 // Append writes the entry into every line in one batch: for a post with 10,000 followers that is
@@ -711,20 +711,20 @@ func (s *Store) AppendToFollowers(ctx context.Context, e domain.LineEntry, autho
 	if !ok {
 		return len(rows), s.appendRows(ctx, e, rows, nil)
 	}
-	set, cached, err := s.node.RowsNamedBy(ctx, KeyspaceTwissandra, CFFollowers, id, CFTimeline, cl)
+	set, cached, err := s.node.RowsNamedBy(ctx, KeyspaceTwissandra, cfFollowers, id, cfTimeline, cl)
 	if err != nil {
-		return 0, Wrap("fan-out followers", err)
+		return 0, wrap("fan-out followers", err)
 	}
 	if cached {
 		shared, m := s.appendMutations(e, rows, nil)
-		return len(rows) + set.Len(), Wrap("append", s.node.BatchMutateRows(ctx, KeyspaceTwissandra, set, shared, m, cl))
+		return len(rows) + set.Len(), wrap("append", s.node.BatchMutateRows(ctx, KeyspaceTwissandra, set, shared, m, cl))
 	}
 	// Not cached: read in pages, which caches the row for the next post.
 	var timelines []string
 	start := []byte(nil)
 	for {
 		n := 0
-		_, err := s.node.GetSliceEach(ctx, KeyspaceTwissandra, id, engine.ColumnParent{ColumnFamily: CFFollowers},
+		_, err := s.node.GetSliceEach(ctx, KeyspaceTwissandra, id, engine.ColumnParent{ColumnFamily: cfFollowers},
 			engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: start, Count: domain.MaxFollowPage + 1}}, cl,
 			func(c engine.Column) {
 				if n++; n == 1 && start != nil {
@@ -733,7 +733,7 @@ func (s *Store) AppendToFollowers(ctx context.Context, e domain.LineEntry, autho
 				timelines = append(timelines, string(c.Name))
 			})
 		if err != nil {
-			return 0, Wrap("fan-out followers", err)
+			return 0, wrap("fan-out followers", err)
 		}
 		if n < domain.MaxFollowPage+1 {
 			break
@@ -746,7 +746,7 @@ func (s *Store) AppendToFollowers(ctx context.Context, e domain.LineEntry, autho
 // appendRows writes e into rows and into the Timeline rows keyed timelines, in one batch.
 func (s *Store) appendRows(ctx context.Context, e domain.LineEntry, rows []lineRow, timelines []string) error {
 	_, m := s.appendMutations(e, rows, timelines)
-	return Wrap("append", s.node.BatchMutate(ctx, KeyspaceTwissandra, m, cl))
+	return wrap("append", s.node.BatchMutate(ctx, KeyspaceTwissandra, m, cl))
 }
 
 // appendMutations is the batch that writes e into rows and into the Timeline rows keyed
@@ -756,18 +756,18 @@ func (s *Store) appendMutations(e domain.LineEntry, rows []lineRow, timelines []
 	// Rows with only their Timeline touched (every follower's) share one read-only map too,
 	// set without looking first: the few rows of other column families (the author's userline,
 	// the public line) come after and merge with what a key already has.
-	timelineOnly := map[string][]engine.Mutation{CFTimeline: shared}
+	timelineOnly := map[string][]engine.Mutation{cfTimeline: shared}
 	m := make(map[string]map[string][]engine.Mutation, len(rows)+len(timelines))
 	for _, key := range timelines {
 		m[key] = timelineOnly
 	}
 	for _, r := range rows {
-		if r.cf == CFTimeline {
+		if r.cf == cfTimeline {
 			m[r.key] = timelineOnly
 		}
 	}
 	for _, r := range rows {
-		if r.cf == CFTimeline {
+		if r.cf == cfTimeline {
 			continue
 		}
 		merged := map[string][]engine.Mutation{r.cf: shared}
@@ -790,7 +790,7 @@ func (s *Store) AppendEntries(ctx context.Context, line domain.LineKey, entries 
 	for i, e := range entries {
 		muts[i] = col(string(LongName(e.Time)), []byte(e.TweetID.String()), ts)
 	}
-	return Wrap("append entries", s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{key: {LineCF(line.Kind): muts}}, cl))
+	return wrap("append entries", s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{key: {lineCF(line.Kind): muts}}, cl))
 }
 
 func (s *Store) lineRow(ctx context.Context, line domain.LineKey) (string, bool, error) {
@@ -873,7 +873,7 @@ func (s *Store) slice(ctx context.Context, line domain.LineKey, before int64, li
 	}
 	// The columns are decoded as they are read, from the engine's reused buffers.
 	out := make([]domain.LineEntry, 0, min(max(limit, 0), 1024))
-	_, err = s.node.GetSliceEach(ctx, KeyspaceTwissandra, key, engine.ColumnParent{ColumnFamily: LineCF(line.Kind)},
+	_, err = s.node.GetSliceEach(ctx, KeyspaceTwissandra, key, engine.ColumnParent{ColumnFamily: lineCF(line.Kind)},
 		engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: start, Reversed: true, Count: int32(limit)}}, cl,
 		func(c engine.Column) {
 			id, ok := domain.ParseUUIDText(c.Value)
@@ -889,7 +889,7 @@ func (s *Store) slice(ctx context.Context, line domain.LineKey, before int64, li
 			}
 		})
 	if err != nil {
-		return nil, Wrap("slice line", err)
+		return nil, wrap("slice line", err)
 	}
 	return out, nil
 }
@@ -904,7 +904,7 @@ func (s *Store) Remove(ctx context.Context, line domain.LineKey, times ...int64)
 	for i, t := range times {
 		names[i] = LongName(t)
 	}
-	return Wrap("remove", s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{key: {LineCF(line.Kind): {{
+	return wrap("remove", s.node.BatchMutate(ctx, KeyspaceTwissandra, map[string]map[string][]engine.Mutation{key: {lineCF(line.Kind): {{
 		Deletion: &engine.Deletion{Timestamp: s.ts(), Predicate: &engine.SlicePredicate{ColumnNames: names}},
 	}}}}, cl))
 }
