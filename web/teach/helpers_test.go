@@ -16,8 +16,10 @@ import (
 
 	"twissandra/adapters/cql3"
 	"twissandra/adapters/memory"
+	memteach "twissandra/adapters/memory/teach"
 	"twissandra/adapters/widerow"
 	"twissandra/adapters/widerow/engine"
+	wideteach "twissandra/adapters/widerow/teach"
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
@@ -69,8 +71,8 @@ type stores struct {
 func memoryStores() stores {
 	m, b := memory.New(), memory.NewBlog()
 	return stores{users: m, tweets: m, lines: m, authors: b, entries: b, tags: b, comments: b, sessions: memory.NewSessions(),
-		locator: memory.Locator{Store: m, Blog: b}, sizes: memory.Locator{Store: m, Blog: b}, claims: memory.NewNameClaims(), backend: "memory",
-		queryLab: memory.Locator{Store: m, Blog: b}, ring: memory.Locator{Store: m, Blog: b}}
+		locator: memteach.Locator{Store: m, Blog: b}, sizes: memteach.Locator{Store: m, Blog: b}, claims: memteach.NewNameClaims(), backend: "memory",
+		queryLab: memteach.Locator{Store: m, Blog: b}, ring: memteach.Locator{Store: m, Blog: b}}
 }
 
 func widerowStores(t testing.TB) stores {
@@ -81,9 +83,9 @@ func widerowStores(t testing.TB) stores {
 	}
 	t.Cleanup(func() { _ = node.Close() })
 	s, b := widerow.NewStore(node), widerow.NewBlogStore(node)
-	in := widerow.NewInspector(node)
+	in := wideteach.NewInspector(node)
 	return stores{users: s, tweets: s, lines: s, authors: b, entries: b, tags: b, comments: b, sessions: widerow.NewSessions(node),
-		node: node, wide: in, locator: in, sizes: in, claims: widerow.NewNameClaims(node), backend: "widerow", queryLab: in, ring: in}
+		node: node, wide: in, locator: in, sizes: in, claims: wideteach.NewNameClaims(node), backend: "widerow", queryLab: in, ring: in}
 }
 
 // ports are the stores as one ports.Stores.
@@ -114,7 +116,7 @@ func newApp(t testing.TB, st stores) *testApp {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lab *widerow.Lab
+	var lab *wideteach.Lab
 	if !st.noLab {
 		lab = testLab(t)
 	}
@@ -136,9 +138,9 @@ func newApp(t testing.TB, st stores) *testApp {
 }
 
 // testLab is a comparator lab of its own, closed with the test.
-func testLab(t testing.TB) *widerow.Lab {
+func testLab(t testing.TB) *wideteach.Lab {
 	t.Helper()
-	l, err := widerow.NewLab()
+	l, err := wideteach.NewLab()
 	if err != nil {
 		t.Fatal(err)
 	}

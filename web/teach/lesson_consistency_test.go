@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"twissandra/adapters/cql3"
+	cqlteach "twissandra/adapters/cql3/teach"
 	"twissandra/domain"
 	"twissandra/internal/testkit/cqltest"
 	"twissandra/ports/teaching"
@@ -164,9 +165,9 @@ func TestLessonConsistencyOnCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = store.Close() })
-	s := store
-	c := newApp(t, stores{users: s, tweets: s, lines: s, authors: s, entries: s, tags: s, comments: s, sessions: s, cql: s, locator: s, claims: s,
-		sizes: s, queryLab: s, levels: s, backend: "cql3"}).client(t)
+	s, in := store, cqlteach.New(store)
+	c := newApp(t, stores{users: s, tweets: s, lines: s, authors: s, entries: s, tags: s, comments: s, sessions: s, cql: in, locator: in, claims: in,
+		sizes: in, queryLab: in, levels: in, backend: "cql3"}).client(t)
 	body := html.UnescapeString(c.lessonPage("/learn/consistency"))
 	mustContain(t, body, `id="cluster-form"`)
 	mustNotContain(t, body, `id="cluster-levels"`)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	cqlteach "twissandra/adapters/cql3/teach"
 	"twissandra/adapters/widerow/engine"
 	"twissandra/internal/testkit/cqltest"
 )
@@ -131,8 +132,9 @@ func TestWhereShowsTokens(t *testing.T) {
 // (SimpleStrategy:1), every one of its tokens drawn.
 func TestTokensLessonOnCQL3(t *testing.T) {
 	store, raw := cqltest.Keyspace(t, "twissandra_test_tokens_")
+	in := cqlteach.New(store)
 	st := stores{users: store, tweets: store, lines: store, authors: store, entries: store, tags: store, comments: store, sessions: store,
-		cql: store, locator: store, claims: store, sizes: store, queryLab: store, ring: store, backend: "cql3"}
+		cql: in, locator: in, claims: in, sizes: in, queryLab: in, ring: in, backend: "cql3"}
 	app := newApp(t, st)
 	c := app.client(t)
 	c.signUp("jericevans")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"twissandra/adapters/cql3"
+	cqlteach "twissandra/adapters/cql3/teach"
 	"twissandra/domain"
 	"twissandra/internal/testkit/cqltest"
 )
@@ -133,7 +134,8 @@ func TestInspectorOnMemorySaysWhy(t *testing.T) {
 func cql3Stores(t *testing.T) (stores, *cql3.Store) {
 	t.Helper()
 	s := cqltest.Store(t, "twissandra_test_pages_")
-	return stores{users: s, tweets: s, lines: s, authors: s, entries: s, tags: s, comments: s, sessions: s, cql: s, locator: s, claims: s, sizes: s, queryLab: s, ring: s, backend: "cql3"}, s
+	in := cqlteach.New(s)
+	return stores{users: s, tweets: s, lines: s, authors: s, entries: s, tags: s, comments: s, sessions: s, cql: in, locator: in, claims: in, sizes: in, queryLab: in, ring: in, backend: "cql3"}, s
 }
 
 func TestCQLInspectorOnNode(t *testing.T) {
@@ -216,7 +218,7 @@ func TestCQLInspectorOnNode(t *testing.T) {
 	// Values are bound: a key made of CQL finds nothing, and the table is still there.
 	r = c.get("/models/inspect?table=timeline&key=" + url.QueryEscape("jericevans' OR '1'='1"))
 	mustContain(t, r.body, "The SELECT returned 0 rows")
-	if _, err := store.ReadPartition(bg(), "users", []string{"rita"}, cql3.PartitionSlice{Count: 1}); err != nil {
+	if _, err := cqlteach.New(store).ReadPartition(bg(), "users", []string{"rita"}, cqlteach.PartitionSlice{Count: 1}); err != nil {
 		t.Fatal(err)
 	}
 }

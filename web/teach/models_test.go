@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"twissandra/adapters/widerow"
+
+	wideteach "twissandra/adapters/widerow/teach"
 	"twissandra/ports/teaching"
 )
 
@@ -101,7 +102,7 @@ func TestNotationSuperColumns(t *testing.T) {
 func TestRegisterTypedNilNode(t *testing.T) {
 	t.Parallel()
 	st := memoryStores()
-	var in *widerow.Inspector
+	var in *wideteach.Inspector
 	st.wide = in
 	app := newApp(t, st)
 	r := app.client(t).get("/models/inspect")

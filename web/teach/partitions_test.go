@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"twissandra/adapters/memory"
+	memteach "twissandra/adapters/memory/teach"
 )
 
 func postMany(t *testing.T, app *testApp, author string, fans, posts int) {
@@ -147,7 +147,7 @@ func TestPartitionsPageBadInputAndBounds(t *testing.T) {
 	mustContain(t, r.body, `id="partitions-unavailable"`, "unavailable")
 
 	st = memoryStores()
-	st.sizes = st.locator.(memory.Locator).ScanCapped(3)
+	st.sizes = st.locator.(memteach.Locator).ScanCapped(3)
 	app = newApp(t, st)
 	postMany(t, app, "star", 2, 4)
 	r = app.client(t).get("/models/partitions")
