@@ -8,6 +8,7 @@ package teach
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/gocql/gocql"
@@ -61,8 +62,45 @@ func gu(u uuid.UUID) gocql.UUID { return gocql.UUID(u) }
 // provides: optional beside it, as a backend's teaching is.
 var Module = fx.Module("cql3-teach",
 	fx.Provide(
-		fx.Annotate(New,
+		fx.Annotate(New, fx.As(fx.Self()),
 			fx.As(new(teaching.Locator)), fx.As(new(teaching.CQLInspector)), fx.As(new(teaching.NameClaims)), fx.As(new(teaching.RowSizer)),
 			fx.As(new(teaching.ActionLedger)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring)), fx.As(new(teaching.ClusterLevels))),
 	),
+	fx.Invoke(runSweeps),
 )
+
+// runSweeps sweeps the query lab's tables every labSweepEvery while the server runs, so that a
+// table nobody tries goes on time, whatever servers come and go (SweepLab).
+func runSweeps(lc fx.Lifecycle, s *Store, logger *slog.Logger) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	lc.Append(fx.Hook{
+		OnStart: func(context.Context) error {
+			go func() {
+				defer close(done)
+				tick := time.NewTicker(labSweepEvery)
+				defer tick.Stop()
+				for {
+					select {
+					case <-ctx.Done():
+						return
+					case <-tick.C:
+					}
+					dropped, err := s.SweepLab(ctx)
+					switch {
+					case err != nil && ctx.Err() == nil:
+						logger.Warn("query lab: sweep", "err", err)
+					case len(dropped) > 0:
+						logger.Info("query lab: dropped the tables nobody tried for an hour", "tables", dropped)
+					}
+				}
+			}()
+			return nil
+		},
+		OnStop: func(context.Context) error {
+			cancel()
+			<-done
+			return nil
+		},
+	})
+}
