@@ -88,6 +88,9 @@ func (s *Store) ReadPartition(ctx context.Context, table string, key []string, o
 	if opts.Count < 1 || opts.Count > MaxPartitionSlice {
 		return nil, domain.Invalid("count", "must be from 1 to %d, not %d", MaxPartitionSlice, opts.Count)
 	}
+	if err := refusePrivate(table); err != nil {
+		return nil, err
+	}
 	t, err := s.findTable(ctx, table)
 	if err != nil {
 		return nil, err
@@ -158,6 +161,9 @@ func (s *Store) ReadPartition(ctx context.Context, table string, key []string, o
 func (s *Store) PartitionKeys(ctx context.Context, table string, limit int) ([][]string, error) {
 	if limit < 1 || limit > MaxPartitionSlice {
 		return nil, domain.Invalid("limit", "must be from 1 to %d, not %d", MaxPartitionSlice, limit)
+	}
+	if err := refusePrivate(table); err != nil {
+		return nil, err
 	}
 	t, err := s.findTable(ctx, table)
 	if err != nil {
@@ -521,4 +527,22 @@ func quoteText(s string) string {
 	}
 	b.WriteByte('\'')
 	return b.String()
+}
+
+// privateTables hold who tried to log in and from which address (login_attempts), and the
+// sessions ended (ended_sessions): a teaching view names them, and shows none of their rows.
+var privateTables = map[string]string{
+	"login_attempts": "who tried to log in and from which address",
+	"ended_sessions": "the sessions that were logged out",
+}
+
+// internalTables are the migrations' own bookkeeping, no part of the application's model.
+var internalTables = map[string]bool{"gocqlx_migrate": true, "schema_lease": true}
+
+// refusePrivate refuses to read a private table's rows.
+func refusePrivate(table string) error {
+	if what, ok := privateTables[table]; ok {
+		return domain.Invalid("table", "%s holds %s: its rows are private, so no page shows them (migration 006 defines it)", table, what)
+	}
+	return nil
 }

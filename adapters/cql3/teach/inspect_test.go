@@ -3,6 +3,7 @@ package teach
 import (
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -321,6 +322,8 @@ func TestReadPartitionRefusesBadInput(t *testing.T) {
 		{"bad timeuuid bound", "timeline", []string{owner}, PartitionSlice{Count: 1, Start: "zzz"}, domain.ErrInvalid, `start: "zzz" is neither a timeuuid nor a time`},
 		{"count zero", "timeline", []string{owner}, PartitionSlice{}, domain.ErrInvalid, "count: must be from 1 to 1000"},
 		{"no key", "timeline", nil, PartitionSlice{Count: 1}, domain.ErrInvalid, "got 0 value(s)"},
+		{"log-in attempts", "login_attempts", []string{"addr:192.0.2.1"}, PartitionSlice{Count: 1}, domain.ErrInvalid, "its rows are private"},
+		{"ended sessions", "ended_sessions", []string{"x"}, PartitionSlice{Count: 1}, domain.ErrInvalid, "its rows are private"},
 	} {
 		_, err := s.ReadPartition(ctx, tc.table, tc.key, tc.opts)
 		if !errors.Is(err, tc.is) || !strings.Contains(err.Error(), tc.msg) {
@@ -340,5 +343,31 @@ func TestReadPartitionRefusesBadInput(t *testing.T) {
 	}
 	if _, err := s.PartitionKeys(ctx, "users; DROP TABLE users", 5); !errors.Is(err, domain.ErrNotFound) {
 		t.Errorf("partition keys of a made-up table: %v", err)
+	}
+}
+
+// The partition lessons list no partition of the private tables (who tried to log in, from where)
+// and none of the migrations' bookkeeping, whatever they hold.
+func TestWidestRowsListNoPrivateOrInternalTable(t *testing.T) {
+	s := freshStore(t, "twissandra_test_private_")
+	ctx := testCtx(t, 2*time.Minute)
+	for i := range 3 {
+		if err := s.store.AddLoginAttempt(ctx, "addr:192.0.2."+strconv.Itoa(i+1), domain.NewTimeUUID(time.Now().UnixMicro()), time.Minute); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.PartitionKeys(ctx, "login_attempts", 10); !errors.Is(err, domain.ErrInvalid) {
+		t.Fatalf("PartitionKeys of login_attempts: %v, want ErrInvalid", err)
+	}
+	sizes, err := s.WidestRows(ctx, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sizes.Rows {
+		for _, hidden := range []string{".login_attempts", ".ended_sessions", ".gocqlx_migrate", ".schema_lease"} {
+			if strings.HasSuffix(r.Container, hidden) {
+				t.Errorf("the partitions listed include %s %q", r.Container, r.Key)
+			}
+		}
 	}
 }

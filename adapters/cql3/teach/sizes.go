@@ -49,6 +49,9 @@ func (s *Store) widestRows(ctx context.Context, limit, maxRows int) (teaching.Ro
 		return out, err
 	}
 	for _, t := range tables {
+		if _, private := privateTables[t.Name]; private || internalTables[t.Name] {
+			continue
+		}
 		container := t.Keyspace + "." + t.Name
 		// The keyspace passed Config's pattern, the table name comes from the schema.
 		q := sess.ContextQuery(ctx, fmt.Sprintf("SELECT * FROM %s.%s", t.Keyspace, quoteIdent(t.Name)), nil)

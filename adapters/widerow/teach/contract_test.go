@@ -2,11 +2,14 @@ package teach_test
 
 import (
 	"context"
+	"errors"
 	"testing"
+	"time"
 
 	"twissandra/adapters/widerow"
 	"twissandra/adapters/widerow/engine"
 	"twissandra/adapters/widerow/teach"
+	"twissandra/domain"
 	"twissandra/ports/porttest"
 	"twissandra/ports/teaching"
 	"twissandra/ports/teachingtest"
@@ -64,4 +67,27 @@ func TestSizesContract(t *testing.T) {
 
 func TestClaimsContract(t *testing.T) {
 	teachingtest.RunClaims(t, teach.NewNameClaims(openNode(t, "")), teachingtest.Instant)
+}
+
+// The Sessions keyspace holds who tried to log in and from which address: the inspector shows
+// none of its rows, even to a visitor who names a key, while the application's rows it shows.
+func TestSessionsRowsArePrivate(t *testing.T) {
+	n := openNode(t, "")
+	ctx := context.Background()
+	sessions := widerow.NewSessions(n)
+	if err := sessions.AddLoginAttempt(ctx, "addr:192.0.2.1", domain.NewTimeUUID(time.Now().UnixMicro()), time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	in := teach.NewInspector(n)
+	for _, cf := range []string{"LoginAttempts", "EndedSessions"} {
+		if _, err := in.ReadRow(ctx, widerow.KeyspaceSessions, cf, "addr:192.0.2.1", teaching.Slice{Count: 10}); !errors.Is(err, domain.ErrInvalid) {
+			t.Errorf("ReadRow of Sessions.%s: %v, want ErrInvalid", cf, err)
+		}
+		if _, err := in.StoredRow(ctx, widerow.KeyspaceSessions, cf, "addr:192.0.2.1", 10); !errors.Is(err, domain.ErrInvalid) {
+			t.Errorf("StoredRow of Sessions.%s: %v, want ErrInvalid", cf, err)
+		}
+	}
+	if _, err := in.ReadRow(ctx, widerow.KeyspaceTwissandra, widerow.CFUser, "nobody", teaching.Slice{Count: 10}); err != nil {
+		t.Fatalf("ReadRow of the application's User: %v", err)
+	}
 }
