@@ -15,7 +15,7 @@ import (
 
 // ReadPageWith is LineStore.ReadPage for a store whose lines are lines and whose tweets are
 // tweets (usually both the store itself).
-func ReadPageWith(ctx context.Context, lines domain.LineReader, tweets TweetStore, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
+func ReadPageWith(ctx context.Context, lines domain.PageLines, tweets TweetStore, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
 	entries, err := plan(ctx, lines)
 	if err != nil {
 		return nil, err

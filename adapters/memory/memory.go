@@ -30,6 +30,7 @@ type Store struct {
 	tweets    map[uuid.UUID]domain.Tweet
 	lines     map[domain.LineKey][]domain.LineEntry // ascending by Time
 	pulled    map[string]struct{}                   // the authors ever marked pulled
+	linesID   domain.LinesID
 }
 
 // New returns an empty store.
@@ -41,8 +42,12 @@ func New() *Store {
 		tweets:    map[uuid.UUID]domain.Tweet{},
 		lines:     map[domain.LineKey][]domain.LineEntry{},
 		pulled:    map[string]struct{}{},
+		linesID:   domain.NewLinesID(),
 	}
 }
+
+// LinesID names the store's lines for what a server keeps of them between pages.
+func (s *Store) LinesID() domain.LinesID { return s.linesID }
 
 // found returns the records of keys in m, in the order of keys (a missing key left out, a key
 // asked twice returned twice), each through cp when it is not nil: the multigets of the ports.

@@ -802,7 +802,7 @@ func testReadPage(t *testing.T, s Stores) {
 		t.Fatal(err)
 	}
 	runs := 0
-	page, err := s.Lines.ReadPage(c, 3, func(ctx context.Context, lines domain.LineReader) ([]domain.LineEntry, error) {
+	page, err := s.Lines.ReadPage(c, 3, func(ctx context.Context, lines domain.PageLines) ([]domain.LineEntry, error) {
 		runs++
 		return lines.Slice(ctx, domain.UserlineOf(author), posted[0].Time(), 4) // from the second newest
 	})
@@ -818,14 +818,14 @@ func testReadPage(t *testing.T, s Stores) {
 		t.Errorf("the entry past the page names %s, want %s", page[3].TweetID, posted[4].ID)
 	}
 	// The ghost's tweet is missing: its entry stays, without one.
-	page, err = s.Lines.ReadPage(c, 2, func(ctx context.Context, lines domain.LineReader) ([]domain.LineEntry, error) {
+	page, err = s.Lines.ReadPage(c, 2, func(ctx context.Context, lines domain.PageLines) ([]domain.LineEntry, error) {
 		return lines.Slice(ctx, domain.UserlineOf(author), posted[4].Time(), 2)
 	})
 	if err != nil || len(page) != 1 || page[0].TweetID != ghost.TweetID || page[0].Tweet != nil {
 		t.Fatalf("a page of the ghost entry: %+v, %v", page, err)
 	}
 	boom := errors.New("the plan failed")
-	if _, err := s.Lines.ReadPage(c, 2, func(context.Context, domain.LineReader) ([]domain.LineEntry, error) { return nil, boom }); !errors.Is(err, boom) {
+	if _, err := s.Lines.ReadPage(c, 2, func(context.Context, domain.PageLines) ([]domain.LineEntry, error) { return nil, boom }); !errors.Is(err, boom) {
 		t.Fatalf("a failed plan: %v", err)
 	}
 }
