@@ -78,7 +78,7 @@ type LineSlice struct {
 }
 
 // PageLines is a store's lines as one page's PagePlan reads them: the store's own Slice and
-// SliceMany (ports.LineStore), and the name of the lines they read.
+// SliceMany (ports.LineReader), and the name of the lines they read.
 type PageLines interface {
 	Slice(ctx context.Context, line LineKey, before int64, limit int) ([]LineEntry, error)
 	SliceMany(ctx context.Context, reqs []LineSlice) ([][]LineEntry, error)
@@ -104,7 +104,7 @@ func NewLinesID() LinesID { return LinesID(linesIDs.Add(1)) }
 // PagePlan chooses the entries of one page from a store's lines: it slices them as it needs
 // (through lines, never another store) and returns the page's entries newest first, with one
 // more past the page when a next page exists. A store runs it on its own lines
-// (ports.LineStore.ReadPage), so that each data model reads a page as it would alone: compare
+// (ports.LineReader.ReadPage), so that each data model reads a page as it would alone: compare
 // mode runs it on both. It may be run more than once, and keeps no state between runs.
 type PagePlan func(ctx context.Context, lines PageLines) ([]LineEntry, error)
 

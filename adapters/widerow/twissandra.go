@@ -30,9 +30,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"twissandra/adapters/internal/linestore"
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
-	"twissandra/ports"
 	"twissandra/ports/oplog"
 )
 
@@ -811,7 +811,7 @@ func (s *Store) ReadPage(ctx context.Context, limit int, plan domain.PagePlan) (
 	// The plan slices the page's reader, which reads the store's lines (and names them as the
 	// store does) and remembers what its first slice read for the page's multiget.
 	p := &pageReader{Store: s}
-	return ports.ReadPageWith(ctx, p, p, limit, plan)
+	return linestore.ReadPage(ctx, p, p, limit, plan)
 }
 
 // pageReader is the store as one page's read sees it. A line's column values are the keys of
@@ -837,7 +837,7 @@ func (p *pageReader) Slice(ctx context.Context, line domain.LineKey, before int6
 
 // SliceMany slices one line after another through the page's Slice.
 func (p *pageReader) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
-	return ports.SliceEach(ctx, p, reqs)
+	return linestore.SliceEach(ctx, p, reqs)
 }
 
 // GetTweets reads the rows of ids by the texts the page's one slice read when ids are the IDs
@@ -854,13 +854,13 @@ func (p *pageReader) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.T
 
 // Backfill slices from's row and writes the IDs it read into line's row in one batch_mutate.
 func (s *Store) Backfill(ctx context.Context, line, from domain.LineKey, limit int) error {
-	return ports.BackfillWith(ctx, s, s, line, from, limit)
+	return linestore.Backfill(ctx, s, s, line, from, limit)
 }
 
 // SliceMany slices one line after another: the engine is in this process, a slice costs no
 // round trip to overlap.
 func (s *Store) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
-	return ports.SliceEach(ctx, s, reqs)
+	return linestore.SliceEach(ctx, s, reqs)
 }
 
 // Slice is one reversed slice: start at before-1 (slice bounds are inclusive), count limit.

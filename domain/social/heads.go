@@ -210,13 +210,15 @@ func (v headView) freshOf(reader string, pulled []domain.Follow) (fresh []*head,
 	return fresh, byNewer
 }
 
-// samePulled says whether two lists of follows are the same.
+// samePulled says whether two lists of follows are the same: the same follows, in order. Two
+// lists at one address are the same without a look at their follows, since PulledFriends' lists
+// are read-only (a store that keeps a reader's list hands the same one to every page).
 func samePulled(a, b []domain.Follow) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	if len(a) == 0 || &a[0] == &b[0] {
-		return true // the same list: a store's cache hands out one list to every caller
+		return true
 	}
 	for i := range a {
 		if a[i].Username != b[i].Username || !a[i].Since.Equal(b[i].Since) {
