@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -76,19 +77,36 @@ type LineSlice struct {
 	Limit  int
 }
 
-// LineReader is what a PagePlan reads a store's lines through: the store's own Slice and
-// SliceMany (ports.LineStore).
-type LineReader interface {
+// PageLines is a store's lines as one page's PagePlan reads them: the store's own Slice and
+// SliceMany (ports.LineReader), and the name of the lines they read.
+type PageLines interface {
 	Slice(ctx context.Context, line LineKey, before int64, limit int) ([]LineEntry, error)
 	SliceMany(ctx context.Context, reqs []LineSlice) ([][]LineEntry, error)
+	// LinesID names the lines read: the same for every page read of one store's lines, another
+	// for another store's. What the server keeps of them between pages (the pulled authors'
+	// userline heads, domain/social) is kept by it, so that the two models of compare mode keep
+	// theirs apart. NoLinesID: nothing is kept.
+	LinesID() LinesID
 }
+
+// LinesID names one store's lines (PageLines.LinesID): a store takes one from NewLinesID when
+// it is made, and gives it for every page read of its lines.
+type LinesID uint64
+
+// NoLinesID names no lines: the server keeps nothing of them between pages.
+const NoLinesID LinesID = 0
+
+var linesIDs atomic.Uint64
+
+// NewLinesID returns a LinesID no other call of this process returned.
+func NewLinesID() LinesID { return LinesID(linesIDs.Add(1)) }
 
 // PagePlan chooses the entries of one page from a store's lines: it slices them as it needs
 // (through lines, never another store) and returns the page's entries newest first, with one
 // more past the page when a next page exists. A store runs it on its own lines
-// (ports.LineStore.ReadPage), so that each data model reads a page as it would alone: compare
+// (ports.LineReader.ReadPage), so that each data model reads a page as it would alone: compare
 // mode runs it on both. It may be run more than once, and keeps no state between runs.
-type PagePlan func(ctx context.Context, lines LineReader) ([]LineEntry, error)
+type PagePlan func(ctx context.Context, lines PageLines) ([]LineEntry, error)
 
 // Paging limits of the lines and lists.
 const (

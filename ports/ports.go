@@ -1,7 +1,9 @@
 // Package ports declares the storage contracts of the domain's use cases (domain/social,
-// domain/blog): UserStore, TweetStore and LineStore for Twissandra, and the four stores of the
-// blog (blog.go), with Pinger for the stores that can lose their connection. Every adapter
-// (memory, widerow, cql3) implements them, and ports/porttest checks that they all behave alike.
+// domain/blog): UserStore, TweetStore and LineStore for Twissandra, each a reader and a writer,
+// and the four stores of the blog (blog.go), with Pinger for the stores that can lose their
+// connection. Every adapter (memory, widerow, cql3) implements them, and ports/porttest checks
+// that they all behave alike. This package holds contracts only: what most adapters implement
+// alike is in adapters/internal/linestore.
 //
 // What other concerns read a store through lives beside this package, each with its suite:
 // ports/teaching (the teaching views: where a record lives, rows as stored, the lab, the race;
@@ -27,23 +29,39 @@ import (
 	"twissandra/domain"
 )
 
+// Each store of Twissandra is a reader and a writer, and UserStore holds two concerns, the users
+// and who follows whom: each contract reads on its own, and code that needs one half names it
+// (dump reads through the readers; linestore's fan-out takes a FollowReader and a LineWriter).
+// A backend implements the whole stores (UserStore, TweetStore, LineStore), which the wiring,
+// the wrappers of compare mode and metrics, and the contract suite (ports/porttest) take.
+
 // UserStore keeps users and the follow graph.
 type UserStore interface {
-	// CreateUser stores a new user. Exactly one of any number of concurrent creates of one
-	// username succeeds; the others get domain.ErrAlreadyExists.
-	CreateUser(ctx context.Context, u domain.User) error
+	UserReader
+	UserWriter
+	FollowReader
+	FollowWriter
+}
+
+// UserReader reads users.
+type UserReader interface {
 	// GetUser returns the user or domain.ErrNotFound.
 	GetUser(ctx context.Context, username string) (domain.User, error)
 	// GetUsers returns the users that exist, in the order asked, in one round trip (or a bounded
 	// set of concurrent ones); missing names are dropped.
 	GetUsers(ctx context.Context, usernames []string) ([]domain.User, error)
-	// Follow records that username follows friend, on both sides (friends and followers), and
-	// counts friend's new follower. Following again changes nothing: the first since stays (a
-	// pulled friend's userline is merged into username's timeline from it on).
-	Follow(ctx context.Context, username, friend string, since time.Time) error
-	// Unfollow removes both sides, and counts friend's follower gone. Unfollowing someone not
-	// followed is not an error and counts nothing.
-	Unfollow(ctx context.Context, username, friend string) error
+}
+
+// UserWriter writes users.
+type UserWriter interface {
+	// CreateUser stores a new user. Exactly one of any number of concurrent creates of one
+	// username succeeds; the others get domain.ErrAlreadyExists.
+	CreateUser(ctx context.Context, u domain.User) error
+}
+
+// FollowReader reads the follow graph: whom a user follows, who follows them, and the pulled
+// authors (the celebrities whose followers read their userline; domain/social/fanout.go).
+type FollowReader interface {
 	// Friends lists whom username follows, and Followers who follows username: at most limit
 	// records, in the store's own stable order, starting after the record whose Cursor is after
 	// ("" = from the start). A cursor the store cannot read is domain.ErrInvalid.
@@ -53,26 +71,40 @@ type UserStore interface {
 	// follower and each Unfollow that removes one changes it once, however many run at once and
 	// however often a store retries. A user nobody follows, or no user at all, counts 0.
 	FollowerCount(ctx context.Context, username string) (int64, error)
-	// MarkPulled records that username's posts are pulled from now on: they go to no follower's
-	// timeline, and the followers' pages read them from username's userline. Marking again
-	// changes nothing. A store never forgets an author it was told of: the posts made while
-	// pulled are in no timeline, whatever the author's count becomes.
-	MarkPulled(ctx context.Context, username string) error
 	// PulledFriends returns the follows of username (with their Since) whose friend was ever
 	// marked pulled: a read of the marked authors and one of username's follows among them,
 	// never a walk of username's whole friend list. The list is read-only, for the store and
-	// its callers alike: a store may hand the same list to every call while nothing changes
-	// it, and a caller may tell it is unchanged by its address.
+	// its callers alike: a store may hand the same list to every call while nothing changes it.
 	PulledFriends(ctx context.Context, username string) ([]domain.Follow, error)
 	// PulledAuthors lists every author ever marked pulled, by username (the teaching view shows
 	// them; migrate copies them).
 	PulledAuthors(ctx context.Context) ([]string, error)
 }
 
+// FollowWriter writes the follow graph.
+type FollowWriter interface {
+	// Follow records that username follows friend, on both sides (friends and followers), and
+	// counts friend's new follower. Following again changes nothing: the first since stays (a
+	// pulled friend's userline is merged into username's timeline from it on).
+	Follow(ctx context.Context, username, friend string, since time.Time) error
+	// Unfollow removes both sides, and counts friend's follower gone. Unfollowing someone not
+	// followed is not an error and counts nothing.
+	Unfollow(ctx context.Context, username, friend string) error
+	// MarkPulled records that username's posts are pulled from now on: they go to no follower's
+	// timeline, and the followers' pages read them from username's userline. Marking again
+	// changes nothing. A store never forgets an author it was told of: the posts made while
+	// pulled are in no timeline, whatever the author's count becomes.
+	MarkPulled(ctx context.Context, username string) error
+}
+
 // TweetStore keeps tweets by ID.
 type TweetStore interface {
-	// SaveTweet stores the tweet (an upsert by ID).
-	SaveTweet(ctx context.Context, t domain.Tweet) error
+	TweetReader
+	TweetWriter
+}
+
+// TweetReader reads tweets by ID.
+type TweetReader interface {
 	// GetTweet returns the tweet or domain.ErrNotFound.
 	GetTweet(ctx context.Context, id uuid.UUID) (domain.Tweet, error)
 	// GetTweets returns the tweets that exist, in the order asked, in one round trip (or a
@@ -80,8 +112,43 @@ type TweetStore interface {
 	GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet, error)
 }
 
+// TweetWriter writes tweets.
+type TweetWriter interface {
+	// SaveTweet stores the tweet (an upsert by ID).
+	SaveTweet(ctx context.Context, t domain.Tweet) error
+}
+
 // LineStore keeps the userlines, timelines and the public line.
 type LineStore interface {
+	LineReader
+	LineWriter
+}
+
+// LineReader reads the lines: a slice of one, of several at once, and a page with its tweets.
+type LineReader interface {
+	// Slice returns at most limit entries of line, newest first, strictly older than before
+	// (before <= 0: from the newest). An unknown line is empty, not an error.
+	Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error)
+	// SliceMany slices several lines, each as Slice would, the results in the order asked. A
+	// store that pays a round trip per slice sends them at once (a merged home page reads a
+	// timeline and several userlines); a local store reads them one after another.
+	SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error)
+	// ReadPage reads one page of a line, or of several merged (a home page with pulled
+	// authors), with the page's tweets. Which entries make the page is the use case's rule, and
+	// how its lines and tweets are read is the store's: so the use case hands its rule over as
+	// plan, and the store runs it on its own lines (a domain.PageLines, which plan slices) and
+	// then reads the tweets. Compare mode runs the whole of it on each of its two models, each
+	// reading the page as it would alone.
+	//
+	// It returns the entries plan chose, the first limit of them with their tweets: those the
+	// lines carry as they are, the others read by ID in one multiget (a store whose lines keep
+	// IDs only reads them all). An entry whose tweet is missing (a write cut short) keeps Tweet
+	// nil; the entries past limit, which only say that a next page exists, are returned as read.
+	ReadPage(ctx context.Context, limit int, plan domain.PagePlan) ([]domain.LineEntry, error)
+}
+
+// LineWriter writes the lines.
+type LineWriter interface {
 	// Append adds one entry to many lines at once; the store chooses how to fan out (one batch,
 	// bounded concurrent inserts). Appending an entry already present is harmless.
 	Append(ctx context.Context, e domain.LineEntry, lines ...domain.LineKey) error
@@ -94,42 +161,14 @@ type LineStore interface {
 	AppendToFollowers(ctx context.Context, e domain.LineEntry, author string, lines ...domain.LineKey) (int, error)
 	// AppendEntries adds many entries to one line (the backfill of a follow).
 	AppendEntries(ctx context.Context, line domain.LineKey, entries []domain.LineEntry) error
-	// Slice returns at most limit entries of line, newest first, strictly older than before
-	// (before <= 0: from the newest). An unknown line is empty, not an error.
-	Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error)
-	// SliceMany slices several lines, each as Slice would, the results in the order asked. A
-	// store that pays a round trip per slice sends them at once (a merged home page reads a
-	// timeline and several userlines); a local store reads them one after another (SliceEach).
-	SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error)
 	// Remove deletes the entries with these times from line; absent ones are ignored.
 	Remove(ctx context.Context, line domain.LineKey, times ...int64) error
-	// ReadPage runs plan on this store's lines and returns the entries it chose, the first
-	// limit of them with their tweets: those the lines carry as they are, the others read by
-	// ID in one multiget (a store whose lines keep IDs only reads them all). An entry whose
-	// tweet is missing (a write cut short) keeps Tweet nil; the entries past limit, which only
-	// say that a next page exists, are returned as read. Every model reads a page its own way,
-	// so compare mode runs the whole of it on each (ReadPageWith is the usual implementation).
-	ReadPage(ctx context.Context, limit int, plan domain.PagePlan) ([]domain.LineEntry, error)
 	// Backfill copies the newest limit entries of from (a followed user's userline) into line
 	// (the follower's timeline), each written as this store writes an entry itself: a store
 	// whose lines carry their tweets writes them whole, reading by ID the tweets of entries it
 	// read without one (rows older than its query-first tables). Every model copies from its
-	// own line, so compare mode runs the whole of it on each (BackfillWith).
+	// own line, so compare mode runs the whole of it on each.
 	Backfill(ctx context.Context, line, from domain.LineKey, limit int) error
-}
-
-// SliceEach is SliceMany for a store whose slices cost no round trip: one Slice after another.
-func SliceEach(ctx context.Context, lines interface {
-	Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error)
-}, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
-	out := make([][]domain.LineEntry, len(reqs))
-	for i, r := range reqs {
-		var err error
-		if out[i], err = lines.Slice(ctx, r.Line, r.Before, r.Limit); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
 
 // Stores is every store of one backend: what the tools that copy, dump or verify a whole

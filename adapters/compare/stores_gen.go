@@ -32,12 +32,6 @@ type userStore struct {
 	a, b ports.UserStore
 }
 
-func (w userStore) CreateUser(ctx context.Context, u domain.User) error {
-	return w.p.write(ctx, "create_user", func(ctx context.Context, first bool) error {
-		return pick(first, w.a, w.b).CreateUser(ctx, u)
-	})
-}
-
 func (w userStore) GetUser(ctx context.Context, username string) (domain.User, error) {
 	return read(ctx, w.p, "get_user"+" "+username, func(ctx context.Context, first bool) (domain.User, error) {
 		return pick(first, w.a, w.b).GetUser(ctx, username)
@@ -50,15 +44,9 @@ func (w userStore) GetUsers(ctx context.Context, usernames []string) ([]domain.U
 	}, listKey(userKey))
 }
 
-func (w userStore) Follow(ctx context.Context, username string, friend string, since time.Time) error {
-	return w.p.write(ctx, "follow"+" "+username+" "+friend, func(ctx context.Context, first bool) error {
-		return pick(first, w.a, w.b).Follow(ctx, username, friend, since)
-	})
-}
-
-func (w userStore) Unfollow(ctx context.Context, username string, friend string) error {
-	return w.p.write(ctx, "unfollow"+" "+username+" "+friend, func(ctx context.Context, first bool) error {
-		return pick(first, w.a, w.b).Unfollow(ctx, username, friend)
+func (w userStore) CreateUser(ctx context.Context, u domain.User) error {
+	return w.p.write(ctx, "create_user", func(ctx context.Context, first bool) error {
+		return pick(first, w.a, w.b).CreateUser(ctx, u)
 	})
 }
 
@@ -66,12 +54,6 @@ func (w userStore) FollowerCount(ctx context.Context, username string) (int64, e
 	return read(ctx, w.p, "follower_count"+" "+username, func(ctx context.Context, first bool) (int64, error) {
 		return pick(first, w.a, w.b).FollowerCount(ctx, username)
 	}, int64Key)
-}
-
-func (w userStore) MarkPulled(ctx context.Context, username string) error {
-	return w.p.write(ctx, "mark_pulled"+" "+username, func(ctx context.Context, first bool) error {
-		return pick(first, w.a, w.b).MarkPulled(ctx, username)
-	})
 }
 
 func (w userStore) PulledFriends(ctx context.Context, username string) ([]domain.Follow, error) {
@@ -86,15 +68,27 @@ func (w userStore) PulledAuthors(ctx context.Context) ([]string, error) {
 	}, listKey(stringKey))
 }
 
+func (w userStore) Follow(ctx context.Context, username string, friend string, since time.Time) error {
+	return w.p.write(ctx, "follow"+" "+username+" "+friend, func(ctx context.Context, first bool) error {
+		return pick(first, w.a, w.b).Follow(ctx, username, friend, since)
+	})
+}
+
+func (w userStore) Unfollow(ctx context.Context, username string, friend string) error {
+	return w.p.write(ctx, "unfollow"+" "+username+" "+friend, func(ctx context.Context, first bool) error {
+		return pick(first, w.a, w.b).Unfollow(ctx, username, friend)
+	})
+}
+
+func (w userStore) MarkPulled(ctx context.Context, username string) error {
+	return w.p.write(ctx, "mark_pulled"+" "+username, func(ctx context.Context, first bool) error {
+		return pick(first, w.a, w.b).MarkPulled(ctx, username)
+	})
+}
+
 type tweetStore struct {
 	p    *Pair
 	a, b ports.TweetStore
-}
-
-func (w tweetStore) SaveTweet(ctx context.Context, t domain.Tweet) error {
-	return w.p.write(ctx, "save_tweet", func(ctx context.Context, first bool) error {
-		return pick(first, w.a, w.b).SaveTweet(ctx, t)
-	})
 }
 
 func (w tweetStore) GetTweet(ctx context.Context, id uuid.UUID) (domain.Tweet, error) {
@@ -109,21 +103,15 @@ func (w tweetStore) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tw
 	}, listKey(tweetKey))
 }
 
+func (w tweetStore) SaveTweet(ctx context.Context, t domain.Tweet) error {
+	return w.p.write(ctx, "save_tweet", func(ctx context.Context, first bool) error {
+		return pick(first, w.a, w.b).SaveTweet(ctx, t)
+	})
+}
+
 type lineStore struct {
 	p    *Pair
 	a, b ports.LineStore
-}
-
-func (w lineStore) Append(ctx context.Context, e domain.LineEntry, lines ...domain.LineKey) error {
-	return w.p.write(ctx, "append", func(ctx context.Context, first bool) error {
-		return pick(first, w.a, w.b).Append(ctx, e, lines...)
-	})
-}
-
-func (w lineStore) AppendEntries(ctx context.Context, line domain.LineKey, entries []domain.LineEntry) error {
-	return w.p.write(ctx, "append_entries"+" "+line.String(), func(ctx context.Context, first bool) error {
-		return pick(first, w.a, w.b).AppendEntries(ctx, line, entries)
-	})
 }
 
 func (w lineStore) Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error) {
@@ -136,6 +124,18 @@ func (w lineStore) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]
 	return read(ctx, w.p, "slice_many", func(ctx context.Context, first bool) ([][]domain.LineEntry, error) {
 		return pick(first, w.a, w.b).SliceMany(ctx, reqs)
 	}, listKey(listKey(lineEntryKey)))
+}
+
+func (w lineStore) Append(ctx context.Context, e domain.LineEntry, lines ...domain.LineKey) error {
+	return w.p.write(ctx, "append", func(ctx context.Context, first bool) error {
+		return pick(first, w.a, w.b).Append(ctx, e, lines...)
+	})
+}
+
+func (w lineStore) AppendEntries(ctx context.Context, line domain.LineKey, entries []domain.LineEntry) error {
+	return w.p.write(ctx, "append_entries"+" "+line.String(), func(ctx context.Context, first bool) error {
+		return pick(first, w.a, w.b).AppendEntries(ctx, line, entries)
+	})
 }
 
 func (w lineStore) Remove(ctx context.Context, line domain.LineKey, times ...int64) error {

@@ -45,8 +45,9 @@ func Migrations() fs.FS {
 // driver session. It is usable after Start (or Open) and until Close; before and after, every
 // method returns domain.ErrUnavailable.
 type Store struct {
-	cfg    settings
-	logger *slog.Logger
+	cfg     settings
+	logger  *slog.Logger
+	linesID domain.LinesID
 
 	session atomic.Pointer[gocqlx.Session]
 	// migrations are the schema Start applies; nil: all of Migrations() (a test may stop at an
@@ -82,8 +83,11 @@ func New(cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{cfg: s, logger: slog.New(slog.DiscardHandler)}, nil
+	return &Store{cfg: s, logger: slog.New(slog.DiscardHandler), linesID: domain.NewLinesID()}, nil
 }
+
+// LinesID names the store's lines for what a server keeps of them between pages.
+func (s *Store) LinesID() domain.LinesID { return s.linesID }
 
 // Open is New and Start: a connected, migrated Store.
 func Open(ctx context.Context, cfg Config) (*Store, error) {

@@ -12,9 +12,9 @@ import (
 	"github.com/scylladb/gocqlx/v2"
 	"github.com/scylladb/gocqlx/v2/qb"
 
+	"twissandra/adapters/internal/linestore"
 	"twissandra/domain"
 	"twissandra/internal/parallel"
-	"twissandra/ports"
 )
 
 // maxIn bounds the keys of one IN multiget. The use cases ask for at most a page (200) at a
@@ -290,10 +290,10 @@ func checkEntry(e domain.LineEntry) error {
 }
 
 // AppendToFollowers pages author's followers partition and inserts e into their timelines
-// as Append does (ports.AppendToFollowersWith): the CQL tables name a timeline by its
+// as Append does (linestore.AppendToFollowers): the CQL tables name a timeline by its
 // owner's username, as the followers partition names the followers.
 func (s *Store) AppendToFollowers(ctx context.Context, e domain.LineEntry, author string, lines ...domain.LineKey) (int, error) {
-	return ports.AppendToFollowersWith(ctx, s, s, e, author, lines...)
+	return linestore.AppendToFollowers(ctx, s, s, e, author, lines...)
 }
 
 // Append fans e out as concurrent single-partition inserts, at most FanoutConcurrency in
@@ -399,13 +399,13 @@ func lineStmtsOf(kind domain.LineKind) (lineStmts, error) {
 // 004), so a page reads no tweets table, but for rows older than that migration, whose tweets
 // it reads by ID (SELECT ... FROM tweets WHERE tweet_id IN ?).
 func (s *Store) ReadPage(ctx context.Context, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
-	return ports.ReadPageWith(ctx, s, s, limit, plan)
+	return linestore.ReadPage(ctx, s, s, limit, plan)
 }
 
 // Backfill reads from's newest rows, tweets included, and writes them whole into line's
 // partition (AppendEntries), reading by ID only the tweets of rows older than migration 004.
 func (s *Store) Backfill(ctx context.Context, line, from domain.LineKey, limit int) error {
-	return ports.BackfillWith(ctx, s, s, line, from, limit)
+	return linestore.Backfill(ctx, s, s, line, from, limit)
 }
 
 // sliceConcurrency bounds the queries of one SliceMany in flight.

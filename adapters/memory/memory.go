@@ -16,8 +16,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"twissandra/adapters/internal/linestore"
 	"twissandra/domain"
-	"twissandra/ports"
 	"twissandra/ports/oplog"
 )
 
@@ -30,6 +30,7 @@ type Store struct {
 	tweets    map[uuid.UUID]domain.Tweet
 	lines     map[domain.LineKey][]domain.LineEntry // ascending by Time
 	pulled    map[string]struct{}                   // the authors ever marked pulled
+	linesID   domain.LinesID
 }
 
 // New returns an empty store.
@@ -41,8 +42,12 @@ func New() *Store {
 		tweets:    map[uuid.UUID]domain.Tweet{},
 		lines:     map[domain.LineKey][]domain.LineEntry{},
 		pulled:    map[string]struct{}{},
+		linesID:   domain.NewLinesID(),
 	}
 }
+
+// LinesID names the store's lines for what a server keeps of them between pages.
+func (s *Store) LinesID() domain.LinesID { return s.linesID }
 
 // found returns the records of keys in m, in the order of keys (a missing key left out, a key
 // asked twice returned twice), each through cp when it is not nil: the multigets of the ports.
@@ -350,9 +355,9 @@ func (s *Store) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.Tweet,
 	return out, nil
 }
 
-// AppendToFollowers lists author's followers and appends to their timelines (ports.AppendToFollowersWith).
+// AppendToFollowers lists author's followers and appends to their timelines (linestore.AppendToFollowers).
 func (s *Store) AppendToFollowers(ctx context.Context, e domain.LineEntry, author string, lines ...domain.LineKey) (int, error) {
-	return ports.AppendToFollowersWith(ctx, s, s, e, author, lines...)
+	return linestore.AppendToFollowers(ctx, s, s, e, author, lines...)
 }
 
 // Append adds e to every line named.
@@ -448,17 +453,17 @@ func insertEntry(l []domain.LineEntry, e domain.LineEntry) []domain.LineEntry {
 // ReadPage runs plan on the store's lines, then reads the tweets the entries lack (each call
 // records itself).
 func (s *Store) ReadPage(ctx context.Context, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
-	return ports.ReadPageWith(ctx, s, s, limit, plan)
+	return linestore.ReadPage(ctx, s, s, limit, plan)
 }
 
 // Backfill slices from and appends what it read to line (each call records itself).
 func (s *Store) Backfill(ctx context.Context, line, from domain.LineKey, limit int) error {
-	return ports.BackfillWith(ctx, s, s, line, from, limit)
+	return linestore.Backfill(ctx, s, s, line, from, limit)
 }
 
 // SliceMany slices one line after another (each slice records itself).
 func (s *Store) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
-	return ports.SliceEach(ctx, s, reqs)
+	return linestore.SliceEach(ctx, s, reqs)
 }
 
 // Slice returns up to limit entries older than before, newest first.

@@ -30,9 +30,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"twissandra/adapters/internal/linestore"
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain"
-	"twissandra/ports"
 	"twissandra/ports/oplog"
 )
 
@@ -54,8 +54,9 @@ const cl = engine.QUORUM
 
 // Store implements ports.UserStore, ports.TweetStore and ports.LineStore on a Node.
 type Store struct {
-	node  *engine.Node
-	stamp *domain.Stamper
+	node    *engine.Node
+	stamp   *domain.Stamper
+	linesID domain.LinesID
 
 	// idCache caches username <-> user uuid. The pair never changes once the username is
 	// claimed (users are neither renamed nor deleted), so it needs no invalidation; it spares a
@@ -89,8 +90,11 @@ func (c *nameCache) put(username, id string) {
 
 // NewStore runs Twissandra on node.
 func NewStore(node *engine.Node) *Store {
-	return &Store{node: node, stamp: domain.NewStamper(domain.SystemClock{}), followLock: followLocks{seed: maphash.MakeSeed()}}
+	return &Store{node: node, stamp: domain.NewStamper(domain.SystemClock{}), linesID: domain.NewLinesID(), followLock: followLocks{seed: maphash.MakeSeed()}}
 }
+
+// LinesID names the store's lines for what a server keeps of them between pages.
+func (s *Store) LinesID() domain.LinesID { return s.linesID }
 
 // Node is the engine the store runs on (for tools that read the rows themselves).
 func (s *Store) Node() *engine.Node { return s.node }
@@ -804,10 +808,10 @@ func (s *Store) lineRow(ctx context.Context, line domain.LineKey) (string, bool,
 // ReadPage runs plan on the store's rows (get_slice), then reads the page's tweets with one
 // multiget_slice of the Tweet column family: a line row holds tweet IDs only.
 func (s *Store) ReadPage(ctx context.Context, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
-	// The plan slices s itself (the server's heads know a model by its lines), and finds the
-	// page's reader in its context.
+	// The plan slices the page's reader, which reads the store's lines (and names them as the
+	// store does) and remembers what its first slice read for the page's multiget.
 	p := &pageReader{Store: s}
-	return ports.ReadPageWith(context.WithValue(ctx, pageKey{}, p), s, p, limit, plan)
+	return linestore.ReadPage(ctx, p, p, limit, plan)
 }
 
 // pageReader is the store as one page's read sees it. A line's column values are the keys of
@@ -821,8 +825,20 @@ type pageReader struct {
 	entries []domain.LineEntry // what it returned
 }
 
-// pageKey is the context key of the page's reader.
-type pageKey struct{}
+// Slice is the store's Slice; the first slice of a page keeps the text of each ID it read.
+func (p *pageReader) Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error) {
+	if p.slices++; p.slices > 1 {
+		return p.slice(ctx, line, before, limit, nil) // a merged page: its IDs are written out
+	}
+	entries, err := p.slice(ctx, line, before, limit, &p.text)
+	p.entries = entries
+	return entries, err
+}
+
+// SliceMany slices one line after another through the page's Slice.
+func (p *pageReader) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
+	return linestore.SliceEach(ctx, p, reqs)
+}
 
 // GetTweets reads the rows of ids by the texts the page's one slice read when ids are the IDs
 // it read, in its order; otherwise they are written out as text.
@@ -838,27 +854,18 @@ func (p *pageReader) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.T
 
 // Backfill slices from's row and writes the IDs it read into line's row in one batch_mutate.
 func (s *Store) Backfill(ctx context.Context, line, from domain.LineKey, limit int) error {
-	return ports.BackfillWith(ctx, s, s, line, from, limit)
+	return linestore.Backfill(ctx, s, s, line, from, limit)
 }
 
 // SliceMany slices one line after another: the engine is in this process, a slice costs no
 // round trip to overlap.
 func (s *Store) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
-	return ports.SliceEach(ctx, s, reqs)
+	return linestore.SliceEach(ctx, s, reqs)
 }
 
 // Slice is one reversed slice: start at before-1 (slice bounds are inclusive), count limit.
 func (s *Store) Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error) {
-	p, _ := ctx.Value(pageKey{}).(*pageReader)
-	if p == nil || p.Store != s {
-		return s.slice(ctx, line, before, limit, nil)
-	}
-	if p.slices++; p.slices > 1 {
-		return s.slice(ctx, line, before, limit, nil) // a merged page: its IDs are written out
-	}
-	entries, err := s.slice(ctx, line, before, limit, &p.text)
-	p.entries = entries
-	return entries, err
+	return s.slice(ctx, line, before, limit, nil)
 }
 
 // slice is Slice, appending the text of each ID it reads to *text when text is not nil.

@@ -107,14 +107,14 @@ func (s *Service) fanoutOf(ctx context.Context, username string) (Fanout, error)
 // when the merge comes down to its newest entry, so an author with nothing that new is never
 // looked at. Reads and work grow with the page and with the pulled authors whose heads are due,
 // never with the reader's other friends; the cursor is the same time cursor as a plain page's.
-func (s *Service) mergedPage(ctx context.Context, username string, pulled []domain.Follow, start string, limit int) (TweetPage, error) {
+func (s *Service) mergedPage(ctx context.Context, username string, pulled []domain.Follow, start string, limit int, o pageOptions) (TweetPage, error) {
 	limit, before, err := pageArgs(start, limit)
 	if err != nil {
 		return TweetPage{}, err
 	}
 	uncarried := false // an entry of a pulled author's line came without its tweet
-	entries, err := s.lines.ReadPage(ctx, limit, func(ctx context.Context, lines domain.LineReader) ([]domain.LineEntry, error) {
-		merged, bare, err := s.merge(ctx, lines, username, pulled, before, limit)
+	entries, err := s.lines.ReadPage(ctx, limit, func(ctx context.Context, lines domain.PageLines) ([]domain.LineEntry, error) {
+		merged, bare, err := s.merge(ctx, lines, username, pulled, before, limit, o)
 		uncarried = uncarried || bare
 		return merged, err
 	})
@@ -139,22 +139,36 @@ type MergeStats struct {
 	Entries   int
 }
 
-type mergeStatsKey struct{}
+// PageOption steers one read of a home page (Timeline): the teaching view reads a page both
+// ways and shows what each read.
+type PageOption func(*pageOptions)
 
-// WithMergeStats returns a context in which a merged page's read (Timeline) tells st what it
-// read; a plain page leaves st as it was. In compare mode st tells of the last model's read.
-func WithMergeStats(ctx context.Context, st *MergeStats) context.Context {
-	return context.WithValue(ctx, mergeStatsKey{}, st)
+// pageOptions are a page's options, applied.
+type pageOptions struct {
+	noHeads bool        // neither use nor fill the heads: every userline read from the store
+	stats   *MergeStats // told what a merged page read
+}
+
+// WithoutHeads makes a merged page neither use nor fill the server's heads (heads.go): every
+// pulled author's userline is sliced from the store, as with no heads kept.
+func WithoutHeads() PageOption {
+	return func(o *pageOptions) { o.noHeads = true }
+}
+
+// WithMergeStats makes a merged page's read tell st what it read; a plain page leaves st as it
+// was. In compare mode st tells of the last model's read.
+func WithMergeStats(st *MergeStats) PageOption {
+	return func(o *pageOptions) { o.stats = st }
 }
 
 // merge chooses the entries of a merged page from lines: up to limit+1, newest first; uncarried
 // says whether an entry of a pulled author's line came without its tweet.
-func (s *Service) merge(ctx context.Context, lines domain.LineReader, username string, pulled []domain.Follow, before int64, limit int) (merged []domain.LineEntry, uncarried bool, err error) {
+func (s *Service) merge(ctx context.Context, lines domain.PageLines, username string, pulled []domain.Follow, before int64, limit int, o pageOptions) (merged []domain.LineEntry, uncarried bool, err error) {
 	want := limit + 1
 	// A pulled author's first slice, with no head: its share of the page if every line gave
 	// alike, and a few more; each slice after that doubles, up to a page.
 	share := max(4, want/(len(pulled)+1)+2)
-	view, kept := s.heads.view(ctx, lines, s.clock.Now())
+	view, kept := s.heads.view(lines, o.noHeads, s.clock.Now())
 	var fresh []*head // aligned with pulled: the fresh heads (nil: due for a read)
 	var byNewer []int // when every head is fresh: the authors by their newest entry
 	if kept {
@@ -232,8 +246,8 @@ func (s *Service) merge(ctx context.Context, lines domain.LineReader, username s
 	st.Slices = slices
 	st.Skipped += len(waiting.order) - waiting.next
 	st.Entries = len(merged)
-	if sink, ok := ctx.Value(mergeStatsKey{}).(*MergeStats); ok {
-		*sink = st
+	if o.stats != nil {
+		*o.stats = st
 	}
 	noteMerge(ctx, username, pulled, st)
 	return merged, uncarried, nil
@@ -293,7 +307,7 @@ func (w *waitingHeads) due(t int64, add func(*lineCursor)) {
 // needs an entry and its entries are used up, so a line read is a line the page needed; a
 // waiting head becomes a cursor only when the merge reaches its newest entry.
 // uncarried says whether an entry of a line other than the first came without its tweet.
-func mergeCursors(ctx context.Context, lines domain.LineReader, cursors []*lineCursor, waiting *waitingHeads, want int) (merged []domain.LineEntry, slices int, uncarried bool, err error) {
+func mergeCursors(ctx context.Context, lines domain.PageLines, cursors []*lineCursor, waiting *waitingHeads, want int) (merged []domain.LineEntry, slices int, uncarried bool, err error) {
 	h := make(cursorHeap, 0, len(cursors)+min(len(waiting.order), want))
 	added := make([]*lineCursor, 0, cap(h)) // every cursor, in its order
 	var ferr error
@@ -426,7 +440,7 @@ type lineCursor struct {
 }
 
 // fill reads the next slice when the cursor has used up its entries and the line has more.
-func (c *lineCursor) fill(ctx context.Context, lines domain.LineReader) error {
+func (c *lineCursor) fill(ctx context.Context, lines domain.PageLines) error {
 	if c.pos < len(c.buf) || !c.more {
 		return nil
 	}

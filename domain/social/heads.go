@@ -2,8 +2,6 @@ package social
 
 import (
 	"cmp"
-	"context"
-	"reflect"
 	"slices"
 	"sync"
 	"time"
@@ -26,8 +24,8 @@ import (
 // A head holds HeadSize entries, a default page and the one past it, so that a first page of the
 // default size merges from memory alone; a page further down reads the rest from the store, as
 // the merge always did. Each model keeps its own heads (compare mode runs a page's plan on each
-// model's lines: the heads are kept per line reader), and a head is read from the same lines
-// the page is merged from.
+// model's lines: the heads are kept by the lines' LinesID), and a head is read from the same
+// lines the page is merged from.
 
 // HeadSize is how many of a pulled author's newest userline entries the server keeps.
 const HeadSize = domain.DefaultPageSize + 1
@@ -80,7 +78,7 @@ const maxPlans = 1 << 14
 type headCache struct {
 	mu     sync.Mutex
 	bound  time.Duration // 0: no heads kept (every merge slices every userline)
-	models map[any]*heads
+	models map[domain.LinesID]*heads
 	posts  uint64 // this server's posts put so far: a head read across one is not kept
 }
 
@@ -144,28 +142,23 @@ func (s *Service) Heads() []HeadInfo {
 	return out
 }
 
-// skipHeads, in a context, makes a merged page read every userline from the store, as with
-// no cache: the teaching view reads a page both ways.
-type skipHeadsKey struct{}
-
-// WithoutHeads returns a context whose merged pages neither use nor fill the heads.
-func WithoutHeads(ctx context.Context) context.Context {
-	return context.WithValue(ctx, skipHeadsKey{}, true)
-}
-
 // headView is one merge's view of one model's heads: the fresh heads it found, and what it
 // needs to keep the heads it reads.
 type headView struct {
 	c     *headCache
-	key   any
+	key   domain.LinesID
 	now   time.Time
 	posts uint64
 }
 
-// view returns the merge's view of lines' heads; ok is false when no heads are kept (a bound of
-// 0, a context WithoutHeads, or lines that cannot key a map).
-func (c *headCache) view(ctx context.Context, lines domain.LineReader, now time.Time) (headView, bool) {
-	if ctx.Value(skipHeadsKey{}) != nil || lines == nil || !reflect.ValueOf(lines).Comparable() {
+// view returns the merge's view of lines' heads; ok is false when none are used: a bound of 0,
+// a page read WithoutHeads (skip), or lines that name no lines (domain.NoLinesID).
+func (c *headCache) view(lines domain.PageLines, skip bool, now time.Time) (headView, bool) {
+	if skip {
+		return headView{}, false
+	}
+	key := lines.LinesID()
+	if key == domain.NoLinesID {
 		return headView{}, false
 	}
 	c.mu.Lock()
@@ -173,7 +166,7 @@ func (c *headCache) view(ctx context.Context, lines domain.LineReader, now time.
 	if c.bound == 0 {
 		return headView{}, false
 	}
-	return headView{c: c, key: lines, now: now, posts: c.posts}, true
+	return headView{c: c, key: key, now: now, posts: c.posts}, true
 }
 
 // freshOf returns the heads of reader's pulled authors read less than the bound ago, aligned
@@ -217,13 +210,15 @@ func (v headView) freshOf(reader string, pulled []domain.Follow) (fresh []*head,
 	return fresh, byNewer
 }
 
-// samePulled says whether two lists of follows are the same.
+// samePulled says whether two lists of follows are the same: the same follows, in order. Two
+// lists at one address are the same without a look at their follows, since PulledFriends' lists
+// are read-only (a store that keeps a reader's list hands the same one to every page).
 func samePulled(a, b []domain.Follow) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	if len(a) == 0 || &a[0] == &b[0] {
-		return true // the same list: a store's cache hands out one list to every caller
+		return true
 	}
 	for i := range a {
 		if a[i].Username != b[i].Username || !a[i].Since.Equal(b[i].Since) {
@@ -245,7 +240,7 @@ func (v headView) keep(read map[string][]domain.LineEntry) {
 		return
 	}
 	if v.c.models == nil {
-		v.c.models = map[any]*heads{}
+		v.c.models = map[domain.LinesID]*heads{}
 	}
 	m := v.c.models[v.key]
 	if m == nil {

@@ -14,11 +14,10 @@ import (
 
 	"twissandra/adapters/memory"
 	"twissandra/domain"
-	"twissandra/ports"
 )
 
-// countingLines is the memory store whose line reads are counted by kind, and which reads
-// pages through itself (so its merged pages slice through the counter).
+// countingLines is the memory store whose line reads are counted by kind, and which runs its
+// pages' plans on itself (so its merged pages slice through the counter).
 type countingLines struct {
 	*memory.Store
 	userline, timeline atomic.Int64
@@ -39,11 +38,43 @@ func (c *countingLines) Slice(ctx context.Context, line domain.LineKey, before i
 }
 
 func (c *countingLines) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
-	return ports.SliceEach(ctx, c, reqs)
+	out := make([][]domain.LineEntry, len(reqs))
+	for i, r := range reqs {
+		var err error
+		if out[i], err = c.Slice(ctx, r.Line, r.Before, r.Limit); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
+// ReadPage is the memory store's, with the plan run on c (whose lines are the store's, by the
+// store's LinesID).
 func (c *countingLines) ReadPage(ctx context.Context, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
-	return ports.ReadPageWith(ctx, c, c.Store, limit, plan)
+	return c.Store.ReadPage(ctx, limit, func(ctx context.Context, _ domain.PageLines) ([]domain.LineEntry, error) {
+		return plan(ctx, c)
+	})
+}
+
+// switchedLines are the counting lines whose pages' plans read them under the LinesID id: a
+// test names them as another store's, or as no lines.
+type switchedLines struct {
+	*countingLines
+	id domain.LinesID
+}
+
+// renamedLines are lines under another LinesID.
+type renamedLines struct {
+	*countingLines
+	id domain.LinesID
+}
+
+func (r renamedLines) LinesID() domain.LinesID { return r.id }
+
+func (s *switchedLines) ReadPage(ctx context.Context, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
+	return s.countingLines.ReadPage(ctx, limit, func(ctx context.Context, _ domain.PageLines) ([]domain.LineEntry, error) {
+		return plan(ctx, renamedLines{s.countingLines, s.id})
+	})
 }
 
 // stepClock is a clock a test moves.
@@ -108,7 +139,7 @@ func (w celebrityWorld) page(t *testing.T, svc *Service, reader, start string, l
 	t.Helper()
 	var st MergeStats
 	before := w.lines.userline.Load()
-	p, err := svc.Timeline(WithMergeStats(context.Background(), &st), reader, start, limit)
+	p, err := svc.Timeline(context.Background(), reader, start, limit, WithMergeStats(&st))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,4 +363,44 @@ func TestCursorHeapOrder(t *testing.T) {
 			t.Fatalf("%d cursors left", len(h))
 		}
 	}
+}
+
+// The heads are kept by the LinesID of the lines a page is read from: another store's lines (the
+// second model of compare mode) find none of the first's and keep their own, and lines that name
+// none keep none. A page read WithoutHeads slices every pulled author's userline, and keeps
+// nothing for the next.
+func TestHeadsAreKeptByTheLinesID(t *testing.T) {
+	t.Parallel()
+	clock := &stepClock{now: time.Now()}
+	w := newCelebrityWorld(t, clock)
+	clock.add(time.Second) // past the follows' since; the heads stay fresh from then on
+	w.post(t, w.svc, "star", 2, "s")
+	lines := &switchedLines{countingLines: w.lines, id: domain.NewLinesID()}
+	svc := New(w.lines.Store, w.lines.Store, lines, clock, domain.NewPasswordHasher(4))
+	read := func(what string, wantReads int64, opts ...PageOption) {
+		t.Helper()
+		before := w.lines.userline.Load()
+		p, err := svc.Timeline(context.Background(), "fan", "", 10, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if reads := w.lines.userline.Load() - before; reads != wantReads || bodies(p) != "s1 s0" {
+			t.Fatalf("%s: %d userline slices, %q; want %d slices, s1 s0", what, reads, bodies(p), wantReads)
+		}
+	}
+	first := lines.id
+	read("the first page of the first lines", 1)
+	read("the first lines again", 0)
+	lines.id = domain.NewLinesID()
+	read("another store's lines", 1)
+	read("another store's lines again", 0)
+	lines.id = first
+	read("the first lines once more", 0)
+	read("the first lines without the heads", 1, WithoutHeads())
+	lines.id = domain.NewLinesID()
+	read("new lines without the heads", 1, WithoutHeads())
+	read("the new lines after a page without the heads", 1)
+	lines.id = domain.NoLinesID
+	read("lines that name none", 1)
+	read("lines that name none again", 1)
 }

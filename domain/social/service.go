@@ -396,8 +396,9 @@ func (s *Service) Profile(ctx context.Context, username, start string, limit, fo
 }
 
 // Timeline is username's home timeline: the timeline row, merged with the userlines of the
-// pulled authors username follows (see fanout.go). The caller has authenticated username.
-func (s *Service) Timeline(ctx context.Context, username, start string, limit int) (TweetPage, error) {
+// pulled authors username follows (see fanout.go). The caller has authenticated username. The
+// options (WithoutHeads, WithMergeStats) are for the views that show how a merged page is read.
+func (s *Service) Timeline(ctx context.Context, username, start string, limit int, opts ...PageOption) (TweetPage, error) {
 	pulled, err := s.users.PulledFriends(ctx, username)
 	if err != nil {
 		return TweetPage{}, err
@@ -405,7 +406,11 @@ func (s *Service) Timeline(ctx context.Context, username, start string, limit in
 	if len(pulled) == 0 {
 		return s.linePage(ctx, domain.TimelineOf(username), start, limit)
 	}
-	return s.mergedPage(ctx, username, pulled, start, limit)
+	var o pageOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return s.mergedPage(ctx, username, pulled, start, limit, o)
 }
 
 // PublicLine is the page of everyone's tweets.
@@ -420,7 +425,7 @@ func (s *Service) linePage(ctx context.Context, line domain.LineKey, start strin
 	if err != nil {
 		return TweetPage{}, err
 	}
-	return s.pageOf(ctx, limit, func(ctx context.Context, lines domain.LineReader) ([]domain.LineEntry, error) {
+	return s.pageOf(ctx, limit, func(ctx context.Context, lines domain.PageLines) ([]domain.LineEntry, error) {
 		return lines.Slice(ctx, line, before, limit+1)
 	})
 }

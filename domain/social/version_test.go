@@ -3,12 +3,12 @@ package social_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"twissandra/adapters/memory"
 	"twissandra/domain"
 	"twissandra/domain/social"
-	"twissandra/ports"
 )
 
 // gatedLines is the memory store whose Append waits at a gate: entered is signalled once
@@ -28,9 +28,18 @@ func (g *gatedLines) Append(ctx context.Context, e domain.LineEntry, lines ...do
 	return g.Store.Append(ctx, e, lines...)
 }
 
-// AppendToFollowers fans out through the gated Append.
+// AppendToFollowers fans out through the gated Append (the tests' authors have fewer followers
+// than one page of them).
 func (g *gatedLines) AppendToFollowers(ctx context.Context, e domain.LineEntry, author string, lines ...domain.LineKey) (int, error) {
-	return ports.AppendToFollowersWith(ctx, g.Store, g, e, author, lines...)
+	followers, err := g.Followers(ctx, author, "", domain.MaxFollowPage)
+	if err != nil {
+		return 0, err
+	}
+	all := slices.Clip(lines)
+	for _, f := range followers {
+		all = append(all, domain.TimelineOf(f.Username))
+	}
+	return len(all), g.Append(ctx, e, all...)
 }
 
 func TestPublicLineVersion(t *testing.T) {

@@ -4,7 +4,8 @@
 // method added to a port reaches them with `go generate ./...` and no hand-written line.
 //
 // The ports wrapped are the fields of ports.Stores, in its order; their methods are read from
-// the ports package's source (ports.go, blog.go) with go/ast. A method the target package
+// the ports package's source (ports.go, blog.go) with go/ast, those of the interfaces a port
+// embeds (UserStore: UserReader, UserWriter, ...) where it embeds them. A method the target package
 // already declares on the wrapper's type, by hand in a file of its own, is skipped: that is how
 // a wrapper that does something particular (compare's set comparison of follow lists, the
 // metrics of a fan-out's size) stays hand-written beside the generated ones.
@@ -108,23 +109,68 @@ func ReadPorts(dir string) ([]Port, map[string]string, error) {
 		if !ok {
 			return nil, nil, fmt.Errorf("portgen: Stores field of type %s: no such interface in %s", typ, dir)
 		}
+		methods, err := methodsOf(fset, interfaces, typ, it, nil)
+		if err != nil {
+			return nil, nil, err
+		}
 		for _, name := range field.Names {
-			p := Port{Field: name.Name, Type: typ, Wrapper: lowerFirst(typ)}
-			for _, m := range it.Methods.List {
-				ft, ok := m.Type.(*ast.FuncType)
-				if !ok || len(m.Names) != 1 {
-					return nil, nil, fmt.Errorf("portgen: %s embeds an interface: list its methods instead", typ)
-				}
-				meth, err := method(fset, m.Names[0].Name, ft)
-				if err != nil {
-					return nil, nil, fmt.Errorf("portgen: %s.%s: %w", typ, m.Names[0].Name, err)
-				}
-				p.Methods = append(p.Methods, meth)
-			}
-			ports = append(ports, p)
+			ports = append(ports, Port{Field: name.Name, Type: typ, Wrapper: lowerFirst(typ), Methods: methods})
 		}
 	}
 	return ports, imports, nil
+}
+
+// methodsOf returns the methods of interface typ, in the order of its source: its own, and those
+// of each interface it embeds (of the ports package, read the same way) where the embedding is
+// written. A method that two of them declare, or an embedding of an interface the package does
+// not declare (another package's, a type union), is refused: the wrappers would not know which
+// to write. outer are the interfaces that embed typ, to refuse a cycle.
+func methodsOf(fset *token.FileSet, interfaces map[string]*ast.InterfaceType, typ string, it *ast.InterfaceType, outer []string) ([]Method, error) {
+	if slices.Contains(outer, typ) {
+		return nil, fmt.Errorf("portgen: %s embeds itself (through %s)", typ, strings.Join(outer, ", "))
+	}
+	var out []Method
+	seen := map[string]string{} // method -> the interface that declares it
+	add := func(from string, ms ...Method) error {
+		for _, m := range ms {
+			if other, ok := seen[m.Name]; ok {
+				return fmt.Errorf("portgen: %s: method %s both in %s and in %s", typ, m.Name, other, from)
+			}
+			seen[m.Name] = from
+			out = append(out, m)
+		}
+		return nil
+	}
+	for _, f := range it.Methods.List {
+		if len(f.Names) == 0 {
+			// An embedded interface: its methods, where it is written.
+			name, ok := f.Type.(*ast.Ident)
+			inner, found := interfaces[exprString(fset, f.Type)]
+			if !ok || !found {
+				return nil, fmt.Errorf("portgen: %s embeds %s, which is no interface of the ports package: list its methods instead", typ, exprString(fset, f.Type))
+			}
+			ms, err := methodsOf(fset, interfaces, name.Name, inner, append(outer, typ))
+			if err != nil {
+				return nil, err
+			}
+			if err := add(name.Name, ms...); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		ft, ok := f.Type.(*ast.FuncType)
+		if !ok || len(f.Names) != 1 {
+			return nil, fmt.Errorf("portgen: %s: a method per line", typ)
+		}
+		m, err := method(fset, f.Names[0].Name, ft)
+		if err != nil {
+			return nil, fmt.Errorf("portgen: %s.%s: %w", typ, f.Names[0].Name, err)
+		}
+		if err := add(typ, m); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func method(fset *token.FileSet, name string, ft *ast.FuncType) (Method, error) {

@@ -137,3 +137,52 @@ func TestNames(t *testing.T) {
 		t.Error("an unknown kind is not refused")
 	}
 }
+
+// A port that embeds interfaces of the ports package has their methods, where it embeds them;
+// an embedding portgen cannot write wrappers for (another package's interface, a cycle, a method
+// twice) is refused.
+func TestEmbeddedInterfaces(t *testing.T) {
+	const head = "package ports\n\nimport \"context\"\n\ntype Stores struct{ Things ThingStore }\n\n"
+	read := func(t *testing.T, src string) ([]Port, error) {
+		t.Helper()
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "ports.go"), []byte(head+src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ps, _, err := ReadPorts(dir)
+		return ps, err
+	}
+	ps, err := read(t, `type ThingStore interface {
+	ThingReader
+	Put(ctx context.Context, name string) error
+	ThingWriter
+}
+type ThingReader interface {
+	Get(ctx context.Context, name string) (string, error)
+	Namer
+}
+type Namer interface{ Names(ctx context.Context) ([]string, error) }
+type ThingWriter interface{ Drop(ctx context.Context, name string) error }
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, m := range ps[0].Methods {
+		names = append(names, m.Name)
+	}
+	if got := strings.Join(names, " "); got != "Get Names Put Drop" {
+		t.Errorf("ThingStore's methods: %s, want Get Names Put Drop", got)
+	}
+	for name, src := range map[string]string{
+		"another package's": "type ThingStore interface{ io.Reader }\n",
+		"a cycle":           "type ThingStore interface{ A }\ntype A interface{ B }\ntype B interface{ A }\n",
+		"a method twice": "type ThingStore interface{ A; B }\n" +
+			"type A interface{ Get(ctx context.Context) error }\ntype B interface{ Get(ctx context.Context) error }\n",
+		"no such interface": "type ThingStore interface{ Missing }\n",
+	} {
+		if _, err := read(t, src); err == nil {
+			t.Errorf("%s embedding: not refused", name)
+		}
+	}
+}

@@ -167,8 +167,8 @@ func testPulledFriends(t *testing.T, s Stores) {
 	if now, err := s.Users.PulledFriends(c, reader.Username); err != nil || len(now) != 1 || now[0].Username != other.Username {
 		t.Fatalf("PulledFriends after a follow and an unfollow = %+v, %v; want only %s", now, err, other.Username)
 	}
-	// A list handed out is read-only: the store changed nothing in it (the merge knows a
-	// reader's unchanged list by its address).
+	// A list handed out is read-only: the store changed nothing in it (a store may hand one
+	// list to every call, and a caller may keep it).
 	if len(got) != 1 || got[0].Username != star.Username || !got[0].Since.Equal(since) {
 		t.Fatalf("the list PulledFriends returned before the follows changed became %+v", got)
 	}

@@ -787,7 +787,8 @@ func testLineCarriesTweet(t *testing.T, s Stores) {
 
 // testReadPage: ReadPage runs the plan on the store's own lines and returns what it chose, the
 // first limit entries with their tweets (carried or read by ID, a missing one nil), the rest as
-// read; a plan's error is the call's.
+// read; a plan's error is the call's. The lines a plan reads name themselves, the same in every
+// page read (what the server keeps of them between pages is kept by that name).
 func testReadPage(t *testing.T, s Stores) {
 	c := ctx(t)
 	svc := service(s, nil)
@@ -801,9 +802,14 @@ func testReadPage(t *testing.T, s Stores) {
 	if err := s.Lines.Append(c, ghost, domain.UserlineOf(author)); err != nil {
 		t.Fatal(err)
 	}
+	var mu sync.Mutex
+	var named [2][]domain.LinesID // by each page read, the LinesID of every run of its plan
 	runs := 0
-	page, err := s.Lines.ReadPage(c, 3, func(ctx context.Context, lines domain.LineReader) ([]domain.LineEntry, error) {
+	page, err := s.Lines.ReadPage(c, 3, func(ctx context.Context, lines domain.PageLines) ([]domain.LineEntry, error) {
+		mu.Lock()
 		runs++
+		named[0] = append(named[0], lines.LinesID())
+		mu.Unlock()
 		return lines.Slice(ctx, domain.UserlineOf(author), posted[0].Time(), 4) // from the second newest
 	})
 	if err != nil || runs < 1 || len(page) != 4 {
@@ -818,14 +824,23 @@ func testReadPage(t *testing.T, s Stores) {
 		t.Errorf("the entry past the page names %s, want %s", page[3].TweetID, posted[4].ID)
 	}
 	// The ghost's tweet is missing: its entry stays, without one.
-	page, err = s.Lines.ReadPage(c, 2, func(ctx context.Context, lines domain.LineReader) ([]domain.LineEntry, error) {
+	page, err = s.Lines.ReadPage(c, 2, func(ctx context.Context, lines domain.PageLines) ([]domain.LineEntry, error) {
+		mu.Lock()
+		named[1] = append(named[1], lines.LinesID())
+		mu.Unlock()
 		return lines.Slice(ctx, domain.UserlineOf(author), posted[4].Time(), 2)
 	})
 	if err != nil || len(page) != 1 || page[0].TweetID != ghost.TweetID || page[0].Tweet != nil {
 		t.Fatalf("a page of the ghost entry: %+v, %v", page, err)
 	}
+	for i := range named {
+		slices.Sort(named[i])
+	}
+	if !slices.Equal(named[0], named[1]) || slices.Contains(named[0], domain.NoLinesID) {
+		t.Errorf("the plans' lines are named %v in one page read and %v in the next; want the same names, none NoLinesID", named[0], named[1])
+	}
 	boom := errors.New("the plan failed")
-	if _, err := s.Lines.ReadPage(c, 2, func(context.Context, domain.LineReader) ([]domain.LineEntry, error) { return nil, boom }); !errors.Is(err, boom) {
+	if _, err := s.Lines.ReadPage(c, 2, func(context.Context, domain.PageLines) ([]domain.LineEntry, error) { return nil, boom }); !errors.Is(err, boom) {
 		t.Fatalf("a failed plan: %v", err)
 	}
 }

@@ -213,8 +213,8 @@ func MeasureFanoutCost(ctx context.Context, backend string, svc *social.Service,
 	// past the head bound). The heads make a pulled author's share of a page cheaper still, so
 	// the pulled rules' page costs here are their upper bounds; the celebrity lesson shows a page both ways.
 	for i, n := range costPulled {
-		rows, err := rowsOf(social.WithoutHeads(ctx), func(ctx context.Context) error {
-			_, err := svc.Timeline(ctx, readers[i], "", 40)
+		rows, err := rowsOf(ctx, func(ctx context.Context) error {
+			_, err := svc.Timeline(ctx, readers[i], "", 40, social.WithoutHeads())
 			return err
 		})
 		if err != nil {

@@ -198,7 +198,7 @@ const (
 )
 
 // AllUsers scans every user, sorted by username.
-func AllUsers(ctx context.Context, s ports.UserStore) ([]domain.User, error) {
+func AllUsers(ctx context.Context, s ports.UserReader) ([]domain.User, error) {
 	sc, ok := s.(scan.Users)
 	if !ok {
 		return nil, fmt.Errorf("the user store %T cannot enumerate its users (no scan.Users)", s)
@@ -209,7 +209,7 @@ func AllUsers(ctx context.Context, s ports.UserStore) ([]domain.User, error) {
 }
 
 // AllTweets scans every tweet, sorted by time, then ID.
-func AllTweets(ctx context.Context, s ports.TweetStore) ([]domain.Tweet, error) {
+func AllTweets(ctx context.Context, s ports.TweetReader) ([]domain.Tweet, error) {
 	sc, ok := s.(scan.Tweets)
 	if !ok {
 		return nil, fmt.Errorf("the tweet store %T cannot enumerate its tweets (no scan.Tweets)", s)
@@ -260,7 +260,7 @@ func scanAll[T any](ctx context.Context, page func(ctx context.Context, after st
 }
 
 // AllFollows returns every friend of username, in the store's order.
-func AllFollows(ctx context.Context, s ports.UserStore, username string) ([]domain.Follow, error) {
+func AllFollows(ctx context.Context, s ports.FollowReader, username string) ([]domain.Follow, error) {
 	var out []domain.Follow
 	after := ""
 	for {
@@ -277,7 +277,7 @@ func AllFollows(ctx context.Context, s ports.UserStore, username string) ([]doma
 }
 
 // EachLinePage calls fn with the pages of line, newest first.
-func EachLinePage(ctx context.Context, s ports.LineStore, line domain.LineKey, fn func([]domain.LineEntry) error) error {
+func EachLinePage(ctx context.Context, s ports.LineReader, line domain.LineKey, fn func([]domain.LineEntry) error) error {
 	before := int64(0)
 	for {
 		page, err := s.Slice(ctx, line, before, linePage)
@@ -480,7 +480,7 @@ func blogRecords(ctx context.Context, s ports.Stores, emit func(Record) error) e
 }
 
 // AllLine returns every entry of line, newest first.
-func AllLine(ctx context.Context, s ports.LineStore, line domain.LineKey) ([]domain.LineEntry, error) {
+func AllLine(ctx context.Context, s ports.LineReader, line domain.LineKey) ([]domain.LineEntry, error) {
 	var out []domain.LineEntry
 	err := EachLinePage(ctx, s, line, func(page []domain.LineEntry) error {
 		out = append(out, page...)

@@ -83,7 +83,7 @@ func (w *lineStore) AppendToFollowers(ctx context.Context, e domain.LineEntry, a
 // wrapper, so it is given them timed.
 func (w *lineStore) ReadPage(ctx context.Context, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
 	start := time.Now()
-	v, err := w.s.ReadPage(ctx, limit, func(ctx context.Context, lines domain.LineReader) ([]domain.LineEntry, error) {
+	v, err := w.s.ReadPage(ctx, limit, func(ctx context.Context, lines domain.PageLines) ([]domain.LineEntry, error) {
 		return plan(ctx, timedLines{lines, w})
 	})
 	w.readPage.done(start, err)
@@ -92,7 +92,7 @@ func (w *lineStore) ReadPage(ctx context.Context, limit int, plan domain.PagePla
 
 // timedLines are a store's lines as a page's plan reads them, each slice timed.
 type timedLines struct {
-	r domain.LineReader
+	r domain.PageLines
 	w *lineStore
 }
 
@@ -102,6 +102,8 @@ func (t timedLines) Slice(ctx context.Context, line domain.LineKey, before int64
 	t.w.slice.done(start, err)
 	return v, err
 }
+
+func (t timedLines) LinesID() domain.LinesID { return t.r.LinesID() }
 
 func (t timedLines) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
 	start := time.Now()

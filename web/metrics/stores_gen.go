@@ -19,31 +19,31 @@ func (m *Metrics) Stores(s ports.Stores, adapter string) ports.Stores {
 	b := m.base(adapter)
 	return ports.Stores{
 		Users: &userStore{base: b, s: s.Users,
-			createUser:    m.op(adapter, "create_user"),
 			getUser:       m.op(adapter, "get_user"),
 			getUsers:      m.op(adapter, "get_users"),
-			follow:        m.op(adapter, "follow"),
-			unfollow:      m.op(adapter, "unfollow"),
+			createUser:    m.op(adapter, "create_user"),
 			friends:       m.op(adapter, "friends"),
 			followers:     m.op(adapter, "followers"),
 			followerCount: m.op(adapter, "follower_count"),
-			markPulled:    m.op(adapter, "mark_pulled"),
 			pulledFriends: m.op(adapter, "pulled_friends"),
 			pulledAuthors: m.op(adapter, "pulled_authors"),
+			follow:        m.op(adapter, "follow"),
+			unfollow:      m.op(adapter, "unfollow"),
+			markPulled:    m.op(adapter, "mark_pulled"),
 		},
 		Tweets: &tweetStore{base: b, s: s.Tweets,
-			saveTweet: m.op(adapter, "save_tweet"),
 			getTweet:  m.op(adapter, "get_tweet"),
 			getTweets: m.op(adapter, "get_tweets"),
+			saveTweet: m.op(adapter, "save_tweet"),
 		},
 		Lines: &lineStore{base: b, s: s.Lines,
+			slice:             m.op(adapter, "slice"),
+			sliceMany:         m.op(adapter, "slice_many"),
+			readPage:          m.op(adapter, "read_page"),
 			append:            m.op(adapter, "append"),
 			appendToFollowers: m.op(adapter, "append_to_followers"),
 			appendEntries:     m.op(adapter, "append_entries"),
-			slice:             m.op(adapter, "slice"),
-			sliceMany:         m.op(adapter, "slice_many"),
 			remove:            m.op(adapter, "remove"),
-			readPage:          m.op(adapter, "read_page"),
 			backfill:          m.op(adapter, "backfill"),
 		},
 		Authors: &authorStore{base: b, s: s.Authors,
@@ -83,24 +83,17 @@ func (m *Metrics) Stores(s ports.Stores, adapter string) ports.Stores {
 type userStore struct {
 	base
 	s             ports.UserStore
-	createUser    *opTimer
 	getUser       *opTimer
 	getUsers      *opTimer
-	follow        *opTimer
-	unfollow      *opTimer
+	createUser    *opTimer
 	friends       *opTimer
 	followers     *opTimer
 	followerCount *opTimer
-	markPulled    *opTimer
 	pulledFriends *opTimer
 	pulledAuthors *opTimer
-}
-
-func (w *userStore) CreateUser(ctx context.Context, u domain.User) error {
-	start := time.Now()
-	err := w.s.CreateUser(ctx, u)
-	w.createUser.done(start, err)
-	return err
+	follow        *opTimer
+	unfollow      *opTimer
+	markPulled    *opTimer
 }
 
 func (w *userStore) GetUser(ctx context.Context, username string) (domain.User, error) {
@@ -117,17 +110,10 @@ func (w *userStore) GetUsers(ctx context.Context, usernames []string) ([]domain.
 	return v, err
 }
 
-func (w *userStore) Follow(ctx context.Context, username string, friend string, since time.Time) error {
+func (w *userStore) CreateUser(ctx context.Context, u domain.User) error {
 	start := time.Now()
-	err := w.s.Follow(ctx, username, friend, since)
-	w.follow.done(start, err)
-	return err
-}
-
-func (w *userStore) Unfollow(ctx context.Context, username string, friend string) error {
-	start := time.Now()
-	err := w.s.Unfollow(ctx, username, friend)
-	w.unfollow.done(start, err)
+	err := w.s.CreateUser(ctx, u)
+	w.createUser.done(start, err)
 	return err
 }
 
@@ -152,13 +138,6 @@ func (w *userStore) FollowerCount(ctx context.Context, username string) (int64, 
 	return v, err
 }
 
-func (w *userStore) MarkPulled(ctx context.Context, username string) error {
-	start := time.Now()
-	err := w.s.MarkPulled(ctx, username)
-	w.markPulled.done(start, err)
-	return err
-}
-
 func (w *userStore) PulledFriends(ctx context.Context, username string) ([]domain.Follow, error) {
 	start := time.Now()
 	v, err := w.s.PulledFriends(ctx, username)
@@ -173,19 +152,33 @@ func (w *userStore) PulledAuthors(ctx context.Context) ([]string, error) {
 	return v, err
 }
 
+func (w *userStore) Follow(ctx context.Context, username string, friend string, since time.Time) error {
+	start := time.Now()
+	err := w.s.Follow(ctx, username, friend, since)
+	w.follow.done(start, err)
+	return err
+}
+
+func (w *userStore) Unfollow(ctx context.Context, username string, friend string) error {
+	start := time.Now()
+	err := w.s.Unfollow(ctx, username, friend)
+	w.unfollow.done(start, err)
+	return err
+}
+
+func (w *userStore) MarkPulled(ctx context.Context, username string) error {
+	start := time.Now()
+	err := w.s.MarkPulled(ctx, username)
+	w.markPulled.done(start, err)
+	return err
+}
+
 type tweetStore struct {
 	base
 	s         ports.TweetStore
-	saveTweet *opTimer
 	getTweet  *opTimer
 	getTweets *opTimer
-}
-
-func (w *tweetStore) SaveTweet(ctx context.Context, t domain.Tweet) error {
-	start := time.Now()
-	err := w.s.SaveTweet(ctx, t)
-	w.saveTweet.done(start, err)
-	return err
+	saveTweet *opTimer
 }
 
 func (w *tweetStore) GetTweet(ctx context.Context, id uuid.UUID) (domain.Tweet, error) {
@@ -202,24 +195,24 @@ func (w *tweetStore) GetTweets(ctx context.Context, ids []uuid.UUID) ([]domain.T
 	return v, err
 }
 
+func (w *tweetStore) SaveTweet(ctx context.Context, t domain.Tweet) error {
+	start := time.Now()
+	err := w.s.SaveTweet(ctx, t)
+	w.saveTweet.done(start, err)
+	return err
+}
+
 type lineStore struct {
 	base
 	s                 ports.LineStore
+	slice             *opTimer
+	sliceMany         *opTimer
+	readPage          *opTimer
 	append            *opTimer
 	appendToFollowers *opTimer
 	appendEntries     *opTimer
-	slice             *opTimer
-	sliceMany         *opTimer
 	remove            *opTimer
-	readPage          *opTimer
 	backfill          *opTimer
-}
-
-func (w *lineStore) AppendEntries(ctx context.Context, line domain.LineKey, entries []domain.LineEntry) error {
-	start := time.Now()
-	err := w.s.AppendEntries(ctx, line, entries)
-	w.appendEntries.done(start, err)
-	return err
 }
 
 func (w *lineStore) Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error) {
@@ -234,6 +227,13 @@ func (w *lineStore) SliceMany(ctx context.Context, reqs []domain.LineSlice) ([][
 	v, err := w.s.SliceMany(ctx, reqs)
 	w.sliceMany.done(start, err)
 	return v, err
+}
+
+func (w *lineStore) AppendEntries(ctx context.Context, line domain.LineKey, entries []domain.LineEntry) error {
+	start := time.Now()
+	err := w.s.AppendEntries(ctx, line, entries)
+	w.appendEntries.done(start, err)
+	return err
 }
 
 func (w *lineStore) Remove(ctx context.Context, line domain.LineKey, times ...int64) error {

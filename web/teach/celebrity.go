@@ -70,13 +70,13 @@ func readBothWays(ctx context.Context, svc *social.Service, viewer string) ([]me
 	}{{"without the heads (every pulled author's userline sliced)", true}, {"with the heads", false}} {
 		log := oplog.NewLog(false)
 		rctx := oplog.With(ctx, log)
-		if way.without {
-			rctx = social.WithoutHeads(rctx)
-		}
 		r := mergeRead{Label: way.label}
-		rctx = social.WithMergeStats(rctx, &r.Stats)
+		opts := []social.PageOption{social.WithMergeStats(&r.Stats)}
+		if way.without {
+			opts = append(opts, social.WithoutHeads())
+		}
 		began := time.Now()
-		if _, err := svc.Timeline(rctx, viewer, "", domain.DefaultPageSize); err != nil {
+		if _, err := svc.Timeline(rctx, viewer, "", domain.DefaultPageSize, opts...); err != nil {
 			return nil, err
 		}
 		r.Took, r.Ops = time.Since(began), log.Summary()

@@ -1,4 +1,4 @@
-package ports
+package linestore
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"twissandra/domain"
 )
 
-// tweetMap is a TweetStore of a map, answering GetTweets as the contract says: in the order
+// tweetMap is a ports.TweetStore of a map, answering GetTweets as the contract says: in the order
 // asked, missing IDs dropped (and an ID asked twice answered twice).
 type tweetMap map[uuid.UUID]domain.Tweet
 

@@ -1,4 +1,10 @@
-package ports
+// Package linestore holds what most adapters' line stores do alike, each through the store's own
+// calls: a page read (ReadPage: the plan on the store's lines, then one multiget of the tweets
+// the lines do not carry), a backfill (Backfill), a fan-out to the followers by their usernames
+// (AppendToFollowers), and SliceMany as one Slice after another (SliceEach). An adapter's
+// ports.LineStore methods call them with the store itself; an adapter whose model reads
+// otherwise (widerow's page keeps the IDs' text its slice read) passes what it reads through.
+package linestore
 
 import (
 	"context"
@@ -8,14 +14,13 @@ import (
 	"github.com/google/uuid"
 
 	"twissandra/domain"
+	"twissandra/ports"
 )
 
-// What most stores' ReadPage and Backfill are: their own slices, then their own multiget of the
-// tweets their lines do not carry.
-
-// ReadPageWith is LineStore.ReadPage for a store whose lines are lines and whose tweets are
-// tweets (usually both the store itself).
-func ReadPageWith(ctx context.Context, lines domain.LineReader, tweets TweetStore, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
+// ReadPage is ports.LineReader.ReadPage for a store whose lines are lines and whose tweets are
+// tweets (usually both the store itself): plan runs on lines, then the first limit entries get
+// their tweets (FillTweets).
+func ReadPage(ctx context.Context, lines domain.PageLines, tweets ports.TweetReader, limit int, plan domain.PagePlan) ([]domain.LineEntry, error) {
 	entries, err := plan(ctx, lines)
 	if err != nil {
 		return nil, err
@@ -26,11 +31,11 @@ func ReadPageWith(ctx context.Context, lines domain.LineReader, tweets TweetStor
 	return entries, nil
 }
 
-// BackfillWith is LineStore.Backfill for a store whose lines are lines and whose tweets are
+// Backfill is ports.LineWriter.Backfill for a store whose lines are lines and whose tweets are
 // tweets: one slice of from, then, when some entry came with its tweet (the store's lines carry
 // them), the tweets of those that came without, in one multiget, so that the rows written are
 // whole; a store that keeps IDs only reads no tweet.
-func BackfillWith(ctx context.Context, lines LineStore, tweets TweetStore, line, from domain.LineKey, limit int) error {
+func Backfill(ctx context.Context, lines ports.LineStore, tweets ports.TweetReader, line, from domain.LineKey, limit int) error {
 	recent, err := lines.Slice(ctx, from, 0, limit)
 	if err != nil {
 		return fmt.Errorf("backfill slice: %w", err)
@@ -48,7 +53,7 @@ func BackfillWith(ctx context.Context, lines LineStore, tweets TweetStore, line,
 
 // FillTweets gives the entries that lack a tweet theirs, read in one multiget; an entry whose
 // tweet is missing from the store stays without. Entries that all carry theirs cost nothing.
-func FillTweets(ctx context.Context, tweets TweetStore, entries []domain.LineEntry) error {
+func FillTweets(ctx context.Context, tweets ports.TweetReader, entries []domain.LineEntry) error {
 	var ids []uuid.UUID
 	for i, e := range entries {
 		if e.Tweet == nil {
@@ -94,10 +99,10 @@ func FillTweets(ctx context.Context, tweets TweetStore, entries []domain.LineEnt
 	return nil
 }
 
-// AppendToFollowersWith is LineStore.AppendToFollowers for a store that names lines by their
+// AppendToFollowers is ports.LineWriter.AppendToFollowers for a store that names lines by their
 // owner's username: the followers of author from users, a page of MaxFollowPage at a time,
 // then one Append of e to lines and their timelines.
-func AppendToFollowersWith(ctx context.Context, users UserStore, lines LineStore, e domain.LineEntry, author string, base ...domain.LineKey) (int, error) {
+func AppendToFollowers(ctx context.Context, users ports.FollowReader, lines ports.LineWriter, e domain.LineEntry, author string, base ...domain.LineKey) (int, error) {
 	all := slices.Clip(base)
 	after := ""
 	for {
@@ -115,4 +120,19 @@ func AppendToFollowersWith(ctx context.Context, users UserStore, lines LineStore
 		after = page[len(page)-1].Cursor
 	}
 	return len(all), lines.Append(ctx, e, all...)
+}
+
+// SliceEach is ports.LineReader.SliceMany for a store whose slices cost no round trip: one
+// Slice after another.
+func SliceEach(ctx context.Context, lines interface {
+	Slice(ctx context.Context, line domain.LineKey, before int64, limit int) ([]domain.LineEntry, error)
+}, reqs []domain.LineSlice) ([][]domain.LineEntry, error) {
+	out := make([][]domain.LineEntry, len(reqs))
+	for i, r := range reqs {
+		var err error
+		if out[i], err = lines.Slice(ctx, r.Line, r.Before, r.Limit); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
