@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"twissandra/adapters/widerow"
+	"twissandra/internal/testkit/webkit"
 )
 
 // A post answers with a redirect; the next page shows what the post cost, writes and fan-out
@@ -16,11 +17,11 @@ func TestActionOpsSurviveTheRedirect(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
-		stores func(t *testing.T) stores
+		stores func(t *testing.T) webkit.Stores
 		write  string // how the fan-out's write shows in this model
 	}{
-		{"memory", func(*testing.T) stores { return memoryStores() }, "append entry time="},
-		{"widerow", func(t *testing.T) stores { return widerowStores(t) }, "Timeline: 4 rows"},
+		{"memory", func(*testing.T) webkit.Stores { return webkit.MemoryStores() }, "append entry time="},
+		{"widerow", func(t *testing.T) webkit.Stores { return webkit.WiderowStores(t) }, "Timeline: 4 rows"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -30,36 +31,36 @@ func TestActionOpsSurviveTheRedirect(t *testing.T) {
 }
 
 func TestActionOpsSurviveTheRedirectCQL(t *testing.T) {
-	st, _ := cql3Stores(t)
+	st, _ := webkit.CQL3Stores(t)
 	actionOpsShown(t, newApp(t, st), "INSERT INTO")
 }
 
-func actionOpsShown(t *testing.T, app *testApp, write string) {
+func actionOpsShown(t *testing.T, app *webkit.App, write string) {
 	t.Helper()
 	const followers = 3
 	for i := range followers {
-		app.client(t).signUp(fmt.Sprintf("fan%d", i))
+		app.Client(t).SignUp(fmt.Sprintf("fan%d", i))
 	}
-	c := app.client(t)
-	c.signUp("star")
+	c := app.Client(t)
+	c.SignUp("star")
 	for i := range followers {
-		if err := app.social.Follow(bg(), fmt.Sprintf("fan%d", i), "star"); err != nil {
+		if err := app.Social.Follow(webkit.BG(), fmt.Sprintf("fan%d", i), "star"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	r := c.post("/tweets", url.Values{"body": {"hello fans"}})
-	if r.status != http.StatusSeeOther {
-		t.Fatalf("post: %d", r.status)
+	r := c.Post("/tweets", url.Values{"body": {"hello fans"}})
+	if r.Status != http.StatusSeeOther {
+		t.Fatalf("post: %d", r.Status)
 	}
-	page := c.get(r.header.Get("Location"))
-	action, rest, ok := strings.Cut(page.body, `id="storage-ops"`)
+	page := c.Get(r.Header.Get("Location"))
+	action, rest, ok := strings.Cut(page.Body, `id="storage-ops"`)
 	if !ok || !strings.Contains(action, `id="action-ops"`) {
-		t.Fatalf("no action ops before the page's own:\n%s", page.body)
+		t.Fatalf("no action ops before the page's own:\n%s", page.Body)
 	}
-	mustContain(t, action, "What your post cost", "fan-out: the tweet went to 6 lines in one Append", "3 followers&#39; timelines", write)
-	mustContain(t, rest, "What this page cost")
+	webkit.MustContain(t, action, "What your post cost", "fan-out: the tweet went to 6 lines in one Append", "3 followers&#39; timelines", write)
+	webkit.MustContain(t, rest, "What this page cost")
 	// Shown once: the next page has its own operations only.
-	if again := c.get("/"); strings.Contains(again.body, `id="action-ops"`) {
+	if again := c.Get("/"); strings.Contains(again.Body, `id="action-ops"`) {
 		t.Fatal("the post's operations are shown twice")
 	}
 }
@@ -68,25 +69,25 @@ func actionOpsShown(t *testing.T, app *testApp, write string) {
 // UUIDs); the footer says which lookups a cache answered, and why.
 func TestCacheNoteWiderow(t *testing.T) {
 	t.Parallel()
-	warm := widerowStores(t)
-	newApp(t, warm).client(t).signUp("rita")
+	warm := webkit.WiderowStores(t)
+	newApp(t, warm).Client(t).SignUp("rita")
 	// A second server over the same node: its adapter has read nothing yet.
-	s := widerow.NewStore(warm.node)
+	s := widerow.NewStore(warm.Node)
 	cold := warm
-	cold.users, cold.tweets, cold.lines = s, s, s
-	c := newApp(t, cold).client(t)
-	first := c.get("/users/rita")
-	if n := strings.Count(first.body, "multiget_slice Twissandra.Username"); n != 1 {
+	cold.Users, cold.Tweets, cold.Lines = s, s, s
+	c := newApp(t, cold).Client(t)
+	first := c.Get("/users/rita")
+	if n := strings.Count(first.Body, "multiget_slice Twissandra.Username"); n != 1 {
 		t.Fatalf("a cold visit reads the Username index %d times, want once", n)
 	}
-	second := c.get("/users/rita")
-	if strings.Contains(second.body, "multiget_slice Twissandra.Username") {
+	second := c.Get("/users/rita")
+	if strings.Contains(second.Body, "multiget_slice Twissandra.Username") {
 		t.Fatal("a warm visit reads the Username index")
 	}
-	for _, page := range []string{first.body, second.body} {
-		mustContain(t, page, "cache Username: 1 of 1 lookups answered from the adapter", `id="cache-note"`)
+	for _, page := range []string{first.Body, second.Body} {
+		webkit.MustContain(t, page, "cache Username: 1 of 1 lookups answered from the adapter", `id="cache-note"`)
 	}
-	if a, b := first.header.Get("Storage-Ops"), second.header.Get("Storage-Ops"); a == b {
+	if a, b := first.Header.Get("Storage-Ops"), second.Header.Get("Storage-Ops"); a == b {
 		t.Fatalf("both visits cost %q", a)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"twissandra/internal/testkit/webkit"
 )
 
 // Lesson 11 shows the simulation of the rules beyond a fixed threshold: the plot, a row for
@@ -13,9 +15,9 @@ import (
 // model it was priced with, and the verdict on the 20% that would put a rule in the server.
 func TestCelebrityLessonSimulation(t *testing.T) {
 	t.Parallel()
-	c := newApp(t, memoryStores()).client(t)
-	body := html.UnescapeString(c.get("/learn/celebrity").body)
-	mustContain(t, body, `id="beyond"`, `id="cl-sim-plot"`, `src="/static/celebrity-simulation.svg"`, `id="cl-sim-cost"`, `id="cl-sim-verdict"`,
+	c := newApp(t, webkit.MemoryStores()).Client(t)
+	body := html.UnescapeString(c.Get("/learn/celebrity").Body)
+	webkit.MustContain(t, body, `id="beyond"`, `id="cl-sim-plot"`, `src="/static/celebrity-simulation.svg"`, `id="cl-sim-cost"`, `id="cl-sim-verdict"`,
 		"Kwak et al.", "Feeding Frenzy", "Mastodon", simulation.Scale, simulation.Rates, "The best fixed threshold is <strong>"+simulation.BestFixed+"</strong>")
 	var runs struct {
 		Runs []struct {
@@ -38,7 +40,7 @@ func TestCelebrityLessonSimulation(t *testing.T) {
 		t.Errorf("%d rules in the table, %d in the simulation", got, len(saved.Rules))
 	}
 	for _, r := range saved.Rules {
-		mustContain(t, table, `<td data-label="Rule">`+r.Rule+`</td>`)
+		webkit.MustContain(t, table, `<td data-label="Rule">`+r.Rule+`</td>`)
 	}
 	if strings.Count(table, `class="best"`) != 1 {
 		t.Error("the best fixed threshold is not marked once")
@@ -50,9 +52,9 @@ func TestCelebrityLessonSimulation(t *testing.T) {
 		t.Errorf("%d verdicts for %d runs", strings.Count(verdicts, `<td data-label="Pages a day">`), len(runs.Runs))
 	}
 	for _, v := range simulation.Verdicts {
-		mustContain(t, verdicts, `<td data-label="Pages a day">`+v.ReadRate+`</td>`, `<td data-label="Cheapest">`+v.BestRule+`</td>`)
+		webkit.MustContain(t, verdicts, `<td data-label="Pages a day">`+v.ReadRate+`</td>`, `<td data-label="Cheapest">`+v.BestRule+`</td>`)
 	}
-	if svg := c.get("/static/celebrity-simulation.svg"); svg.status != http.StatusOK || !strings.Contains(svg.body, "best fixed threshold") {
-		t.Fatalf("the plot: %d", svg.status)
+	if svg := c.Get("/static/celebrity-simulation.svg"); svg.Status != http.StatusOK || !strings.Contains(svg.Body, "best fixed threshold") {
+		t.Fatalf("the plot: %d", svg.Status)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"twissandra/internal/testkit/webkit"
 )
 
 // The celebrity page: the server's threshold, a user's count and mode, the measured figures
@@ -13,31 +15,31 @@ import (
 // name.
 func TestCelebrityPage(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
-	c := app.client(t)
-	c.signUp("star")
-	r := c.get("/models/celebrity?user=star")
-	if r.status != http.StatusOK {
-		t.Fatalf("celebrity: %d %s", r.status, r.body)
+	app := newApp(t, webkit.WiderowStores(t))
+	c := app.Client(t)
+	c.SignUp("star")
+	r := c.Get("/models/celebrity?user=star")
+	if r.Status != http.StatusOK {
+		t.Fatalf("celebrity: %d %s", r.Status, r.Body)
 	}
-	mustContain(t, r.body, `id="threshold"`, "pull threshold <strong>0</strong>", `id="fanout-result"`, "has <strong>0</strong> followers", "push",
+	webkit.MustContain(t, r.Body, `id="threshold"`, "pull threshold <strong>0</strong>", `id="fanout-result"`, "has <strong>0</strong> followers", "push",
 		`id="celebrity-plot"`, `src="/static/celebrity.svg"`, `id="celebrity-figures"`, "1000000", `id="count-choices"`, "static column", "get_count",
 		"You follow no pulled author", "domain/social/fanout.go: mergedPage", "No author has been pulled on this server yet", celebrityNote)
 	if len(celebrityFigures) < 4 || len(celebrityPageFigures) < 4 {
 		t.Fatalf("static/celebrity.json: %d post figures, %d page figures", len(celebrityFigures), len(celebrityPageFigures))
 	}
-	if svg := c.get("/static/celebrity.svg"); svg.status != http.StatusOK || !strings.Contains(svg.body, "<polyline") {
-		t.Fatalf("the plot: %d", svg.status)
+	if svg := c.Get("/static/celebrity.svg"); svg.Status != http.StatusOK || !strings.Contains(svg.Body, "<polyline") {
+		t.Fatalf("the plot: %d", svg.Status)
 	}
 	for target, status := range map[string]int{"/models/celebrity?user=" + url.QueryEscape("no way"): http.StatusBadRequest, "/models/celebrity?user=nobody": http.StatusNotFound} {
-		r := c.get(target)
-		if r.status != status || !strings.Contains(r.body, `id="fanout-error"`) {
-			t.Errorf("%s: %d, want %d with the message", target, r.status, status)
+		r := c.Get(target)
+		if r.Status != status || !strings.Contains(r.Body, `id="fanout-error"`) {
+			t.Errorf("%s: %d, want %d with the message", target, r.Status, status)
 		}
 	}
-	c.post("/tweets", url.Values{"body": {"from the top"}})
-	r = c.get("/models/celebrity")
-	mustContain(t, r.body, `id="celebrity-post"`, "The last post wrote")
+	c.Post("/tweets", url.Values{"body": {"from the top"}})
+	r = c.Get("/models/celebrity")
+	webkit.MustContain(t, r.Body, `id="celebrity-post"`, "The last post wrote")
 }
 
 // The heads on the celebrity page: what the server holds of a pulled author's userline, and
@@ -45,40 +47,40 @@ func TestCelebrityPage(t *testing.T) {
 // author from memory once the first visit has read its head; both reads are in the footer.
 func TestCelebrityPageShowsTheHeads(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
+	app := newApp(t, webkit.WiderowStores(t))
 	ctx := context.Background()
-	c := app.client(t)
-	c.signUp("reader")
+	c := app.Client(t)
+	c.SignUp("reader")
 	for _, u := range []string{"star", "fan"} {
-		if _, err := app.social.SignUp(ctx, u, "password1"); err != nil {
+		if _, err := app.Social.SignUp(ctx, u, "password1"); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, f := range []string{"reader", "fan"} {
-		if err := app.social.Follow(ctx, f, "star"); err != nil {
+		if err := app.Social.Follow(ctx, f, "star"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := app.social.SetPullThreshold(1); err != nil {
+	if err := app.Social.SetPullThreshold(1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.social.Post(ctx, "star", "from the top"); err != nil {
+	if _, err := app.Social.Post(ctx, "star", "from the top"); err != nil {
 		t.Fatal(err)
 	}
-	r := c.get("/models/celebrity")
-	mustContain(t, r.body, `id="heads"`, `id="head-bound"`, "1s", `id="merge-reads"`, "without the heads", "with the heads",
+	r := c.Get("/models/celebrity")
+	webkit.MustContain(t, r.Body, `id="heads"`, `id="head-bound"`, "1s", `id="merge-reads"`, "without the heads", "with the heads",
 		`<td data-label="Heads read">1</td>`, `id="heads-held"`, `href="/users/star"`, "(the whole userline)", "yes: used without a read")
-	r = c.get("/models/celebrity")
-	with := r.body[strings.Index(r.body, "<td data-label=\"Read\">with the heads"):]
-	mustContain(t, with, `<td data-label="From heads">1</td>`, `<td data-label="Heads read">0</td>`, `<td data-label="Slices">1</td>`)
-	without := r.body[strings.Index(r.body, "<td data-label=\"Read\">without the heads"):]
-	mustContain(t, without, `<td data-label="From heads">0</td>`, `<td data-label="Slices">2</td>`)
-	if n := strings.Count(r.body, "merge: reader&#39;s timeline"); n != 2 {
+	r = c.Get("/models/celebrity")
+	with := r.Body[strings.Index(r.Body, "<td data-label=\"Read\">with the heads"):]
+	webkit.MustContain(t, with, `<td data-label="From heads">1</td>`, `<td data-label="Heads read">0</td>`, `<td data-label="Slices">1</td>`)
+	without := r.Body[strings.Index(r.Body, "<td data-label=\"Read\">without the heads"):]
+	webkit.MustContain(t, without, `<td data-label="From heads">0</td>`, `<td data-label="Slices">2</td>`)
+	if n := strings.Count(r.Body, "merge: reader&#39;s timeline"); n != 2 {
 		t.Errorf("the footer shows %d merges, want both reads'", n)
 	}
-	if err := app.social.SetHeadBound(0); err != nil {
+	if err := app.Social.SetHeadBound(0); err != nil {
 		t.Fatal(err)
 	}
-	r = c.get("/models/celebrity")
-	mustContain(t, r.body, "This server keeps no heads", "The heads are empty")
+	r = c.Get("/models/celebrity")
+	webkit.MustContain(t, r.Body, "This server keeps no heads", "The heads are empty")
 }

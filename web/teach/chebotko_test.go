@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"twissandra/adapters/cql3"
+	"twissandra/internal/testkit/webkit"
 )
 
 // The Chebotko diagram says every access pattern whole (wrapped, never cut), gives each a lane
@@ -90,16 +91,16 @@ func TestChebotkoDiagramLayout(t *testing.T) {
 	}
 
 	var b strings.Builder
-	if err := chebotkoFigure(&d).Render(bg(), &b); err != nil {
+	if err := chebotkoFigure(&d).Render(webkit.BG(), &b); err != nil {
 		t.Fatal(err)
 	}
 	page := html.UnescapeString(b.String())
-	mustContain(t, page, `<svg id="chebotko-diagram" class="diagram" role="img" aria-labelledby="chebotko-title chebotko-desc"`,
+	webkit.MustContain(t, page, `<svg id="chebotko-diagram" class="diagram" role="img" aria-labelledby="chebotko-title chebotko-desc"`,
 		"<title>Q1: a user by username (sign-up, log-in, every user page); reads users</title>",
 		"<title>pulled_authors: K line, C↑ username; read by Q3</title>",
 		`<ul id="chebotko-text">`, "<code>public_line</code> (K day, C↓ time)")
 	for _, q := range accessPatterns {
-		mustContain(t, page, `<a href="/models#`+q.ID+`">`+q.ID+`</a>, `+q.What+`, reads`)
+		webkit.MustContain(t, page, `<a href="/models#`+q.ID+`">`+q.ID+`</a>, `+q.What+`, reads`)
 	}
 }
 

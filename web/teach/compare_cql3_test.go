@@ -16,6 +16,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"twissandra/internal/testkit/cqltest"
+	"twissandra/internal/testkit/webkit"
 	"twissandra/ports/oplog"
 	"twissandra/web"
 )
@@ -47,14 +48,14 @@ type scriptStep struct {
 // (compare mode, where secondary is true), normalised to what must be equal between two servers:
 // no times, no keyspace names, the pulled authors read or remembered alike (a cache of a
 // second), in a stable order (a fan-out's statements run concurrently).
-func opsOf(t *testing.T, app *testApp, script []scriptStep, keyspace string, secondary bool) [][]string {
+func opsOf(t *testing.T, app *webkit.App, script []scriptStep, keyspace string, secondary bool) [][]string {
 	t.Helper()
-	browsers := map[string]*client{}
+	browsers := map[string]*webkit.Client{}
 	var out [][]string
 	for _, s := range script {
 		c := browsers[s.who]
 		if c == nil {
-			c = app.client(t)
+			c = app.Client(t)
 			browsers[s.who] = c
 		}
 		var req *http.Request
@@ -63,20 +64,20 @@ func opsOf(t *testing.T, app *testApp, script []scriptStep, keyspace string, sec
 			for k, v := range s.form {
 				form[k] = v
 			}
-			form.Set("csrf_token", c.csrf())
-			req, _ = http.NewRequest(http.MethodPost, app.srv.URL+s.path, strings.NewReader(form.Encode()))
+			form.Set("csrf_token", c.CSRF())
+			req, _ = http.NewRequest(http.MethodPost, app.Srv.URL+s.path, strings.NewReader(form.Encode()))
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		} else {
-			req, _ = http.NewRequest(http.MethodGet, app.srv.URL+s.path, nil)
+			req, _ = http.NewRequest(http.MethodGet, app.Srv.URL+s.path, nil)
 		}
 		req.Header.Set("Accept", "text/html")
 		req.Header.Set(web.StorageOpsDetailHeader, "json")
-		r := c.do(req)
-		if want := map[string]int{http.MethodGet: http.StatusOK, http.MethodPost: http.StatusSeeOther}[s.method]; r.status != want {
-			t.Fatalf("%s %s as %s: %d, want %d\n%s", s.method, s.path, s.who, r.status, want, r.body)
+		r := c.Do(req)
+		if want := map[string]int{http.MethodGet: http.StatusOK, http.MethodPost: http.StatusSeeOther}[s.method]; r.Status != want {
+			t.Fatalf("%s %s as %s: %d, want %d\n%s", s.method, s.path, s.who, r.Status, want, r.Body)
 		}
 		var rec web.OpsRecord
-		if err := json.Unmarshal([]byte(r.header.Get(web.StorageOpsDetailHeader)), &rec); err != nil {
+		if err := json.Unmarshal([]byte(r.Header.Get(web.StorageOpsDetailHeader)), &rec); err != nil {
 			t.Fatalf("%s %s: the record: %v", s.method, s.path, err)
 		}
 		ops := rec.Ops
@@ -205,10 +206,10 @@ func cql3Rows(t *testing.T, keyspace, password string) map[string][]string {
 // mode, and every page of a line read the tweets table besides.
 func TestCompareModeGivesCQL3WhatItDoesAlone(t *testing.T) {
 	start := time.Now().UTC().Truncate(time.Minute)
-	alone, aloneStore := cql3Stores(t)
-	alone.clock = &stepClock{now: start}
-	both, bothStore := compareStoresOn(t)
-	both.clock = &stepClock{now: start}
+	alone, aloneStore := webkit.CQL3Stores(t)
+	alone.Clock = &stepClock{now: start}
+	both, bothStore := webkit.CompareStoresOn(t)
+	both.Clock = &stepClock{now: start}
 
 	const password = "password1"
 	signUp := func(name string) scriptStep {

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"twissandra/internal/testkit/webkit"
 )
 
 // In Chromium, the course walked from its start page to its last lesson by the rel="next"
@@ -24,22 +26,22 @@ func TestCourseWalk(t *testing.T) {
 		width   int
 	}{{"widerow", 1280}, {"widerow", 390}, {"compare", 1280}, {"compare", 390}} {
 		t.Run(fmt.Sprintf("%s/%d", run.backend, run.width), func(t *testing.T) {
-			var st stores
+			var st webkit.Stores
 			if run.backend == "compare" {
-				st = compareStores(t)
+				st = webkit.CompareStores(t)
 			} else {
-				st = widerowStores(t)
+				st = webkit.WiderowStores(t)
 			}
 			walkCourse(t, newApp(t, st), run.backend, run.width)
 		})
 	}
 }
 
-func walkCourse(t *testing.T, app *testApp, backend string, width int) {
-	b := newTab(t, width, 900, 4*time.Minute)
-	console := b.watchConsole()
-	b.do("the course's start page", chromedp.EmulateViewport(int64(width), 900),
-		chromedp.Navigate(app.srv.URL+"/learn"), chromedp.WaitVisible(chromedp.CSS("#course")))
+func walkCourse(t *testing.T, app *webkit.App, backend string, width int) {
+	b := webkit.NewTab(t, width, 900, 4*time.Minute)
+	console := b.WatchConsole()
+	b.Do("the course's start page", chromedp.EmulateViewport(int64(width), 900),
+		chromedp.Navigate(app.Srv.URL+"/learn"), chromedp.WaitVisible(chromedp.CSS("#course")))
 	lessons := course()
 	for i, l := range lessons {
 		if l.N != i+1 {
@@ -48,14 +50,14 @@ func walkCourse(t *testing.T, app *testApp, backend string, width int) {
 	}
 	next := "#start"
 	for i, l := range lessons {
-		b.do(fmt.Sprintf("lesson %d (%s) by rel=next from the one before", l.N, l.Slug),
+		b.Do(fmt.Sprintf("lesson %d (%s) by rel=next from the one before", l.N, l.Slug),
 			chromedp.Click(chromedp.CSS(next)), chromedp.WaitVisible(chromedp.CSS("#lesson-"+l.Slug)))
 		type page struct {
 			Title, Ops, Number string
 			Width, PageWidth   float64
 			Prev, Next         string
 		}
-		got, err := chromedp.Run(b.ctx, chromedp.Evaluate[page](`(() => ({
+		got, err := chromedp.Run(b.Ctx, chromedp.Evaluate[page](`(() => ({
 			Title: document.querySelector("article.lesson h1").innerText,
 			Ops: (document.querySelector("#storage-ops summary")||{}).innerText||"",
 			Number: document.querySelector(".lesson-number").innerText,
@@ -86,7 +88,7 @@ func walkCourse(t *testing.T, app *testApp, backend string, width int) {
 		} else if got.Next != "" {
 			t.Errorf("the last lesson links on to %q", got.Next)
 		}
-		img, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(80))
+		img, err := chromedp.Run(b.Ctx, chromedp.FullScreenshot(80))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,7 +108,7 @@ func saveShot(t *testing.T, name string, img []byte) {
 	if bytes.HasPrefix(img, []byte("\x89PNG")) {
 		ext = ".png"
 	}
-	if err := os.WriteFile(filepath.Join(screenshotDir(t), name+ext), img, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(webkit.ScreenshotDir(t), name+ext), img, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -9,34 +9,36 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"twissandra/internal/testkit/webkit"
 )
 
 // TestBrowserInspectorCQL shows the storage inspector on the cql3 backend in headless Chromium:
 // a timeline partition as CQL rows and as its wide row, saved to
 // artifacts/screenshots/inspector-cql3.png.
 func TestBrowserInspectorCQL(t *testing.T) {
-	st, _ := cql3Stores(t)
+	st, _ := webkit.CQL3Stores(t)
 	app := newApp(t, st)
 	for _, name := range []string{"jericevans", "rita"} {
-		if _, err := app.social.SignUp(bg(), name, "password1"); err != nil {
+		if _, err := app.Social.SignUp(webkit.BG(), name, "password1"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := app.social.Follow(bg(), "jericevans", "rita"); err != nil {
+	if err := app.Social.Follow(webkit.BG(), "jericevans", "rita"); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 4 {
-		if _, err := app.social.Post(bg(), "rita", fmt.Sprintf("rita's tweet %d", i)); err != nil {
+		if _, err := app.Social.Post(webkit.BG(), "rita", fmt.Sprintf("rita's tweet %d", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	shots := screenshotDir(t)
+	shots := webkit.ScreenshotDir(t)
 
-	ctx := browser(t, 1400, 900, 60*time.Second)
+	ctx := webkit.Browser(t, 1400, 900, 60*time.Second)
 
 	// Pick the table and type the username in the form, as a reader would.
 	if err := chromedp.Do(ctx,
-		chromedp.Navigate(app.srv.URL+"/models/inspect"),
+		chromedp.Navigate(app.Srv.URL+"/models/inspect"),
 		chromedp.WaitVisible(chromedp.CSS("#inspect-form")),
 		chromedp.SetValue(chromedp.CSS("input[name=user]"), "jericevans"),
 		chromedp.Click(chromedp.CSS("#inspect-submit")),

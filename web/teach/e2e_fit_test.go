@@ -5,14 +5,16 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"twissandra/internal/testkit/webkit"
 )
 
 // At 390 px (a phone) the celebrity page's plot and the generations page's diagrams fit the
 // viewport: nothing scrolls sideways, and no picture reaches past the right edge (the plot is
 // 940 px wide, the Chebotko diagram over 700). Screenshots: artifacts/screenshots/fit-*-390.png.
 func TestPicturesFitAt390px(t *testing.T) {
-	app := newApp(t, widerowStores(t))
-	b := newTab(t, 390, 844, 60*time.Second)
+	app := newApp(t, webkit.WiderowStores(t))
+	b := webkit.NewTab(t, 390, 844, 60*time.Second)
 	type fit struct {
 		Viewport, PageWidth float64
 		Pictures, Outside   int
@@ -22,8 +24,8 @@ func TestPicturesFitAt390px(t *testing.T) {
 		{"celebrity lesson", "/learn/celebrity", "#cl-sim-plot"},
 		{"generations", "/models/generations", "#chebotko-diagram, #workflow-diagram"},
 	} {
-		b.do(tc.name, chromedp.EmulateViewport(390, 844), chromedp.Navigate(app.srv.URL+tc.path), chromedp.WaitVisible(chromedp.CSS(tc.pictures)))
-		got, err := chromedp.Run(b.ctx, chromedp.Evaluate[fit](`(() => {
+		b.Do(tc.name, chromedp.EmulateViewport(390, 844), chromedp.Navigate(app.Srv.URL+tc.path), chromedp.WaitVisible(chromedp.CSS(tc.pictures)))
+		got, err := chromedp.Run(b.Ctx, chromedp.Evaluate[fit](`(() => {
 			const vw = document.documentElement.clientWidth;
 			const pics = [...document.querySelectorAll(`+"`"+tc.pictures+"`"+`)];
 			return {Viewport: vw, PageWidth: document.documentElement.scrollWidth, Pictures: pics.length,
@@ -35,6 +37,6 @@ func TestPicturesFitAt390px(t *testing.T) {
 		if got.Viewport != 390 || got.PageWidth > got.Viewport || got.Pictures == 0 || got.Outside != 0 {
 			t.Errorf("%s at 390 px: %+v", tc.path, got)
 		}
-		b.shot("fit-" + tc.name + "-390")
+		b.Shot("fit-" + tc.name + "-390")
 	}
 }

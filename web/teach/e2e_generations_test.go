@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"twissandra/internal/testkit/webkit"
 )
 
 // In Chromium: a learner signs up, posts, reads the home page, then opens the three
@@ -13,31 +15,31 @@ import (
 // them, and the Chebotko diagram with an arrow from every access pattern; screenshot
 // generations.png.
 func TestBrowserGenerations(t *testing.T) {
-	app := newApp(t, widerowStores(t))
-	b := newTab(t, 1280, 900, 60*time.Second)
-	b.do("sign up", chromedp.Navigate(app.srv.URL+"/login"),
+	app := newApp(t, webkit.WiderowStores(t))
+	b := webkit.NewTab(t, 1280, 900, 60*time.Second)
+	b.Do("sign up", chromedp.Navigate(app.Srv.URL+"/login"),
 		chromedp.SendKeys(chromedp.CSS("#signup-username"), "ann"),
 		chromedp.SendKeys(chromedp.CSS("#signup-password"), "password1"),
 		chromedp.SendKeys(chromedp.CSS("#signup-password2"), "password1"),
 		chromedp.Click(chromedp.CSS("#signup-submit")),
 		chromedp.WaitVisible(chromedp.CSS("#body")))
-	b.do("post", chromedp.SendKeys(chromedp.CSS("#body"), "three generations"),
+	b.Do("post", chromedp.SendKeys(chromedp.CSS("#body"), "three generations"),
 		chromedp.Click(chromedp.CSS("#post-form button[type=submit]")),
 		chromedp.WaitVisible(chromedp.Search(`//li[contains(@class,"tweet") and contains(., "three generations")]`)))
-	b.do("generations", chromedp.Navigate(app.srv.URL+"/models"), chromedp.Click(chromedp.CSS("#link-generations")),
+	b.Do("generations", chromedp.Navigate(app.Srv.URL+"/models"), chromedp.Click(chromedp.CSS("#link-generations")),
 		chromedp.WaitVisible(chromedp.CSS("#chebotko-diagram")))
-	if rows, err := chromedp.Run(b.ctx, chromedp.Evaluate[int](`document.querySelectorAll("#generations tbody tr").length`)); err != nil || rows != 3 {
+	if rows, err := chromedp.Run(b.Ctx, chromedp.Evaluate[int](`document.querySelectorAll("#generations tbody tr").length`)); err != nil || rows != 3 {
 		t.Errorf("%d generations shown, want 3 (%v)", rows, err)
 	}
 	for sel, want := range map[string]string{
 		"#measured-page": "The last home timeline page: ",
 		"#measured-post": "fan-out=1",
 	} {
-		if got := b.text(sel); !strings.Contains(got, want) {
+		if got := b.Text(sel); !strings.Contains(got, want) {
 			t.Errorf("%s: %q lacks %q", sel, got, want)
 		}
 	}
-	counts, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]int](`[document.querySelectorAll("#chebotko-diagram .cheb-table").length,
+	counts, err := chromedp.Run(b.Ctx, chromedp.Evaluate[[]int](`[document.querySelectorAll("#chebotko-diagram .cheb-table").length,
 		document.querySelectorAll("#chebotko-diagram .cheb-query").length, document.querySelectorAll("#chebotko-diagram .cheb-arrow").length,
 		document.querySelectorAll('#chebotko-diagram .cheb-arrow[data-query="Q3"]').length]`))
 	if err != nil {
@@ -46,5 +48,5 @@ func TestBrowserGenerations(t *testing.T) {
 	if len(counts) != 4 || counts[0] < 10 || counts[1] != len(accessPatterns) || counts[2] < len(accessPatterns) || counts[3] != 4 {
 		t.Errorf("diagram: %v tables, queries, arrows, arrows from Q3 (timeline, pulled_authors, friends, userline)", counts)
 	}
-	b.shot("generations")
+	b.Shot("generations")
 }

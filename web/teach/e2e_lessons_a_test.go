@@ -1,75 +1,15 @@
 package teach
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"twissandra/internal/testkit/webkit"
 )
-
-// cspWatch records, in every document the tab opens, the Content-Security-Policy violations it
-// reports (window.__csp): a page that wrote an inline style or script would add one.
-func cspWatch() chromedp.Action[chromedp.Void] {
-	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		_, err := cdp.Call(ctx, t, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
-			Source: `window.__csp = []; document.addEventListener("securitypolicyviolation", e => window.__csp.push(e.violatedDirective + " " + e.blockedURI));`,
-		})
-		return err
-	})
-}
-
-// pageHealth is what every lesson page must be: answered 200, no CSP violation, nothing wider
-// than the viewport.
-type pageHealth struct {
-	Status              int
-	CSP                 []string
-	Viewport, PageWidth float64
-	Path                string
-	Wider               []string // on a page wider than the viewport: the elements past its edge
-}
-
-func (b *tab) health() pageHealth {
-	b.t.Helper()
-	h, err := chromedp.Run(b.ctx, chromedp.Evaluate[pageHealth](`(() => ({
-		Status: (performance.getEntriesByType("navigation")[0] || {}).responseStatus || 0,
-		CSP: window.__csp || [],
-		Viewport: document.documentElement.clientWidth,
-		PageWidth: document.documentElement.scrollWidth,
-		Path: location.pathname,
-		Wider: document.documentElement.scrollWidth <= document.documentElement.clientWidth ? [] :
-			[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
-				.slice(0, 8).map(e => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className && e.className.baseVal === undefined ? "." + e.className : "") + " " + Math.round(e.getBoundingClientRect().right)),
-	}))()`))
-	if err != nil {
-		b.t.Fatalf("health: %v", err)
-	}
-	if h.Status != 200 || len(h.CSP) != 0 || h.PageWidth > h.Viewport {
-		b.t.Errorf("%s: %+v", h.Path, h)
-	}
-	return h
-}
-
-// waitFor polls the page until the JavaScript condition holds (a form that reloads its own page
-// leaves the old page's elements in view until the new one comes).
-func (b *tab) waitFor(cond string) {
-	b.t.Helper()
-	for {
-		ok, err := chromedp.Run(b.ctx, chromedp.Evaluate[bool](cond))
-		if err == nil && ok {
-			return
-		}
-		select {
-		case <-b.ctx.Done():
-			b.t.Fatalf("waiting for %s: %v", cond, b.ctx.Err())
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
-}
 
 // In Chromium, at 1280 and at 390 px, on widerow: a learner signs up, then walks lessons 1 to 7
 // by their rel="next" links and does each one's live part: writes a column and a super column,
@@ -81,48 +21,48 @@ func (b *tab) waitFor(cond string) {
 func TestBrowserLessonsOneToSeven(t *testing.T) {
 	for _, width := range []int{390, 1280} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
-			app := newApp(t, widerowStores(t))
-			b := newTab(t, max(width, 500), 900, 120*time.Second)
-			b.do("watch CSP", cspWatch())
+			app := newApp(t, webkit.WiderowStores(t))
+			b := webkit.NewTab(t, max(width, 500), 900, 120*time.Second)
+			b.Do("watch CSP", webkit.CSPWatch())
 			if width < 500 {
 				// A window cannot be narrower than 500 px in headless Chromium: emulate a phone.
-				b.do("emulate a phone", chromedp.EmulateViewport(int64(width), 844))
+				b.Do("emulate a phone", chromedp.EmulateViewport(int64(width), 844))
 			}
-			shot := func(slug string) { b.shot(fmt.Sprintf("lessons-a-%s-%d", slug, width)) }
+			shot := func(slug string) { b.Shot(fmt.Sprintf("lessons-a-%s-%d", slug, width)) }
 			next := func(slug string) {
 				t.Helper()
-				b.do("next to "+slug, chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#lesson-"+slug)))
-				b.health()
+				b.Do("next to "+slug, chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#lesson-"+slug)))
+				b.Health()
 			}
-			b.do("sign up", chromedp.Navigate(app.srv.URL+"/login"), chromedp.WaitVisible(chromedp.CSS("#signup-form")),
+			b.Do("sign up", chromedp.Navigate(app.Srv.URL+"/login"), chromedp.WaitVisible(chromedp.CSS("#signup-form")),
 				chromedp.SendKeys(chromedp.CSS("#signup-username"), "learner"),
 				chromedp.SendKeys(chromedp.CSS("#signup-password"), "password1"),
 				chromedp.SendKeys(chromedp.CSS("#signup-password2"), "password1"),
 				chromedp.Click(chromedp.CSS("#signup-submit")), chromedp.WaitVisible(chromedp.CSS(".me")))
 
 			// 1. The pieces.
-			b.do("lesson 1", chromedp.Navigate(app.srv.URL+"/learn/primer"), chromedp.WaitVisible(chromedp.CSS("#primer-form")))
-			b.health()
-			b.do("a column", chromedp.Click(chromedp.CSS("#primer-submit")), chromedp.WaitVisible(chromedp.CSS("#primer-triple")))
-			if got := b.text("#primer-triple"); !strings.Contains(got, `name: "emailAddress"`) || !strings.Contains(got, "timestamp: 1") {
+			b.Do("lesson 1", chromedp.Navigate(app.Srv.URL+"/learn/primer"), chromedp.WaitVisible(chromedp.CSS("#primer-form")))
+			b.Health()
+			b.Do("a column", chromedp.Click(chromedp.CSS("#primer-submit")), chromedp.WaitVisible(chromedp.CSS("#primer-triple")))
+			if got := b.Text("#primer-triple"); !strings.Contains(got, `name: "emailAddress"`) || !strings.Contains(got, "timestamp: 1") {
 				t.Errorf("the column's triple: %q", got)
 			}
-			b.do("a super column", chromedp.Click(chromedp.CSS("#primer-super-submit")),
+			b.Do("a super column", chromedp.Click(chromedp.CSS("#primer-super-submit")),
 				chromedp.WaitVisible(chromedp.Search(`//section[@id="primer-row-super"]//span[contains(., "John")]`)))
-			if got := b.text("#primer-row-super"); !strings.Contains(got, `"John": {`) || !strings.Contains(got, `"street": "Howard street"`) {
+			if got := b.Text("#primer-row-super"); !strings.Contains(got, `"John": {`) || !strings.Contains(got, `"street": "Howard street"`) {
 				t.Errorf("the AddressBook row: %q", got)
 			}
-			b.health()
+			b.Health()
 			shot("primer")
 
 			// 2. Comparators and slices: the table keeps its six columns side by side.
 			next("slices")
-			b.do("the seeds' names", chromedp.Click(chromedp.CSS("#lab-submit")), chromedp.WaitVisible(chromedp.CSS("#lab-order")))
+			b.Do("the seeds' names", chromedp.Click(chromedp.CSS("#lab-submit")), chromedp.WaitVisible(chromedp.CSS("#lab-order")))
 			type side struct {
 				Cells, SameTop, Increasing, Outside int
 				Order                               string
 			}
-			got, err := chromedp.Run(b.ctx, chromedp.Evaluate[side](`(() => {
+			got, err := chromedp.Run(b.Ctx, chromedp.Evaluate[side](`(() => {
 				const vw = document.documentElement.clientWidth;
 				const row = document.querySelectorAll("#lab-order tr")[1];
 				const cells = [...row.cells].map(c => c.getBoundingClientRect());
@@ -136,69 +76,69 @@ func TestBrowserLessonsOneToSeven(t *testing.T) {
 			if err != nil || got.Cells != 6 || got.SameTop != 6 || got.Increasing != 6 || got.Outside != 0 || got.Order != "3 123 976 832416" {
 				t.Errorf("the comparators' table at %d px: %+v, %v", width, got, err)
 			}
-			b.health()
-			b.do("the UUIDs", chromedp.Click(chromedp.CSS("#lab-uuids")),
+			b.Health()
+			b.Do("the UUIDs", chromedp.Click(chromedp.CSS("#lab-uuids")),
 				chromedp.WaitVisible(chromedp.Search(`//p[@id="lab-lexical" and contains(., "is first under LexicalUUIDType")]`)))
-			if got := b.text("#lab-lexical"); !strings.Contains(got, "80000000-0000-1000-8000-000000000000 is first under LexicalUUIDType") {
+			if got := b.Text("#lab-lexical"); !strings.Contains(got, "80000000-0000-1000-8000-000000000000 is first under LexicalUUIDType") {
 				t.Errorf("the LexicalUUIDType note: %q", got)
 			}
-			b.do("slice", chromedp.SetValue(chromedp.CSS("#lab-cmp"), "LongType"), chromedp.SetValue(chromedp.CSS("#lab-start"), "900"),
+			b.Do("slice", chromedp.SetValue(chromedp.CSS("#lab-cmp"), "LongType"), chromedp.SetValue(chromedp.CSS("#lab-start"), "900"),
 				chromedp.SetValue(chromedp.CSS("#lab-count"), "2"), chromedp.Click(chromedp.CSS("#slice-submit")), chromedp.WaitVisible(chromedp.CSS("#lab-slice")))
-			if got := b.text("#lab-slice"); got != "Returned 2: 976, 832416" {
+			if got := b.Text("#lab-slice"); got != "Returned 2: 976, 832416" {
 				t.Errorf("the slice: %q", got)
 			}
-			b.health()
+			b.Health()
 			shot("slices")
 
 			// 3. Time: last write wins, then the replicas past gc_grace.
 			next("time")
-			b.do("writes and a delete", chromedp.Click(chromedp.CSS("#lww-del")), chromedp.Click(chromedp.CSS("#lww-submit")), chromedp.WaitVisible(chromedp.CSS("#lww-diagram")))
-			if got := b.text("#lww-verdict"); !strings.HasPrefix(got, "Both replicas read nothing") {
+			b.Do("writes and a delete", chromedp.Click(chromedp.CSS("#lww-del")), chromedp.Click(chromedp.CSS("#lww-submit")), chromedp.WaitVisible(chromedp.CSS("#lww-diagram")))
+			if got := b.Text("#lww-verdict"); !strings.HasPrefix(got, "Both replicas read nothing") {
 				t.Errorf("the verdict: %q", got)
 			}
-			b.do("the replicas, late", chromedp.Click(chromedp.CSS("#replicas-late")), chromedp.WaitVisible(chromedp.CSS("#replicas-verdict")))
-			if got := b.text("#replicas-verdict"); !strings.HasPrefix(got, "The deleted column is back") {
+			b.Do("the replicas, late", chromedp.Click(chromedp.CSS("#replicas-late")), chromedp.WaitVisible(chromedp.CSS("#replicas-verdict")))
+			if got := b.Text("#replicas-verdict"); !strings.HasPrefix(got, "The deleted column is back") {
 				t.Errorf("the replicas' verdict: %q", got)
 			}
-			b.health()
+			b.Health()
 			shot("time")
 
 			// 4. A tweet and where it went.
 			next("twissandra")
-			b.do("post", chromedp.SendKeys(chromedp.CSS("#twissandra-body"), "where does this live?"), chromedp.Click(chromedp.CSS("#twissandra-submit")),
+			b.Do("post", chromedp.SendKeys(chromedp.CSS("#twissandra-body"), "where does this live?"), chromedp.Click(chromedp.CSS("#twissandra-submit")),
 				chromedp.WaitVisible(chromedp.CSS("#places-user-widerow")))
-			if got := b.text("#where"); !strings.Contains(got, "Your tweet") || !strings.Contains(got, "Twissandra.Username") || !strings.Contains(got, "the public line") {
+			if got := b.Text("#where"); !strings.Contains(got, "Your tweet") || !strings.Contains(got, "Twissandra.Username") || !strings.Contains(got, "the public line") {
 				t.Errorf("where the tweet lives: %q", got)
 			}
-			b.health()
+			b.Health()
 			shot("twissandra")
 
 			// 5. The blog.
 			next("blog")
-			b.do("load the blog", chromedp.Click(chromedp.CSS("#blog-load")), chromedp.WaitVisible(chromedp.CSS("#places-comments-widerow")))
-			if got := b.text("#places-comments-widerow"); !strings.Contains(got, "BloggyAppy.Comments") {
+			b.Do("load the blog", chromedp.Click(chromedp.CSS("#blog-load")), chromedp.WaitVisible(chromedp.CSS("#places-comments-widerow")))
+			if got := b.Text("#places-comments-widerow"); !strings.Contains(got, "BloggyAppy.Comments") {
 				t.Errorf("the comments' places: %q", got)
 			}
-			b.health()
+			b.Health()
 			shot("blog")
 
 			// 6. TimeUUIDs.
 			next("timeuuid")
-			b.do("slice between two dates", chromedp.Click(chromedp.CSS("#paging-submit")))
-			b.waitFor(`location.search.includes("from=") && document.readyState === "complete" && !!document.querySelector("#paging-entries")`)
-			if got := b.text("#paging-entries"); !strings.Contains(got, "Scream is the best movie ever") {
+			b.Do("slice between two dates", chromedp.Click(chromedp.CSS("#paging-submit")))
+			b.WaitFor(`location.search.includes("from=") && document.readyState === "complete" && !!document.querySelector("#paging-entries")`)
+			if got := b.Text("#paging-entries"); !strings.Contains(got, "Scream is the best movie ever") {
 				t.Errorf("the entries between two dates: %q", got)
 			}
-			b.health()
+			b.Health()
 			shot("timeuuid")
 
 			// 7. The race.
 			next("unique")
-			b.do("race", chromedp.SetValue(chromedp.CSS("#race-racers"), "16"), chromedp.Click(chromedp.CSS("#race-submit")), chromedp.WaitVisible(chromedp.CSS("#race-result")))
-			if got := b.text("#lwt-winners"); got != "1" {
+			b.Do("race", chromedp.SetValue(chromedp.CSS("#race-racers"), "16"), chromedp.Click(chromedp.CSS("#race-submit")), chromedp.WaitVisible(chromedp.CSS("#race-result")))
+			if got := b.Text("#lwt-winners"); got != "1" {
 				t.Errorf("LWT winners: %q", got)
 			}
-			b.health()
+			b.Health()
 			shot("unique")
 		})
 	}

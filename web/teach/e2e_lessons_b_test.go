@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"twissandra/internal/testkit/webkit"
 )
 
 // In Chromium, at 1280 and 390 px, on widerow: the reference pages, then lessons 8 to 12 walked
@@ -15,19 +17,19 @@ import (
 // each live part answers on the page its redirect leads to. Screenshots:
 // artifacts/screenshots/learn-<page>-<width>.png.
 func TestBrowserLessonsEightToTwelve(t *testing.T) {
-	app := newApp(t, widerowStores(t))
+	app := newApp(t, webkit.WiderowStores(t))
 	postMany(t, app, "star", 3, 5)
 	for _, width := range []int{1280, 390} {
 		t.Run(strconv.Itoa(width), func(t *testing.T) {
-			b := newTab(t, width, 900, 120*time.Second)
-			console := b.watchConsole()
+			b := webkit.NewTab(t, width, 900, 120*time.Second)
+			console := b.WatchConsole()
 			size := func(name string) {
 				t.Helper()
 				type layout struct {
 					Viewport, PageWidth float64
 					Title               string
 				}
-				got, err := chromedp.Run(b.ctx, chromedp.Evaluate[layout](`({Viewport: document.documentElement.clientWidth,
+				got, err := chromedp.Run(b.Ctx, chromedp.Evaluate[layout](`({Viewport: document.documentElement.clientWidth,
 					PageWidth: document.documentElement.scrollWidth, Title: document.title})`))
 				if err != nil {
 					t.Fatal(err)
@@ -35,10 +37,10 @@ func TestBrowserLessonsEightToTwelve(t *testing.T) {
 				if got.PageWidth > got.Viewport || strings.Contains(got.Title, "Not found") || strings.Contains(got.Title, "wrong") {
 					t.Errorf("%s at %d px: %+v", name, width, got)
 				}
-				b.shot("learn-" + name + "-" + strconv.Itoa(width))
+				b.Shot("learn-" + name + "-" + strconv.Itoa(width))
 			}
-			b.do("viewport", chromedp.EmulateViewport(int64(width), 900))
-			b.do("sign up", chromedp.Navigate(app.srv.URL+"/login"),
+			b.Do("viewport", chromedp.EmulateViewport(int64(width), 900))
+			b.Do("sign up", chromedp.Navigate(app.Srv.URL+"/login"),
 				chromedp.SendKeys(chromedp.CSS("#signup-username"), "ann"+strconv.Itoa(width)),
 				chromedp.SendKeys(chromedp.CSS("#signup-password"), "password1"),
 				chromedp.SendKeys(chromedp.CSS("#signup-password2"), "password1"),
@@ -50,34 +52,34 @@ func TestBrowserLessonsEightToTwelve(t *testing.T) {
 				{"timeline", "/learn/timeline", "#timeline"},
 				{"departures", "/learn/departures", "#bcrypt"},
 			} {
-				b.do(p.name, chromedp.Navigate(app.srv.URL+p.path), chromedp.WaitVisible(chromedp.CSS(p.sel)))
+				b.Do(p.name, chromedp.Navigate(app.Srv.URL+p.path), chromedp.WaitVisible(chromedp.CSS(p.sel)))
 				size(p.name)
 			}
 			// Lesson 8, with a follow of star that comes back to it.
-			b.do("lesson 8", chromedp.Navigate(app.srv.URL+"/learn/cql3?user=star"), chromedp.WaitVisible(chromedp.CSS("#cql3-follow-submit")),
+			b.Do("lesson 8", chromedp.Navigate(app.Srv.URL+"/learn/cql3?user=star"), chromedp.WaitVisible(chromedp.CSS("#cql3-follow-submit")),
 				chromedp.Click(chromedp.CSS("#cql3-follow-submit")),
 				chromedp.WaitVisible(chromedp.Search(`//details[@id="action-ops"]/summary[contains(., "What your follow of star cost")]`)))
-			if got := b.text("#cql3-count"); got != map[int]string{1280: "4", 390: "5"}[width] { // 3 fans, then each width's learner
+			if got := b.Text("#cql3-count"); got != map[int]string{1280: "4", 390: "5"}[width] { // 3 fans, then each width's learner
 				t.Errorf("star's followers after the follow: %q", got)
 			}
 			size("cql3")
 			// On by rel=next: lesson 9, a key tried.
-			b.do("to lesson 9", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#qf-form")),
+			b.Do("to lesson 9", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#qf-form")),
 				chromedp.Click(chromedp.CSS("#qf-submit")), chromedp.WaitVisible(chromedp.CSS("#qf-why")))
 			size("query-first")
 			// Lesson 10, a post that widens the public line.
-			b.do("to lesson 10", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#post-partitions")),
+			b.Do("to lesson 10", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#post-partitions")),
 				chromedp.Click(chromedp.CSS("#post-submit-partitions")),
 				chromedp.WaitVisible(chromedp.Search(`//details[@id="action-ops"]/summary[contains(., "What your post cost")]`)))
-			if got := b.text("#pl-public-count-widerow"); got == "" || got == "5" {
+			if got := b.Text("#pl-public-count-widerow"); got == "" || got == "5" {
 				t.Errorf("the public line after the post: %q", got)
 			}
 			size("partitions")
-			b.do("to lesson 11", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#cl-form")))
+			b.Do("to lesson 11", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#cl-form")))
 			size("celebrity")
-			b.do("to lesson 12", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#compare-off")))
+			b.Do("to lesson 12", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#compare-off")))
 			size("compare")
-			if next, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.querySelector('a[rel="next"]').getAttribute("href")`)); err != nil || next != string(lessonURL(course()[12].Slug)) {
+			if next, err := chromedp.Run(b.Ctx, chromedp.Evaluate[string](`document.querySelector('a[rel="next"]').getAttribute("href")`)); err != nil || next != string(lessonURL(course()[12].Slug)) {
 				t.Errorf("lesson 12 links on to %q, want lesson 13, %s (%v)", next, lessonURL(course()[12].Slug), err)
 			}
 			if problems := console(); len(problems) > 0 {
@@ -92,25 +94,25 @@ func TestBrowserLessonsEightToTwelve(t *testing.T) {
 // statements and, on cql3's side of the footer, what they cost; nothing scrolls sideways at 1280
 // or 390 px. Screenshots: artifacts/screenshots/learn-query-first-node-<width>.png.
 func TestBrowserQueryFirstOnNode(t *testing.T) {
-	app := newApp(t, compareStores(t))
+	app := newApp(t, webkit.CompareStores(t))
 	for _, width := range []int{1280, 390} {
-		b := newTab(t, width, 900, 90*time.Second)
-		b.do("try a key", chromedp.EmulateViewport(int64(width), 900), chromedp.Navigate(app.srv.URL+"/learn/query-first?pattern=userline"),
+		b := webkit.NewTab(t, width, 900, 90*time.Second)
+		b.Do("try a key", chromedp.EmulateViewport(int64(width), 900), chromedp.Navigate(app.Srv.URL+"/learn/query-first?pattern=userline"),
 			chromedp.WaitVisible(chromedp.CSS("#qf-form")),
 			chromedp.SetValue(chromedp.CSS("#qf-p2"), "day"), chromedp.SetValue(chromedp.CSS("#qf-c1"), "time"), chromedp.SetValue(chromedp.CSS("#qf-d1"), "desc"),
 			chromedp.Click(chromedp.CSS("#qf-submit")), chromedp.WaitVisible(chromedp.CSS("#qf-outcome")),
 			chromedp.WaitVisible(chromedp.Search(`//details[@id="action-ops"]/summary[contains(., "What your table cost")]`)))
-		if got := b.text("#qf-outcome"); !strings.HasPrefix(got, "3 partitions.") {
+		if got := b.Text("#qf-outcome"); !strings.HasPrefix(got, "3 partitions.") {
 			t.Errorf("at %d px: %q", width, got)
 		}
-		if got := b.text("#action-ops #secondary-ops"); !strings.Contains(got, "day IN (") {
+		if got := b.Text("#action-ops #secondary-ops"); !strings.Contains(got, "day IN (") {
 			t.Errorf("cql3's side of the trial's cost: %q", got)
 		}
 		type layout struct{ Viewport, PageWidth float64 }
-		got, err := chromedp.Run(b.ctx, chromedp.Evaluate[layout](`({Viewport: document.documentElement.clientWidth, PageWidth: document.documentElement.scrollWidth})`))
+		got, err := chromedp.Run(b.Ctx, chromedp.Evaluate[layout](`({Viewport: document.documentElement.clientWidth, PageWidth: document.documentElement.scrollWidth})`))
 		if err != nil || got.PageWidth > got.Viewport {
 			t.Errorf("at %d px: %+v %v", width, got, err)
 		}
-		b.shot("learn-query-first-node-" + strconv.Itoa(width))
+		b.Shot("learn-query-first-node-" + strconv.Itoa(width))
 	}
 }

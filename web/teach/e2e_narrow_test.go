@@ -7,15 +7,17 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"twissandra/internal/testkit/webkit"
 )
 
 // At 390 px (a phone) the models page cuts off no column of the mapping table: every cell lies
 // inside the viewport, and nothing scrolls sideways. Screenshot: artifacts/screenshots/models-390.png.
 func TestModelsAt390px(t *testing.T) {
-	app := newApp(t, widerowStores(t))
-	ctx := browser(t, 390, 844, 60*time.Second)
+	app := newApp(t, webkit.WiderowStores(t))
+	ctx := webkit.Browser(t, 390, 844, 60*time.Second)
 	// A window cannot be narrower than 500 px in headless Chromium: emulate the phone's viewport.
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(app.srv.URL+"/models"), chromedp.WaitVisible(chromedp.CSS("table.mapping"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844), chromedp.Navigate(app.Srv.URL+"/models"), chromedp.WaitVisible(chromedp.CSS("table.mapping"))); err != nil {
 		t.Fatal(err)
 	}
 	// The cells outside the viewport, and how far the page scrolls sideways.
@@ -41,7 +43,7 @@ func TestModelsAt390px(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(screenshotDir(t), "models-390.png"), png, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(webkit.ScreenshotDir(t), "models-390.png"), png, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -7,36 +7,38 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"twissandra/internal/testkit/webkit"
 )
 
 // In Chromium, the partition lessons on widerow with live figures: reached from the models
 // page, the one hot !PUBLIC! row is the widest of the store, and its link opens that row in
 // the storage inspector; screenshot partitions.png.
 func TestBrowserPartitions(t *testing.T) {
-	app := newApp(t, widerowStores(t))
+	app := newApp(t, webkit.WiderowStores(t))
 	postMany(t, app, "star", 2, 9)
-	if _, err := app.social.SignUp(bg(), "quiet", "password1"); err != nil {
+	if _, err := app.Social.SignUp(webkit.BG(), "quiet", "password1"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.social.Post(bg(), "quiet", "one more"); err != nil {
+	if _, err := app.Social.Post(webkit.BG(), "quiet", "one more"); err != nil {
 		t.Fatal(err)
 	}
-	b := newTab(t, 1280, 900, 60*time.Second)
-	b.do("partitions", chromedp.Navigate(app.srv.URL+"/models"), chromedp.Click(chromedp.CSS("#link-partitions")),
+	b := webkit.NewTab(t, 1280, 900, 60*time.Second)
+	b.Do("partitions", chromedp.Navigate(app.Srv.URL+"/models"), chromedp.Click(chromedp.CSS("#link-partitions")),
 		chromedp.WaitVisible(chromedp.CSS("#widest-rows")))
-	got := b.text("main")
+	got := b.Text("main")
 	for _, w := range []string{"the public line is one row, Twissandra.Userline[!PUBLIC!], holding 10 columns",
 		"Every post writes one more", "the hot partition", "(@star)"} {
 		if !strings.Contains(got, w) {
 			t.Errorf("the page lacks %q:\n%s", w, got)
 		}
 	}
-	if first := b.text("#widest-rows tr:nth-child(2)"); !strings.HasPrefix(first, "Twissandra.Userline\t!PUBLIC! (the public line)\t10\t") {
+	if first := b.Text("#widest-rows tr:nth-child(2)"); !strings.HasPrefix(first, "Twissandra.Userline\t!PUBLIC! (the public line)\t10\t") {
 		t.Errorf("the widest row is %q, want the public line's 10 columns", first)
 	}
-	b.shot("partitions")
-	b.do("inspect !PUBLIC!", chromedp.Click(chromedp.CSS("#widest-rows tr:nth-child(2) a")), chromedp.WaitVisible(chromedp.CSS("#row-notation")))
-	if row := b.text("#row-notation"); !strings.Contains(row, `"!PUBLIC!" /* row key */`) || strings.Count(row, "/* timestamp") != 10 {
+	b.Shot("partitions")
+	b.Do("inspect !PUBLIC!", chromedp.Click(chromedp.CSS("#widest-rows tr:nth-child(2) a")), chromedp.WaitVisible(chromedp.CSS("#row-notation")))
+	if row := b.Text("#row-notation"); !strings.Contains(row, `"!PUBLIC!" /* row key */`) || strings.Count(row, "/* timestamp") != 10 {
 		t.Errorf("the inspector on the public line:\n%s", row)
 	}
 }
@@ -44,13 +46,13 @@ func TestBrowserPartitions(t *testing.T) {
 // In Chromium on a real node, the cql3 backend's day buckets of the public line with their
 // bars; screenshot partitions-cql3.png.
 func TestBrowserPartitionsCQL(t *testing.T) {
-	st, store := cql3Stores(t)
+	st, store := webkit.CQL3Stores(t)
 	app := newApp(t, st)
 	postMany(t, app, "star", 2, 9)
-	b := newTab(t, 1280, 900, 60*time.Second)
-	b.do("partitions", chromedp.Navigate(app.srv.URL+"/models"), chromedp.Click(chromedp.CSS("#link-partitions")),
+	b := webkit.NewTab(t, 1280, 900, 60*time.Second)
+	b.Do("partitions", chromedp.Navigate(app.Srv.URL+"/models"), chromedp.Click(chromedp.CSS("#link-partitions")),
 		chromedp.WaitVisible(chromedp.CSS("#public-days")))
-	got := b.text("main")
+	got := b.Text("main")
 	for _, w := range []string{"one partition of public_line per day", "9 posts in the last 1 day",
 		time.Now().UTC().Format(time.DateOnly) + "\t9", "a page that reaches back past the start of a day reads the day before"} {
 		if !strings.Contains(got, w) {
@@ -58,17 +60,17 @@ func TestBrowserPartitionsCQL(t *testing.T) {
 		}
 	}
 	// The bar is a <meter>: the page's policy allows no inline style to size a bar with.
-	bar, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(m => m.value + "/" + m.max + " " + (m.getBoundingClientRect().width > 50))(document.querySelector("#public-days meter"))`))
+	bar, err := chromedp.Run(b.Ctx, chromedp.Evaluate[string](`(m => m.value + "/" + m.max + " " + (m.getBoundingClientRect().width > 50))(document.querySelector("#public-days meter"))`))
 	if err != nil || bar != "9/9 true" {
 		t.Errorf("the newest day's bar: %q, %v", bar, err)
 	}
 	today := time.Now().UTC().Format(time.DateOnly)
-	if table := b.text("#widest-rows"); !strings.Contains(table, fmt.Sprintf("%s.public_line\t%s\t9\t", store.Keyspace(), today)) {
+	if table := b.Text("#widest-rows"); !strings.Contains(table, fmt.Sprintf("%s.public_line\t%s\t9\t", store.Keyspace(), today)) {
 		t.Errorf("the widest partitions lack today's public_line bucket of 9 rows:\n%s", table)
 	}
-	b.shot("partitions-cql3")
-	b.do("inspect today's bucket", chromedp.Click(chromedp.CSS("#public-days a")), chromedp.WaitVisible(chromedp.CSS("main")))
-	if got := b.text("main"); !strings.Contains(got, "public_line") || strings.Count(got, "post ") < 9 {
+	b.Shot("partitions-cql3")
+	b.Do("inspect today's bucket", chromedp.Click(chromedp.CSS("#public-days a")), chromedp.WaitVisible(chromedp.CSS("main")))
+	if got := b.Text("main"); !strings.Contains(got, "public_line") || strings.Count(got, "post ") < 9 {
 		t.Errorf("the inspector on today's bucket:\n%s", got)
 	}
 }
@@ -76,18 +78,18 @@ func TestBrowserPartitionsCQL(t *testing.T) {
 // In Chromium in compare mode (widerow answering, cql3 on a real node): the one !PUBLIC! row
 // and the day bucket side by side, both counting every post; screenshot partitions-compare.png.
 func TestBrowserPartitionsCompare(t *testing.T) {
-	app := newApp(t, compareStores(t))
+	app := newApp(t, webkit.CompareStores(t))
 	postMany(t, app, "star", 2, 5)
-	b := newTab(t, 1280, 900, 60*time.Second)
-	b.do("partitions", chromedp.Navigate(app.srv.URL+"/models/partitions"), chromedp.WaitVisible(chromedp.CSS("#public-days-cql3")))
-	if got := b.text("#public-layout"); !strings.Contains(got, "the public line is one row, Twissandra.Userline[!PUBLIC!], holding 5 columns") {
+	b := webkit.NewTab(t, 1280, 900, 60*time.Second)
+	b.Do("partitions", chromedp.Navigate(app.Srv.URL+"/models/partitions"), chromedp.WaitVisible(chromedp.CSS("#public-days-cql3")))
+	if got := b.Text("#public-layout"); !strings.Contains(got, "the public line is one row, Twissandra.Userline[!PUBLIC!], holding 5 columns") {
 		t.Errorf("widerow's public line:\n%s", got)
 	}
-	if got := b.text("#public-days-cql3"); !strings.Contains(got, time.Now().UTC().Format(time.DateOnly)+"\t5") {
+	if got := b.Text("#public-days-cql3"); !strings.Contains(got, time.Now().UTC().Format(time.DateOnly)+"\t5") {
 		t.Errorf("cql3's day buckets:\n%s", got)
 	}
-	if got := b.text("#widest-rows-cql3"); !strings.Contains(got, ".timeline\tstar\t5") {
+	if got := b.Text("#widest-rows-cql3"); !strings.Contains(got, ".timeline\tstar\t5") {
 		t.Errorf("cql3's widest partitions:\n%s", got)
 	}
-	b.shot("partitions-compare")
+	b.Shot("partitions-compare")
 }

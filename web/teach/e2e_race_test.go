@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"twissandra/internal/testkit/webkit"
 )
 
 // In Chromium, from the Models page: 48 concurrent sign-ups of one name. On widerow each racer
@@ -20,40 +22,40 @@ import (
 func TestBrowserUniquenessRace(t *testing.T) {
 	backends := []struct {
 		name, shot string
-		stores     func(t *testing.T) stores
+		stores     func(t *testing.T) webkit.Stores
 		bare       bool // untick the hash: nothing between read and write
 	}{
-		{"widerow", "race", func(t *testing.T) stores { return widerowStores(t) }, false},
+		{"widerow", "race", func(t *testing.T) webkit.Stores { return webkit.WiderowStores(t) }, false},
 	}
 	if os.Getenv("TWISSANDRA_CQL_HOSTS") != "" {
 		backends = append(backends, struct {
 			name, shot string
-			stores     func(t *testing.T) stores
+			stores     func(t *testing.T) webkit.Stores
 			bare       bool
-		}{"cql3", "race_cql3", func(t *testing.T) stores { st, _ := cql3Stores(t); return st }, true})
+		}{"cql3", "race_cql3", func(t *testing.T) webkit.Stores { st, _ := webkit.CQL3Stores(t); return st }, true})
 	}
 	for _, be := range backends {
 		t.Run(be.name, func(t *testing.T) {
 			app := newApp(t, be.stores(t))
-			b := newTab(t, 1280, 900, 90*time.Second)
+			b := webkit.NewTab(t, 1280, 900, 90*time.Second)
 			count := func(sel string) int {
 				t.Helper()
-				n, err := strconv.Atoi(b.text(sel))
+				n, err := strconv.Atoi(b.Text(sel))
 				if err != nil {
-					t.Fatalf("%s reads %q", sel, b.text(sel))
+					t.Fatalf("%s reads %q", sel, b.Text(sel))
 				}
 				return n
 			}
-			b.do("open the race", chromedp.Navigate(app.srv.URL+"/models"), chromedp.Click(chromedp.CSS("#link-race")),
+			b.Do("open the race", chromedp.Navigate(app.Srv.URL+"/models"), chromedp.Click(chromedp.CSS("#link-race")),
 				chromedp.WaitVisible(chromedp.CSS("#race-form")),
 				chromedp.SetValue(chromedp.CSS("#race-name"), "rita"),
 				chromedp.SetValue(chromedp.CSS("#race-racers"), "48"))
 			if be.bare {
-				b.do("untick the hash", chromedp.Click(chromedp.CSS("#race-hash")))
+				b.Do("untick the hash", chromedp.Click(chromedp.CSS("#race-hash")))
 			}
-			b.do("race", chromedp.Click(chromedp.CSS("#race-submit")), chromedp.WaitVisible(chromedp.CSS("#race-result")))
+			b.Do("race", chromedp.Click(chromedp.CSS("#race-submit")), chromedp.WaitVisible(chromedp.CSS("#race-result")))
 			for _, sel := range []string{"#race-rtw", "#race-lwt"} {
-				if got := b.text(sel); !regexp.MustCompile(`The store names racer \d+`).MatchString(got) {
+				if got := b.Text(sel); !regexp.MustCompile(`The store names racer \d+`).MatchString(got) {
 					t.Errorf("%s names no racer: %q", sel, got)
 				}
 			}
@@ -65,8 +67,8 @@ func TestBrowserUniquenessRace(t *testing.T) {
 			case rtw < 1 || rtw > 48:
 				t.Errorf("read-then-write welcomed %d of 48", rtw)
 			case rtw > 1:
-				if lost := "the other " + strconv.Itoa(rtw-1) + " account"; !regexp.MustCompile(regexp.QuoteMeta(lost)).MatchString(b.text("#race-rtw")) {
-					t.Errorf("%d welcomed, but the page does not say %q: %q", rtw, lost, b.text("#race-rtw"))
+				if lost := "the other " + strconv.Itoa(rtw-1) + " account"; !regexp.MustCompile(regexp.QuoteMeta(lost)).MatchString(b.Text("#race-rtw")) {
+					t.Errorf("%d welcomed, but the page does not say %q: %q", rtw, lost, b.Text("#race-rtw"))
 				}
 			}
 			if !be.bare && rtw <= 24 {
@@ -75,10 +77,10 @@ func TestBrowserUniquenessRace(t *testing.T) {
 			if be.bare && rtw < 2 {
 				t.Errorf("read-then-write on a real node welcomed %d of 48; the race was not observed", rtw)
 			}
-			if want := "running " + be.name + " store"; !regexp.MustCompile(want).MatchString(b.text(".lead")) {
-				t.Errorf("the page does not name the backend: %q", b.text(".lead"))
+			if want := "running " + be.name + " store"; !regexp.MustCompile(want).MatchString(b.Text(".lead")) {
+				t.Errorf("the page does not name the backend: %q", b.Text(".lead"))
 			}
-			b.shot(be.shot)
+			b.Shot(be.shot)
 		})
 	}
 }

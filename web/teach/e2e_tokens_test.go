@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"twissandra/internal/testkit/webkit"
 )
 
 // In Chromium, at 1280 and 390 px, on widerow: from lesson 12's rel="next", lesson 13 places the
@@ -17,27 +19,27 @@ import (
 func TestBrowserTokensLesson(t *testing.T) {
 	for _, width := range []int{390, 1280} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
-			app := newApp(t, widerowStores(t))
-			b := newTab(t, max(width, 500), 900, 90*time.Second)
-			b.do("watch CSP", cspWatch())
+			app := newApp(t, webkit.WiderowStores(t))
+			b := webkit.NewTab(t, max(width, 500), 900, 90*time.Second)
+			b.Do("watch CSP", webkit.CSPWatch())
 			if width < 500 {
-				b.do("emulate a phone", chromedp.EmulateViewport(int64(width), 844))
+				b.Do("emulate a phone", chromedp.EmulateViewport(int64(width), 844))
 			}
-			b.do("sign up", chromedp.Navigate(app.srv.URL+"/login"), chromedp.WaitVisible(chromedp.CSS("#signup-form")),
+			b.Do("sign up", chromedp.Navigate(app.Srv.URL+"/login"), chromedp.WaitVisible(chromedp.CSS("#signup-form")),
 				chromedp.SendKeys(chromedp.CSS("#signup-username"), "learner"),
 				chromedp.SendKeys(chromedp.CSS("#signup-password"), "password1"),
 				chromedp.SendKeys(chromedp.CSS("#signup-password2"), "password1"),
 				chromedp.Click(chromedp.CSS("#signup-submit")), chromedp.WaitVisible(chromedp.CSS(".me")))
-			b.do("lesson 12", chromedp.Navigate(app.srv.URL+"/learn/compare"), chromedp.WaitVisible(chromedp.CSS("#lesson-compare")))
-			b.do("on to lesson 13", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#ring-widerow")))
-			b.health()
+			b.Do("lesson 12", chromedp.Navigate(app.Srv.URL+"/learn/compare"), chromedp.WaitVisible(chromedp.CSS("#lesson-compare")))
+			b.Do("on to lesson 13", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#ring-widerow")))
+			b.Health()
 			type ring struct {
 				Key                    string
 				Nodes, Replicas, Diams int
 				Arc                    bool
 			}
 			read := func() ring {
-				r, err := chromedp.Run(b.ctx, chromedp.Evaluate[ring](`(() => ({
+				r, err := chromedp.Run(b.Ctx, chromedp.Evaluate[ring](`(() => ({
 					Key: document.querySelector("#ring-key").value,
 					Nodes: document.querySelectorAll("#ring-widerow .ring-node").length,
 					Replicas: document.querySelectorAll("#ring-widerow .ring-replica").length,
@@ -52,19 +54,19 @@ func TestBrowserTokensLesson(t *testing.T) {
 			if got := read(); got != (ring{Key: "learner", Nodes: 5, Replicas: 1, Diams: 1, Arc: true}) {
 				t.Errorf("the first ring: %+v", got)
 			}
-			b.do("place another key", chromedp.SetValue(chromedp.CSS("#ring-key"), "ericflo"), chromedp.SetValue(chromedp.CSS("#ring-nodes"), "8"),
+			b.Do("place another key", chromedp.SetValue(chromedp.CSS("#ring-key"), "ericflo"), chromedp.SetValue(chromedp.CSS("#ring-nodes"), "8"),
 				chromedp.SetValue(chromedp.CSS("#ring-rf"), "3"), chromedp.Click(chromedp.CSS("#ring-submit")))
-			b.waitFor(`document.querySelectorAll("#ring-widerow .ring-node").length === 8`)
-			b.health()
+			b.WaitFor(`document.querySelectorAll("#ring-widerow .ring-node").length === 8`)
+			b.Health()
 			if got := read(); got != (ring{Key: "ericflo", Nodes: 8, Replicas: 3, Diams: 1, Arc: true}) {
 				t.Errorf("the ring of 8: %+v", got)
 			}
 			// The footer is folded: its operations are in the document, not on the screen.
-			footer, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`document.querySelector("#storage-ops").textContent`))
+			footer, err := chromedp.Run(b.Ctx, chromedp.Evaluate[string](`document.querySelector("#storage-ops").textContent`))
 			if got := footer; err != nil || !containsAll(got, "token(\"ericflo\")", "no call to a node") {
 				t.Errorf("the footer: %q", got)
 			}
-			b.shot(fmt.Sprintf("lesson-tokens-%d", width))
+			b.Shot(fmt.Sprintf("lesson-tokens-%d", width))
 		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"twissandra/internal/testkit/webkit"
 	"twissandra/ports/oplog"
 	"twissandra/web/site"
 )
@@ -18,19 +19,19 @@ import (
 
 func TestStorageOps(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	c := app.client(t)
-	c.signUp("olga")
-	r := c.get("/")
-	h := r.header.Get("Storage-Ops")
+	app := newApp(t, webkit.MemoryStores())
+	c := app.Client(t)
+	c.SignUp("olga")
+	r := c.Get("/")
+	h := r.Header.Get("Storage-Ops")
 	// The home timeline: the pulled authors olga follows (none), then one slice.
 	if !strings.Contains(h, "slice=1") || !strings.Contains(h, "pulled=1") || !strings.HasPrefix(h, "2 ops") {
 		t.Fatalf("Storage-Ops on an empty home: %q", h)
 	}
-	c.post("/tweets", url.Values{"body": {"hi"}})
-	r = c.get("/")
-	mustContain(t, r.body, `id="storage-ops"`, "slice line timeline:olga before=0 limit=41 -&gt; 1 entries", "multiget tweets 1 ids -&gt; 1")
-	if h := r.header.Get("Storage-Ops"); h != "3 ops: pulled=1 slice=1 multiget=1" {
+	c.Post("/tweets", url.Values{"body": {"hi"}})
+	r = c.Get("/")
+	webkit.MustContain(t, r.Body, `id="storage-ops"`, "slice line timeline:olga before=0 limit=41 -&gt; 1 entries", "multiget tweets 1 ids -&gt; 1")
+	if h := r.Header.Get("Storage-Ops"); h != "3 ops: pulled=1 slice=1 multiget=1" {
 		t.Fatalf("Storage-Ops: %q", h)
 	}
 }
@@ -39,21 +40,21 @@ func TestStorageOps(t *testing.T) {
 // lists them all, with anchors the pages link to.
 func TestPagesNameTheirAccessPatterns(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	app.client(t).signUp("rita")
-	c := app.client(t)
+	app := newApp(t, webkit.MemoryStores())
+	app.Client(t).SignUp("rita")
+	c := app.Client(t)
 	for path, want := range map[string][]string{
 		"/public":     {`href="/models#Q4"`, "Userline[&#39;!PUBLIC!&#39;]", "public_line WHERE day = ?"},
 		"/users/rita": {`href="/models#Q1"`, `href="/models#Q2"`, `href="/models#Q5"`, "get_slice Userline[uuid] reversed"},
 		"/blog":       {`href="/models#Q6"`, "TaggedPosts"},
 	} {
-		r := c.get(path)
-		_, footer, _ := strings.Cut(r.body, `id="page-queries"`)
-		mustContain(t, footer, want...)
+		r := c.Get(path)
+		_, footer, _ := strings.Cut(r.Body, `id="page-queries"`)
+		webkit.MustContain(t, footer, want...)
 	}
-	models := c.get("/models").body
+	models := c.Get("/models").Body
 	for _, q := range accessPatterns {
-		mustContain(t, models, `<tr id="`+q.ID+`">`)
+		webkit.MustContain(t, models, `<tr id="`+q.ID+`">`)
 	}
 	for _, id := range []site.AccessPattern{site.UserByName, site.Userline, site.HomeTimeline, site.PublicLine, site.Follows,
 		site.BlogEntries, site.BlogEntry, site.EntryComments, site.AuthorProfile} {
@@ -68,8 +69,8 @@ func TestPagesNameTheirAccessPatterns(t *testing.T) {
 // and a user page of nobody the lookup by name only.
 func TestFooterNamesWhatTheRequestServed(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
-	app.client(t).signUp("rita")
+	app := newApp(t, webkit.WiderowStores(t))
+	app.Client(t).SignUp("rita")
 	served := func(body string) []string {
 		_, footer, ok := strings.Cut(body, `id="page-queries"`)
 		if !ok {
@@ -82,11 +83,11 @@ func TestFooterNamesWhatTheRequestServed(t *testing.T) {
 		}
 		return ids
 	}
-	anon := app.client(t)
-	signed := app.client(t)
-	signed.signUp("sam")
+	anon := app.Client(t)
+	signed := app.Client(t)
+	signed.SignUp("sam")
 	for _, tc := range []struct {
-		c    *client
+		c    *webkit.Client
 		path string
 		want []string
 	}{
@@ -100,8 +101,8 @@ func TestFooterNamesWhatTheRequestServed(t *testing.T) {
 		{anon, "/blog/entries/no-such-entry", []string{"Q7"}},
 		{anon, "/models", nil},
 	} {
-		r := tc.c.get(tc.path)
-		if got := served(r.body); !slices.Equal(got, tc.want) {
+		r := tc.c.Get(tc.path)
+		if got := served(r.Body); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: the footer names %v, want %v", tc.path, got, tc.want)
 		}
 	}
@@ -115,11 +116,11 @@ func TestPublicLineCitesItsSeeds(t *testing.T) {
 	if q := accessPatterns[i]; q.Seed != "003, 002" || !strings.Contains(q.SeedTitle, "PUBLIC_USERLINE_KEY") {
 		t.Errorf("Q4 cites %q, %q", q.Seed, q.SeedTitle)
 	}
-	models := newApp(t, memoryStores()).client(t).get("/models").body
+	models := newApp(t, webkit.MemoryStores()).Client(t).Get("/models").Body
 	_, row, _ := strings.Cut(models, `<tr id="Q4">`)
 	row, _, _ = strings.Cut(row, "</tr>")
-	mustContain(t, row, "003, 002")
-	mustNotContain(t, row, "001")
+	webkit.MustContain(t, row, "003, 002")
+	webkit.MustNotContain(t, row, "001")
 }
 
 // BenchmarkOpList renders a page's footer list of 12 operations as cql3 records them: without

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"twissandra/internal/testkit/webkit"
 )
 
 // A gate admits at most Total runs at once, PerAddr at once from one address and PerMinute
@@ -63,43 +65,43 @@ func TestGateBounds(t *testing.T) {
 // readable 429 page and Retry-After, without running.
 func TestRaceIsBounded(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	c := app.client(t)
-	mustContain(t, html.UnescapeString(c.get("/models/race").body), `id="race-bounds"`,
+	app := newApp(t, webkit.MemoryStores())
+	c := app.Client(t)
+	webkit.MustContain(t, html.UnescapeString(c.Get("/models/race").Body), `id="race-bounds"`,
 		"At most "+strconv.Itoa(raceTotal)+" run at once on this server, 1 at a time and "+strconv.Itoa(racesPerMinute)+" a minute from one address.")
 	form := url.Values{"name": {"rita"}, "racers": {"2"}}
 	for i := range racesPerMinute {
-		if r := c.post("/models/race", form); r.status != http.StatusSeeOther {
-			t.Fatalf("race %d: %d, want the redirect to its result", i+1, r.status)
+		if r := c.Post("/models/race", form); r.Status != http.StatusSeeOther {
+			t.Fatalf("race %d: %d, want the redirect to its result", i+1, r.Status)
 		}
 	}
-	r := c.post("/models/race", form)
-	secs, err := strconv.Atoi(r.header.Get("Retry-After"))
-	if r.status != http.StatusTooManyRequests || err != nil || secs < 1 || secs > 60 {
-		t.Fatalf("race %d in a minute: %d, Retry-After %q", racesPerMinute+1, r.status, r.header.Get("Retry-After"))
+	r := c.Post("/models/race", form)
+	secs, err := strconv.Atoi(r.Header.Get("Retry-After"))
+	if r.Status != http.StatusTooManyRequests || err != nil || secs < 1 || secs > 60 {
+		t.Fatalf("race %d in a minute: %d, Retry-After %q", racesPerMinute+1, r.Status, r.Header.Get("Retry-After"))
 	}
-	mustContain(t, html.UnescapeString(r.body), "The race could not start: you have begun", "Try again in ")
-	mustNotContain(t, r.body, `id="race-result"`)
-	mustContain(t, html.UnescapeString(c.get("/models/lab").body), `id="lab-bounds"`)
+	webkit.MustContain(t, html.UnescapeString(r.Body), "The race could not start: you have begun", "Try again in ")
+	webkit.MustNotContain(t, r.Body, `id="race-result"`)
+	webkit.MustContain(t, html.UnescapeString(c.Get("/models/lab").Body), `id="lab-bounds"`)
 }
 
 // A visitor who leaves mid-race is answered 499 (nginx's "client closed request"), not a 5xx:
 // the storage did not fail, and the error log says nothing.
 func TestRaceWhoseClientLeftIs499(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	c := app.client(t)
-	token := c.csrf()
+	app := newApp(t, webkit.MemoryStores())
+	c := app.Client(t)
+	token := c.CSRF()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	req := httptest.NewRequest(http.MethodPost, "/models/race", strings.NewReader(url.Values{"name": {"rita"}, "racers": {"8"}, "csrf_token": {token}}.Encode())).WithContext(ctx)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	u, _ := url.Parse(app.srv.URL)
-	for _, ck := range c.http.Jar.Cookies(u) {
+	u, _ := url.Parse(app.Srv.URL)
+	for _, ck := range c.HTTP.Jar.Cookies(u) {
 		req.AddCookie(ck)
 	}
 	rec := httptest.NewRecorder()
-	app.srv.Config.Handler.ServeHTTP(rec, req)
+	app.Srv.Config.Handler.ServeHTTP(rec, req)
 	if rec.Code != 499 {
 		t.Fatalf("a race whose client left: %d, want 499", rec.Code)
 	}

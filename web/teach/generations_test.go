@@ -9,14 +9,15 @@ import (
 	"testing"
 
 	"twissandra/adapters/cql3"
+	"twissandra/internal/testkit/webkit"
 )
 
 // The Chebotko diagram is parsed from the migrations; on a real node it must say what the live
 // schema says: every table, its partition key, its clustering columns and their order, and
 // every other column.
 func TestChebotkoMatchesTheLiveSchema(t *testing.T) {
-	_, store := cql3Stores(t)
-	live, err := store.InspectTables(bg())
+	_, store := webkit.CQL3Stores(t)
+	live, err := store.InspectTables(webkit.BG())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,20 +70,20 @@ func TestChebotkoMatchesTheLiveSchema(t *testing.T) {
 // and post, and the diagram with an arrow from Q3 to timeline.
 func TestGenerationsPage(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
-	c := app.client(t)
-	r := c.get("/models/generations")
-	if r.status != http.StatusOK {
-		t.Fatalf("generations: %d", r.status)
+	app := newApp(t, webkit.WiderowStores(t))
+	c := app.Client(t)
+	r := c.Get("/models/generations")
+	if r.Status != http.StatusOK {
+		t.Fatalf("generations: %d", r.Status)
 	}
-	mustContain(t, r.body, `id="generations"`, "Column families (0.6)", "Query-first CQL3 tables", "No home timeline page has been read",
+	webkit.MustContain(t, r.Body, `id="generations"`, "Column families (0.6)", "Query-first CQL3 tables", "No home timeline page has been read",
 		`<g class="cheb-table" data-table="timeline">`, `data-query="Q3"`, "C↓", "created_at_us")
-	c.signUp("rita")
-	if r := c.post("/tweets", url.Values{"body": {"measured"}}); r.status != http.StatusSeeOther {
-		t.Fatalf("post: %d", r.status)
+	c.SignUp("rita")
+	if r := c.Post("/tweets", url.Values{"body": {"measured"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("post: %d", r.Status)
 	}
-	c.get("/")
-	body := html.UnescapeString(c.get("/models/generations").body)
+	c.Get("/")
+	body := html.UnescapeString(c.Get("/models/generations").Body)
 	for _, want := range []string{"The last home timeline page: <strong>", "get_slice=", "The last post: <strong>", "batch_mutate="} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the measured costs lack %q", want)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"twissandra/domain/blog"
+	"twissandra/internal/testkit/webkit"
 )
 
 // storedHeading is the heading of the inspector's "what the row stores" section.
@@ -30,55 +31,55 @@ func section(body, id string) string {
 // says what each deletion is.
 func TestInspectorOfCommentsCountsWhatTheRowStores(t *testing.T) {
 	t.Parallel()
-	st := widerowStores(t)
+	st := webkit.WiderowStores(t)
 	app := newApp(t, st)
-	c := app.client(t)
-	if _, err := app.blog.Publish(bg(), blog.Draft{Slug: "scream", Title: "Scream", Body: "the best movie ever", Author: "arin", NewAuthor: true}); err != nil {
+	c := app.Client(t)
+	if _, err := app.Blog.Publish(webkit.BG(), blog.Draft{Slug: "scream", Title: "Scream", Body: "the best movie ever", Author: "arin", NewAuthor: true}); err != nil {
 		t.Fatal(err)
 	}
-	joe, err := app.blog.Comment(bg(), "scream", blog.CommentDraft{Name: "Joe Blow", Email: "joeb@example.com", Text: "the godfather is"})
+	joe, err := app.Blog.Comment(webkit.BG(), "scream", blog.CommentDraft{Name: "Joe Blow", Email: "joeb@example.com", Text: "the godfather is"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.blog.Comment(bg(), "scream", blog.CommentDraft{Name: "Some Dude", Text: "be nice"}); err != nil {
+	if _, err := app.Blog.Comment(webkit.BG(), "scream", blog.CommentDraft{Name: "Some Dude", Text: "be nice"}); err != nil {
 		t.Fatal(err)
 	}
 	page := "/models/inspect?ks=BloggyAppy&cf=Comments&key=scream"
-	r := c.get(page)
-	if r.status != http.StatusOK {
-		t.Fatalf("inspect: %d\n%s", r.status, r.body)
+	r := c.Get(page)
+	if r.Status != http.StatusOK {
+		t.Fatalf("inspect: %d\n%s", r.Status, r.Body)
 	}
-	row := section(r.body, "row-notation")
+	row := section(r.Body, "row-notation")
 	for _, sub := range []string{"commenter", "email", "comment", "commentTime"} {
 		if n := strings.Count(row, "&#34;"+sub+"&#34;</span>"); n != 2 {
 			t.Errorf("the row holds %d subcolumns %q, want one in each of the 2 comments:\n%s", n, sub, row)
 		}
 	}
-	mustNotContain(t, r.body, `id="stored-cells"`, "deletion")
+	webkit.MustNotContain(t, r.Body, `id="stored-cells"`, "deletion")
 
 	// The same ID again, without an email: every subcolumn rewritten, still no tombstone.
 	joe.Email, joe.Text = "", "rewritten"
-	if err := st.comments.AddComment(bg(), joe); err != nil {
+	if err := st.Comments.AddComment(webkit.BG(), joe); err != nil {
 		t.Fatal(err)
 	}
-	r = c.get(page)
-	mustContain(t, section(r.body, "row-notation"), "rewritten")
-	mustNotContain(t, r.body, "joeb@example.com", `id="stored-cells"`)
+	r = c.Get(page)
+	webkit.MustContain(t, section(r.Body, "row-notation"), "rewritten")
+	webkit.MustNotContain(t, r.Body, "joeb@example.com", `id="stored-cells"`)
 
 	// Deleted, then one comment again: a row tombstone and the new comment's four cells (and
 	// whatever the engine still keeps of the old ones), each listed and counted.
-	if err := st.comments.DeleteComments(bg(), "scream"); err != nil {
+	if err := st.Comments.DeleteComments(webkit.BG(), "scream"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.blog.Comment(bg(), "scream", blog.CommentDraft{Name: "Johnny", Text: "nice axe"}); err != nil {
+	if _, err := app.Blog.Comment(webkit.BG(), "scream", blog.CommentDraft{Name: "Johnny", Text: "nice axe"}); err != nil {
 		t.Fatal(err)
 	}
-	r = c.get(page)
-	m := storedHeading.FindStringSubmatch(r.body)
+	r = c.Get(page)
+	m := storedHeading.FindStringSubmatch(r.Body)
 	if m == nil {
-		t.Fatalf("no heading of the stored cells:\n%s", r.body)
+		t.Fatalf("no heading of the stored cells:\n%s", r.Body)
 	}
-	stored := section(r.body, "stored-notation")
+	stored := section(r.Body, "stored-notation")
 	cells, _ := strconv.Atoi(m[1])
 	tombstones, _ := strconv.Atoi(m[2])
 	if listed := strings.Count(stored, `class="c ts"`); cells != listed || cells < 5 {
@@ -87,5 +88,5 @@ func TestInspectorOfCommentsCountsWhatTheRowStores(t *testing.T) {
 	if listed := strings.Count(stored, `class="tomb"`); tombstones != listed || tombstones != 1 {
 		t.Errorf("the heading says %d tombstones over %d listed:\n%s", tombstones, listed, stored)
 	}
-	mustContain(t, stored, "(the row&#39;s deletion: every column written before it)")
+	webkit.MustContain(t, stored, "(the row&#39;s deletion: every column written before it)")
 }

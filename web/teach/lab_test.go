@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"twissandra/internal/testkit/webkit"
 	"twissandra/web/site"
 )
 
@@ -34,36 +36,23 @@ func labColumn(t *testing.T, body string, col int) []string {
 
 var labCode = regexp.MustCompile(`<code>([^<]*)</code>`)
 
-// submit posts a form as a browser does: it expects the redirect of post-redirect-get back to
-// want (the page, then its anchor), and follows it.
-func (c *client) submit(path string, form url.Values, want string) response {
-	c.t.Helper()
-	r := c.post(path, form)
-	loc := r.header.Get("Location")
-	if r.status != http.StatusSeeOther || !strings.HasPrefix(loc, want) {
-		c.t.Fatalf("POST %s: %d to %q, want 303 to %s\n%s", path, r.status, loc, want, r.body)
-	}
-	page, _, _ := strings.Cut(loc, "#")
-	return c.get(page)
-}
-
 // The lab stores the seeds' example under the six comparators and shows each order, slices it,
 // and shows last write wins in both orders. Every form answers with a redirect to the lab,
 // whose page shows what it did: a reload shows it again and runs nothing twice.
 func TestLabPage(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores()) // the lab runs whatever the backend
-	c := app.client(t)
-	r := c.get("/models/lab")
-	if r.status != http.StatusOK {
-		t.Fatalf("lab: %d", r.status)
+	app := newApp(t, webkit.MemoryStores()) // the lab runs whatever the backend
+	c := app.Client(t)
+	r := c.Get("/models/lab")
+	if r.Status != http.StatusOK {
+		t.Fatalf("lab: %d", r.Status)
 	}
-	mustContain(t, r.body, `id="lab-form"`, `action="/models/lab/insert"`, `name="csrf_token"`, `name="back" value="/models/lab"`)
-	mustNotContain(t, r.body, `id="lab-order"`) // nothing inserted yet
+	webkit.MustContain(t, r.Body, `id="lab-form"`, `action="/models/lab/insert"`, `name="csrf_token"`, `name="back" value="/models/lab"`)
+	webkit.MustNotContain(t, r.Body, `id="lab-order"`) // nothing inserted yet
 
-	r = c.submit("/models/lab/insert", url.Values{"names": {"976, 3 832416\n123"}, "value": {"v"}}, "/models/lab#lab-rows")
-	body := html.UnescapeString(r.body)
-	mustContain(t, body, "Inserted 4 names: <code>976</code>, <code>3</code>, <code>832416</code>, <code>123</code>",
+	r = c.Submit("/models/lab/insert", url.Values{"names": {"976, 3 832416\n123"}, "value": {"v"}}, "/models/lab#lab-rows")
+	body := html.UnescapeString(r.Body)
+	webkit.MustContain(t, body, "Inserted 4 names: <code>976</code>, <code>3</code>, <code>832416</code>, <code>123</code>",
 		"0x0000000000000003", "0x00000000000cb3a0", `"3" is not a LexicalUUIDType name`, `"976" is not a TimeUUIDType name`,
 		"What your insert cost")
 	for col, want := range map[int]string{0: `"123" "3" "832416" "976"`, 2: `"123" "3" "832416" "976"`, 3: "3 123 976 832416", 4: "", 5: ""} {
@@ -72,32 +61,32 @@ func TestLabPage(t *testing.T) {
 		}
 	}
 	// A reload shows the same row and the same insert, and inserts nothing again.
-	reload := html.UnescapeString(c.get("/models/lab").body)
+	reload := html.UnescapeString(c.Get("/models/lab").Body)
 	if got := strings.Join(labColumn(t, reload, 3), " "); got != "3 123 976 832416" {
 		t.Errorf("LongType after a reload: %s", got)
 	}
-	mustContain(t, reload, "Inserted 4 names")
-	mustNotContain(t, reload, "What your insert cost")
-	other := app.client(t)
-	other.submit("/models/lab/insert", url.Values{"names": {"7"}}, "/models/lab")
-	if got := strings.Join(labColumn(t, other.get("/models/lab").body, 3), " "); got != "7" {
+	webkit.MustContain(t, reload, "Inserted 4 names")
+	webkit.MustNotContain(t, reload, "What your insert cost")
+	other := app.Client(t)
+	other.Submit("/models/lab/insert", url.Values{"names": {"7"}}, "/models/lab")
+	if got := strings.Join(labColumn(t, other.Get("/models/lab").Body, 3), " "); got != "7" {
 		t.Errorf("the other browser's LongType row: %s", got)
 	}
-	if got := strings.Join(labColumn(t, c.get("/models/lab").body, 3), " "); got != "3 123 976 832416" {
+	if got := strings.Join(labColumn(t, c.Get("/models/lab").Body, 3), " "); got != "3 123 976 832416" {
 		t.Errorf("the first browser's row after another's insert: %s", got)
 	}
 
-	r = c.submit("/models/lab/slice", url.Values{"cmp": {"LongType"}, "start": {"1000"}, "reversed": {"1"}, "count": {"2"}}, "/models/lab#slice")
-	body = html.UnescapeString(r.body)
-	mustContain(t, body, "Returned 2: <code>976</code>, <code>123</code>",
+	r = c.Submit("/models/lab/slice", url.Values{"cmp": {"LongType"}, "start": {"1000"}, "reversed": {"1"}, "count": {"2"}}, "/models/lab#slice")
+	body = html.UnescapeString(r.Body)
+	webkit.MustContain(t, body, "Returned 2: <code>976</code>, <code>123</code>",
 		"ColumnParent(column_family='Longs'), predicate=SlicePredicate(slice_range=SliceRange(start=struct.pack('>q', 1000), finish='', reversed=True, count=2))",
 		`id="lab-reversed" checked`, `id="lab-start" value="1000"`)
-	r = c.submit("/models/lab/slice", url.Values{"cmp": {"UTF8Type"}, "start": {"4"}, "count": {"10"}}, "/models/lab#slice")
-	mustContain(t, html.UnescapeString(r.body), `Returned 2: <code>"832416"</code>, <code>"976"</code>`)
+	r = c.Submit("/models/lab/slice", url.Values{"cmp": {"UTF8Type"}, "start": {"4"}, "count": {"10"}}, "/models/lab#slice")
+	webkit.MustContain(t, html.UnescapeString(r.Body), `Returned 2: <code>"832416"</code>, <code>"976"</code>`)
 
-	r = c.submit("/models/lab/clear", nil, "/models/lab#lab-rows")
-	if strings.Contains(r.body, `id="lab-order"`) || !strings.Contains(r.body, `id="lab-empty"`) {
-		t.Errorf("after clear:\n%s", r.body)
+	r = c.Submit("/models/lab/clear", nil, "/models/lab#lab-rows")
+	if strings.Contains(r.Body, `id="lab-order"`) || !strings.Contains(r.Body, `id="lab-empty"`) {
+		t.Errorf("after clear:\n%s", r.Body)
 	}
 }
 
@@ -105,10 +94,10 @@ func TestLabPage(t *testing.T) {
 // form's action, bookmarked, leads to the lab.
 func TestLabFormsGoBack(t *testing.T) {
 	t.Parallel()
-	c := newApp(t, memoryStores()).client(t)
+	c := newApp(t, webkit.MemoryStores()).Client(t)
 	for _, action := range []string{"insert", "slice", "lww", "clear", "put", "replicas"} {
-		if r := c.get("/models/lab/" + action); r.status != http.StatusSeeOther || r.header.Get("Location") != "/models/lab" {
-			t.Errorf("GET /models/lab/%s: %d to %q", action, r.status, r.header.Get("Location"))
+		if r := c.Get("/models/lab/" + action); r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/models/lab" {
+			t.Errorf("GET /models/lab/%s: %d to %q", action, r.Status, r.Header.Get("Location"))
 		}
 	}
 	for _, tc := range []struct{ back, want string }{
@@ -118,9 +107,9 @@ func TestLabFormsGoBack(t *testing.T) {
 		{"//example.com/learn/slices", "/models/lab#lab-rows"},
 		{"", "/models/lab#lab-rows"},
 	} {
-		r := c.post("/models/lab/insert", url.Values{"names": {"3"}, "back": {tc.back}})
-		if r.status != http.StatusSeeOther || r.header.Get("Location") != tc.want {
-			t.Errorf("back %q: %d to %q, want %s", tc.back, r.status, r.header.Get("Location"), tc.want)
+		r := c.Post("/models/lab/insert", url.Values{"names": {"3"}, "back": {tc.back}})
+		if r.Status != http.StatusSeeOther || r.Header.Get("Location") != tc.want {
+			t.Errorf("back %q: %d to %q, want %s", tc.back, r.Status, r.Header.Get("Location"), tc.want)
 		}
 	}
 }
@@ -128,8 +117,8 @@ func TestLabFormsGoBack(t *testing.T) {
 // Bad input is refused on the page after the redirect, once, with what was typed.
 func TestLabPageRefusesBadInput(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	c := app.client(t)
+	app := newApp(t, webkit.MemoryStores())
+	c := app.Client(t)
 	for _, bad := range []struct {
 		path   string
 		form   url.Values
@@ -150,14 +139,14 @@ func TestLabPageRefusesBadInput(t *testing.T) {
 		{"/models/lab/lww", url.Values{"v1": {"a"}, "t1": {"1"}, "v2": {"b"}, "t2": {"2"}, "del": {"1"}, "tdel": {""}}, "lww", "The delete: its timestamp", ""},
 		{"/models/lab/lww", url.Values{"v1": {strings.Repeat("x", 101)}, "t1": {"1"}, "v2": {"b"}, "t2": {"2"}}, "lww", "Value: must be at most 100 bytes.", ""},
 	} {
-		r := c.submit(bad.path, bad.form, "/models/lab#"+bad.anchor)
-		body := html.UnescapeString(r.body)
-		mustContain(t, body, bad.msg, `role="alert"`)
+		r := c.Submit(bad.path, bad.form, "/models/lab#"+bad.anchor)
+		body := html.UnescapeString(r.Body)
+		webkit.MustContain(t, body, bad.msg, `role="alert"`)
 		if bad.typed != "" {
-			mustContain(t, body, bad.typed)
+			webkit.MustContain(t, body, bad.typed)
 		}
 		// Shown once: a reload no longer says it.
-		if again := html.UnescapeString(c.get("/models/lab").body); strings.Contains(again, bad.msg) {
+		if again := html.UnescapeString(c.Get("/models/lab").Body); strings.Contains(again, bad.msg) {
 			t.Errorf("%s %v: the refusal is shown again after a reload", bad.path, bad.form)
 		}
 	}
@@ -168,8 +157,8 @@ func TestLabPageRefusesBadInput(t *testing.T) {
 // a label of its own.
 func TestLabPageLastWriteWins(t *testing.T) {
 	t.Parallel()
-	c := newApp(t, memoryStores()).client(t)
-	mustContain(t, c.get("/models/lab").body, "Write 1: timestamp (µs)", "Write 2: timestamp (µs)", "The delete: timestamp (µs)")
+	c := newApp(t, webkit.MemoryStores()).Client(t)
+	webkit.MustContain(t, c.Get("/models/lab").Body, "Write 1: timestamp (µs)", "Write 2: timestamp (µs)", "The delete: timestamp (µs)")
 	for _, tc := range []struct {
 		name  string
 		form  url.Values
@@ -192,9 +181,9 @@ func TestLabPageLastWriteWins(t *testing.T) {
 		{"write after the delete", url.Values{"v1": {"first"}, "t1": {"400"}, "v2": {"second"}, "t2": {"100"}, "del": {"1"}, "tdel": {"300"}}, []string{
 			`Both replicas read "first": its timestamp (400) is higher than the delete's (300)`}},
 	} {
-		r := c.submit("/models/lab/lww", tc.form, "/models/lab#lww")
-		body := html.UnescapeString(r.body)
-		mustContain(t, body, `<svg id="lww-diagram" class="lww-diagram" role="img" aria-labelledby="lww-diagram-title" aria-describedby="lww-diagram-caption"`,
+		r := c.Submit("/models/lab/lww", tc.form, "/models/lab#lww")
+		body := html.UnescapeString(r.Body)
+		webkit.MustContain(t, body, `<svg id="lww-diagram" class="lww-diagram" role="img" aria-labelledby="lww-diagram-title" aria-describedby="lww-diagram-caption"`,
 			`<title id="lww-diagram-title">Last write wins: the writes on a line of timestamps</title>`)
 		for _, w := range tc.wants {
 			if !strings.Contains(body, w) {
@@ -208,8 +197,8 @@ func TestLabPageLastWriteWins(t *testing.T) {
 // two halves as signed longs.
 func TestLabPageLexicalUUIDOrder(t *testing.T) {
 	t.Parallel()
-	c := newApp(t, memoryStores()).client(t)
-	body := html.UnescapeString(c.submit("/models/lab/insert", url.Values{"names": {uuidNames}}, "/models/lab").body)
+	c := newApp(t, webkit.MemoryStores()).Client(t)
+	body := html.UnescapeString(c.Submit("/models/lab/insert", url.Values{"names": {uuidNames}}, "/models/lab").Body)
 	lexical := strings.Join(labColumn(t, body, 4), " ")
 	timeUUID := strings.Join(labColumn(t, body, 5), " ")
 	bytes := strings.Join(labColumn(t, body, 0), " ")
@@ -222,40 +211,40 @@ func TestLabPageLexicalUUIDOrder(t *testing.T) {
 	if bytes != `"00000000-0000-1000-8000-000000000001" "00000000-0000-1001-8000-000000000000" "80000000-0000-1000-8000-000000000000" "ffffffff-0000-1000-8000-000000000000"` {
 		t.Errorf("BytesType: %s", bytes)
 	}
-	mustContain(t, body, "the first 8 bytes as one <em>signed</em> 64-bit number", "<code>ffffffff-…</code> comes before <code>00000000-…</code>",
+	webkit.MustContain(t, body, "the first 8 bytes as one <em>signed</em> 64-bit number", "<code>ffffffff-…</code> comes before <code>00000000-…</code>",
 		"Your row shows it: <code>80000000-0000-1000-8000-000000000000</code> is first under LexicalUUIDType.")
 }
 
 // Every lab form is a POST that needs the session's CSRF token.
 func TestLabPageNeedsCSRF(t *testing.T) {
 	t.Parallel()
-	c := newApp(t, memoryStores()).client(t)
-	c.get("/models/lab") // a session with a token exists, but the forms below lack it
+	c := newApp(t, webkit.MemoryStores()).Client(t)
+	c.Get("/models/lab") // a session with a token exists, but the forms below lack it
 	for _, path := range []string{"/models/lab/insert", "/models/lab/slice", "/models/lab/lww", "/models/lab/clear", "/models/lab/put", "/models/lab/replicas"} {
-		r := c.postRaw(path, url.Values{"names": {"3"}, "cmp": {"LongType"}, "count": {"3"}, "v1": {"a"}, "t1": {"1"}, "v2": {"b"}, "t2": {"2"}})
-		if r.status != http.StatusForbidden {
-			t.Errorf("%s without a token: %d, want 403", path, r.status)
+		r := c.PostRaw(path, url.Values{"names": {"3"}, "cmp": {"LongType"}, "count": {"3"}, "v1": {"a"}, "t1": {"1"}, "v2": {"b"}, "t2": {"2"}})
+		if r.Status != http.StatusForbidden {
+			t.Errorf("%s without a token: %d, want 403", path, r.Status)
 		}
-		r = c.postRaw(path, url.Values{"names": {"3"}, site.CSRFField: {"forged"}})
-		if r.status != http.StatusForbidden {
-			t.Errorf("%s with a wrong token: %d, want 403", path, r.status)
+		r = c.PostRaw(path, url.Values{"names": {"3"}, site.CSRFField: {"forged"}})
+		if r.Status != http.StatusForbidden {
+			t.Errorf("%s with a wrong token: %d, want 403", path, r.Status)
 		}
 	}
-	if r := c.get("/models/lab"); strings.Contains(r.body, `id="lab-order"`) {
+	if r := c.Get("/models/lab"); strings.Contains(r.Body, `id="lab-order"`) {
 		t.Error("a refused insert stored names")
 	}
 }
 
 func TestLabPageUnavailable(t *testing.T) {
 	t.Parallel()
-	st := memoryStores()
-	st.noLab = true
-	c := newApp(t, st).client(t)
-	r := c.get("/models/lab")
-	if r.status != http.StatusOK || !strings.Contains(r.body, `id="lab-unavailable"`) {
-		t.Fatalf("lab without a lab: %d\n%s", r.status, r.body)
+	st := webkit.MemoryStores()
+	st.NoLab = true
+	c := newApp(t, st).Client(t)
+	r := c.Get("/models/lab")
+	if r.Status != http.StatusOK || !strings.Contains(r.Body, `id="lab-unavailable"`) {
+		t.Fatalf("lab without a lab: %d\n%s", r.Status, r.Body)
 	}
-	if r := c.post("/models/lab/insert", url.Values{"names": {"3"}}); r.status != http.StatusNotFound || !strings.Contains(r.body, `id="lab-unavailable"`) {
-		t.Errorf("insert without a lab: %d", r.status)
+	if r := c.Post("/models/lab/insert", url.Values{"names": {"3"}}); r.Status != http.StatusNotFound || !strings.Contains(r.Body, `id="lab-unavailable"`) {
+		t.Errorf("insert without a lab: %d", r.Status)
 	}
 }

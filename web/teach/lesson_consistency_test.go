@@ -15,6 +15,7 @@ import (
 	"twissandra/adapters/cql3"
 	"twissandra/domain"
 	"twissandra/internal/testkit/cqltest"
+	"twissandra/internal/testkit/webkit"
 	"twissandra/ports/teaching"
 )
 
@@ -35,37 +36,37 @@ var eventsList = regexp.MustCompile(`(?s)<ol class="ring-events" id="consistency
 // step's cost is the Thrift calls on the ring's nodes.
 func TestLessonConsistency(t *testing.T) {
 	t.Parallel()
-	c := newApp(t, memoryStores()).client(t)
-	body := html.UnescapeString(c.lessonPage("/learn/consistency"))
-	mustContain(t, body, "ONE waits for 1, QUORUM for 2 (N/2 + 1), ALL for 3", `id="consistency-form"`, `id="trials-form"`, `name="back" value="/learn/consistency"`,
+	c := newApp(t, webkit.MemoryStores()).Client(t)
+	body := html.UnescapeString(c.LessonPage("/learn/consistency"))
+	webkit.MustContain(t, body, "ONE waits for 1, QUORUM for 2 (N/2 + 1), ALL for 3", `id="consistency-form"`, `id="trials-form"`, `name="back" value="/learn/consistency"`,
 		`href="/learn/glossary#hinted-handoff"`, "At most")
-	mustNotContain(t, body, `id="consistency-run"`, `id="trials-chart"`)
+	webkit.MustNotContain(t, body, `id="consistency-run"`, `id="trials-chart"`)
 
-	body = html.UnescapeString(c.submit("/models/lab/consistency", ringValues("ONE", "ALL", "1", "c"), "/learn/consistency#consistency-run").body)
-	mustContain(t, body, "The write at ONE answered at", "The read at ALL failed: UnavailableException: ALL blocks for 3 replicas and 2 are up.",
+	body = html.UnescapeString(c.Submit("/models/lab/consistency", ringValues("ONE", "ALL", "1", "c"), "/learn/consistency#consistency-run").Body)
+	webkit.MustContain(t, body, "The write at ONE answered at", "The read at ALL failed: UnavailableException: ALL blocks for 3 replicas and 2 are up.",
 		`<td data-label="state">stopped</td>`, `hints for C`, "C is stopped: A keeps a hint for it", "What your step cost",
 		// the calls each replica received: the two live ones' inserts, A's hint, the reads of none (ALL was refused)
 		`insert Scratch.Bytes['lab-`, `/ring']["value"] -> applied`, `/hints']["C"] -> applied`)
-	mustNotContain(t, body, `get Scratch.Bytes['lab-`)
+	webkit.MustNotContain(t, body, `get Scratch.Bytes['lab-`)
 	// The diagram: the write to the two live replicas and their acknowledgements, nothing else.
 	for kind, n := range map[string]int{"write": 2, "ack": 2, "read": 0, "hint": 0} {
 		if got := strings.Count(body, `<g class="step-msg step-`+kind+`">`); got != n {
 			t.Errorf("the diagram draws %d messages of kind %s, want %d", got, kind, n)
 		}
 	}
-	body = html.UnescapeString(c.submit("/models/lab/consistency", ringValues("", "QUORUM", "1"), "/learn/consistency#consistency-run").body)
-	mustContain(t, body, "Hinted handoff replayed the row to C, up again.", "the hinted row arrives", `The read at QUORUM, sent at 0.000 ms`,
+	body = html.UnescapeString(c.Submit("/models/lab/consistency", ringValues("", "QUORUM", "1"), "/learn/consistency#consistency-run").Body)
+	webkit.MustContain(t, body, "Hinted handoff replayed the row to C, up again.", "the hinted row arrives", `The read at QUORUM, sent at 0.000 ms`,
 		`get Scratch.Bytes['lab-`, `/ring']["value"] -> 1 column`)
 	for kind, n := range map[string]int{"hint": 1, "read": 3, "reply": 3} {
 		if got := strings.Count(body, `<g class="step-msg step-`+kind+`">`); got != n {
 			t.Errorf("C back: the diagram draws %d messages of kind %s, want %d", got, kind, n)
 		}
 	}
-	mustNotContain(t, body, "hints for C")
+	webkit.MustNotContain(t, body, "hints for C")
 
-	first := eventsList.FindString(c.submit("/models/lab/consistency", ringValues("ONE", "ONE", "42"), "/learn/consistency").body)
-	again := eventsList.FindString(c.submit("/models/lab/consistency", ringValues("ONE", "ONE", "42"), "/learn/consistency").body)
-	other := eventsList.FindString(c.submit("/models/lab/consistency", ringValues("ONE", "ONE", "43"), "/learn/consistency").body)
+	first := eventsList.FindString(c.Submit("/models/lab/consistency", ringValues("ONE", "ONE", "42"), "/learn/consistency").Body)
+	again := eventsList.FindString(c.Submit("/models/lab/consistency", ringValues("ONE", "ONE", "42"), "/learn/consistency").Body)
+	other := eventsList.FindString(c.Submit("/models/lab/consistency", ringValues("ONE", "ONE", "43"), "/learn/consistency").Body)
 	clean := func(s string) string {
 		return regexp.MustCompile(`timestamp[= ]\d+|value=&#34;[^&]*&#34;`).ReplaceAllString(s, "")
 	}
@@ -74,13 +75,13 @@ func TestLessonConsistency(t *testing.T) {
 	}
 	// The trials' form keeps its default count after a step; the step's form keeps its levels
 	// after trials.
-	mustContain(t, c.get("/learn/consistency").body, `id="trials-count" value="100000"`)
+	webkit.MustContain(t, c.Get("/learn/consistency").Body, `id="trials-count" value="100000"`)
 	tr := ringValues("", "", "43")
 	tr.Set("trials", "10")
-	body = c.submit("/models/lab/consistency/trials", tr, "/learn/consistency").body
-	mustContain(t, body, `id="trials-count" value="10"`, `<option value="ONE" selected>`, `id="consistency-value" value="(900) 976-6666"`)
+	body = c.Submit("/models/lab/consistency/trials", tr, "/learn/consistency").Body
+	webkit.MustContain(t, body, `id="trials-count" value="10"`, `<option value="ONE" selected>`, `id="consistency-value" value="(900) 976-6666"`)
 	// A reload runs nothing again.
-	if reload := eventsList.FindString(c.get("/learn/consistency").body); reload != other {
+	if reload := eventsList.FindString(c.Get("/learn/consistency").Body); reload != other {
 		t.Errorf("the reload shows another step:\n%s\n%s", reload, other)
 	}
 }
@@ -89,11 +90,11 @@ func TestLessonConsistency(t *testing.T) {
 // chart draws each pair's measured rate.
 func TestLessonConsistencyTrials(t *testing.T) {
 	t.Parallel()
-	c := newApp(t, memoryStores()).client(t)
+	c := newApp(t, webkit.MemoryStores()).Client(t)
 	f := ringValues("", "", "7")
 	f.Set("trials", "3000")
-	body := html.UnescapeString(c.submit("/models/lab/consistency/trials", f, "/learn/consistency#consistency-trials").body)
-	mustContain(t, body, `id="trials-chart"`, "Stale reads in 3000 trials of each pair of levels", "What your trials cost")
+	body := html.UnescapeString(c.Submit("/models/lab/consistency/trials", f, "/learn/consistency#consistency-trials").Body)
+	webkit.MustContain(t, body, `id="trials-chart"`, "Stale reads in 3000 trials of each pair of levels", "What your trials cost")
 	row := regexp.MustCompile(`<tr data-pair="(\w+)-(\w+)"><td data-label="write">\w+</td><td data-label="read">\w+</td><td data-label="R \+ W > N">(yes|no)</td><td data-label="trials">(\d+)</td><td data-label="unavailable">(\d+)</td><td class="stale" data-label="stale">(\d+)</td>`)
 	rows := row.FindAllStringSubmatch(body, -1)
 	if len(rows) != 9 {
@@ -114,7 +115,7 @@ func TestLessonConsistencyTrials(t *testing.T) {
 	}
 	// C stopped: every pair with ALL is unavailable.
 	f.Set("stop_c", "1")
-	body = html.UnescapeString(c.submit("/models/lab/consistency/trials", f, "/learn/consistency#consistency-trials").body)
+	body = html.UnescapeString(c.Submit("/models/lab/consistency/trials", f, "/learn/consistency#consistency-trials").Body)
 	if n := strings.Count(body, " unavailable\">"); n != 5 {
 		t.Errorf("C stopped: %d unavailable bars, want 5", n)
 	}
@@ -123,7 +124,7 @@ func TestLessonConsistencyTrials(t *testing.T) {
 // Bad input is refused with a sentence on the page and the learner's values kept.
 func TestLessonConsistencyRefusals(t *testing.T) {
 	t.Parallel()
-	c := newApp(t, memoryStores()).client(t)
+	c := newApp(t, webkit.MemoryStores()).Client(t)
 	for _, tc := range []struct {
 		path, field, value, want string
 	}{
@@ -139,10 +140,10 @@ func TestLessonConsistencyRefusals(t *testing.T) {
 		f := ringValues("ONE", "ONE", "1")
 		f.Set("trials", "10")
 		f.Set(tc.field, tc.value)
-		body := html.UnescapeString(c.submit(tc.path, f, "/learn/consistency#").body)
-		mustContain(t, body, tc.want)
+		body := html.UnescapeString(c.Submit(tc.path, f, "/learn/consistency#").Body)
+		webkit.MustContain(t, body, tc.want)
 		if tc.field == "delay_a" {
-			mustContain(t, body, `id="consistency-delay-a" value="x"`)
+			webkit.MustContain(t, body, `id="consistency-delay-a" value="x"`)
 		}
 	}
 }
@@ -152,8 +153,8 @@ func TestLessonConsistencyRefusals(t *testing.T) {
 // which the page shows from the driver's answer. On another backend it says how to get there.
 func TestLessonConsistencyOnCluster(t *testing.T) {
 	t.Parallel()
-	none := newApp(t, memoryStores()).client(t)
-	mustContain(t, none.lessonPage("/learn/consistency"), `id="cluster-none"`, "This server runs on the memory backend.")
+	none := newApp(t, webkit.MemoryStores()).Client(t)
+	webkit.MustContain(t, none.LessonPage("/learn/consistency"), `id="cluster-none"`, "This server runs on the memory backend.")
 
 	ks, hosts, port := cqltest.KeyspaceName(t, "twissandra_test_levels_")
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -165,13 +166,13 @@ func TestLessonConsistencyOnCluster(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = store.Close() })
 	s := store
-	c := newApp(t, stores{users: s, tweets: s, lines: s, authors: s, entries: s, tags: s, comments: s, sessions: s, cql: s, locator: s, claims: s,
-		sizes: s, queryLab: s, levels: s, backend: "cql3"}).client(t)
-	body := html.UnescapeString(c.lessonPage("/learn/consistency"))
-	mustContain(t, body, `id="cluster-form"`)
-	mustNotContain(t, body, `id="cluster-levels"`)
-	body = html.UnescapeString(c.submit("/models/lab/consistency/cluster", url.Values{"back": {"/learn/consistency"}}, "/learn/consistency#consistency-cluster").body)
-	mustContain(t, body, "replication SimpleStrategy replication_factor 3", `<tr data-level="ONE"><th>ONE</th><td data-label="write" class="ok">succeeded`,
+	c := newApp(t, webkit.Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: s, Locator: s, Claims: s,
+		Sizes: s, QueryLab: s, Levels: s, Backend: "cql3"}).Client(t)
+	body := html.UnescapeString(c.LessonPage("/learn/consistency"))
+	webkit.MustContain(t, body, `id="cluster-form"`)
+	webkit.MustNotContain(t, body, `id="cluster-levels"`)
+	body = html.UnescapeString(c.Submit("/models/lab/consistency/cluster", url.Values{"back": {"/learn/consistency"}}, "/learn/consistency#consistency-cluster").Body)
+	webkit.MustContain(t, body, "replication SimpleStrategy replication_factor 3", `<tr data-level="ONE"><th>ONE</th><td data-label="write" class="ok">succeeded`,
 		`<tr data-level="QUORUM"><th>QUORUM</th><td data-label="write" class="unavailable">Unavailable: 2 replicas required, 1 alive`,
 		`<tr data-level="ALL"><th>ALL</th><td data-label="write" class="unavailable">Unavailable: 3 replicas required, 1 alive`,
 		"CONSISTENCY ALL; INSERT INTO race_names", "What your try of the levels cost")

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"twissandra/adapters/cql3"
+	"twissandra/internal/testkit/webkit"
 )
 
 // Lesson 8 shows the tables as the migrations make them (no copy: each statement is in
@@ -16,16 +17,16 @@ import (
 // from the lesson comes back to it, with its cost and the count one higher.
 func TestCQL3Lesson(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
-	c := app.client(t)
-	c.signUp("bob")
-	ann := app.client(t)
-	ann.signUp("ann")
-	r := ann.get("/learn/cql3")
-	if r.status != http.StatusOK {
-		t.Fatalf("lesson: %d\n%s", r.status, r.body)
+	app := newApp(t, webkit.WiderowStores(t))
+	c := app.Client(t)
+	c.SignUp("bob")
+	ann := app.Client(t)
+	ann.SignUp("ann")
+	r := ann.Get("/learn/cql3")
+	if r.Status != http.StatusOK {
+		t.Fatalf("lesson: %d\n%s", r.Status, r.Body)
 	}
-	body := html.UnescapeString(r.body)
+	body := html.UnescapeString(r.Body)
 	_, ddl, _ := strings.Cut(body, `<pre class="code" id="cql3-ddl">`)
 	ddl, _, _ = strings.Cut(ddl, "</pre>")
 	schema := strings.Join(strings.Fields(cql3.SchemaText()), " ")
@@ -40,42 +41,42 @@ func TestCQL3Lesson(t *testing.T) {
 			t.Errorf("the DDL lacks %q", want)
 		}
 	}
-	mustContain(t, body, "<code>Twissandra.Timeline</code>", "K username, C↓ time", "CompositeType(ReversedType(TimeUUIDType), UTF8Type)",
+	webkit.MustContain(t, body, "<code>Twissandra.Timeline</code>", "K username, C↓ time", "CompositeType(ReversedType(TimeUUIDType), UTF8Type)",
 		"CompositeType(UTF8Type, UTF8Type)", `href="/learn/glossary#row-marker"`, `href="/learn/glossary#static-column"`)
 
 	// ann's followers: none; bob follows her from the lesson.
-	r = c.get("/learn/cql3?user=ann")
-	mustContain(t, r.body, `<strong id="cql3-count">0</strong> followers`, `id="cql3-follow"`, "Follow ann")
-	f := c.post("/learn/act/follow", url.Values{"lesson": {"cql3"}, "user": {"ann"}})
-	if f.status != http.StatusSeeOther || f.header.Get("Location") != "/learn/cql3?user=ann#live" {
-		t.Fatalf("follow: %d %q", f.status, f.header.Get("Location"))
+	r = c.Get("/learn/cql3?user=ann")
+	webkit.MustContain(t, r.Body, `<strong id="cql3-count">0</strong> followers`, `id="cql3-follow"`, "Follow ann")
+	f := c.Post("/learn/act/follow", url.Values{"lesson": {"cql3"}, "user": {"ann"}})
+	if f.Status != http.StatusSeeOther || f.Header.Get("Location") != "/learn/cql3?user=ann#live" {
+		t.Fatalf("follow: %d %q", f.Status, f.Header.Get("Location"))
 	}
-	r = c.get("/learn/cql3?user=ann")
-	body = html.UnescapeString(r.body)
-	mustContain(t, body, "What your follow of ann cost", "batch_mutate", `<strong id="cql3-count">1</strong> follower `,
+	r = c.Get("/learn/cql3?user=ann")
+	body = html.UnescapeString(r.Body)
+	webkit.MustContain(t, body, "What your follow of ann cost", "batch_mutate", `<strong id="cql3-count">1</strong> follower `,
 		"Unfollow ann", `'bob'`, "follower_count", "static: one cell per partition", "row marker",
 		"Followers =", `"followers"`)
 	// Not signed in, the follow form is a sentence.
-	anon := app.client(t).get("/learn/cql3?user=ann")
-	mustNotContain(t, anon.body, `id="cql3-follow"`)
-	if r := app.client(t).get("/learn/cql3?user=nobody"); !strings.Contains(r.body, `id="cql3-error"`) {
-		t.Errorf("an unknown user:\n%s", r.body)
+	anon := app.Client(t).Get("/learn/cql3?user=ann")
+	webkit.MustNotContain(t, anon.Body, `id="cql3-follow"`)
+	if r := app.Client(t).Get("/learn/cql3?user=nobody"); !strings.Contains(r.Body, `id="cql3-error"`) {
+		t.Errorf("an unknown user:\n%s", r.Body)
 	}
 }
 
 // On the node, the partition is the running table's, with the static cell once.
 func TestCQL3LessonOnNode(t *testing.T) {
-	st, _ := cql3Stores(t)
+	st, _ := webkit.CQL3Stores(t)
 	app := newApp(t, st)
-	c := app.client(t)
-	c.signUp("ann")
-	c.signUp("bob")
-	if f := c.post("/learn/act/follow", url.Values{"lesson": {"cql3"}, "user": {"ann"}}); f.status != http.StatusSeeOther {
-		t.Fatalf("follow: %d", f.status)
+	c := app.Client(t)
+	c.SignUp("ann")
+	c.SignUp("bob")
+	if f := c.Post("/learn/act/follow", url.Values{"lesson": {"cql3"}, "user": {"ann"}}); f.Status != http.StatusSeeOther {
+		t.Fatalf("follow: %d", f.Status)
 	}
-	r := c.get("/learn/cql3?user=ann")
-	body := html.UnescapeString(r.body)
-	mustContain(t, body, "What your follow of ann cost", "IF NOT EXISTS", "as the running node returns it", `<strong id="cql3-count">1</strong>`,
+	r := c.Get("/learn/cql3?user=ann")
+	body := html.UnescapeString(r.Body)
+	webkit.MustContain(t, body, "What your follow of ann cost", "IF NOT EXISTS", "as the running node returns it", `<strong id="cql3-count">1</strong>`,
 		"static: one cell per partition", "SELECT")
 	if strings.Count(body, "follower_count") < 2 {
 		t.Errorf("the static column in both views:\n%s", body)

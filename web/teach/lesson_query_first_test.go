@@ -6,37 +6,39 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"twissandra/internal/testkit/webkit"
 )
 
 // tryKey posts a key from the lesson's form and reads the page its redirect leads to.
-func tryKey(t *testing.T, c *client, form url.Values) string {
+func tryKey(t *testing.T, c *webkit.Client, form url.Values) string {
 	t.Helper()
-	r := c.post("/learn/act/key", form)
-	if r.status != http.StatusSeeOther || !strings.HasPrefix(r.header.Get("Location"), "/learn/query-first?pattern=") {
-		t.Fatalf("try: %d %q\n%s", r.status, r.header.Get("Location"), r.body)
+	r := c.Post("/learn/act/key", form)
+	if r.Status != http.StatusSeeOther || !strings.HasPrefix(r.Header.Get("Location"), "/learn/query-first?pattern=") {
+		t.Fatalf("try: %d %q\n%s", r.Status, r.Header.Get("Location"), r.Body)
 	}
-	return html.UnescapeString(c.get(r.header.Get("Location")).body)
+	return html.UnescapeString(c.Get(r.Header.Get("Location")).Body)
 }
 
 // On widerow the lesson lists the access patterns and draws the diagram; a key tried there is
 // answered with why 0.6 has none to try; a bad key is a message on the lesson, not a trial.
 func TestQueryFirstLessonOnWiderow(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
-	c := app.client(t)
-	r := c.get("/learn/query-first")
-	if r.status != http.StatusOK {
-		t.Fatalf("lesson: %d", r.status)
+	app := newApp(t, webkit.WiderowStores(t))
+	c := app.Client(t)
+	r := c.Get("/learn/query-first")
+	if r.Status != http.StatusOK {
+		t.Fatalf("lesson: %d", r.Status)
 	}
-	mustContain(t, r.body, `id="qf-patterns"`, `id="chebotko-diagram"`, `id="workflow-diagram"`, `id="qf-form"`,
+	webkit.MustContain(t, r.Body, `id="qf-patterns"`, `id="chebotko-diagram"`, `id="workflow-diagram"`, `id="qf-form"`,
 		"which has no CQL node", `<option value="username" selected>username</option>`)
 	body := tryKey(t, c, url.Values{"pattern": {"userline"}, "p1": {"username"}, "c1": {"time"}, "d1": {"desc"}})
-	mustContain(t, body, `id="qf-why"`, "Cassandra 0.6 has no CQL and no primary key", "get_range_slices")
-	bad := c.post("/learn/act/key", url.Values{"pattern": {"userline"}, "p1": {"username"}, "c1": {"username"}})
-	if bad.status != http.StatusSeeOther {
-		t.Fatalf("a bad key: %d", bad.status)
+	webkit.MustContain(t, body, `id="qf-why"`, "Cassandra 0.6 has no CQL and no primary key", "get_range_slices")
+	bad := c.Post("/learn/act/key", url.Values{"pattern": {"userline"}, "p1": {"username"}, "c1": {"username"}})
+	if bad.Status != http.StatusSeeOther {
+		t.Fatalf("a bad key: %d", bad.Status)
 	}
-	mustContain(t, html.UnescapeString(c.get(bad.header.Get("Location")).body), "twice in the key")
+	webkit.MustContain(t, html.UnescapeString(c.Get(bad.Header.Get("Location")).Body), "twice in the key")
 }
 
 // On the node, in compare mode (widerow answering, cql3 beside it, as serve --compare cql3
@@ -44,9 +46,9 @@ func TestQueryFirstLessonOnWiderow(t *testing.T) {
 // leaves the user out of the partition key needs ALLOW FILTERING, and the page after each
 // trial shows the statements, and what they cost in the footer.
 func TestQueryFirstLessonOnNode(t *testing.T) {
-	app := newApp(t, compareStores(t))
-	c := app.client(t)
-	mustContain(t, html.UnescapeString(c.get("/learn/query-first").body), "The keys are tried on this server's Cassandra node (compare mode's cql3 side).")
+	app := newApp(t, webkit.CompareStores(t))
+	c := app.Client(t)
+	webkit.MustContain(t, html.UnescapeString(c.Get("/learn/query-first").Body), "The keys are tried on this server's Cassandra node (compare mode's cql3 side).")
 	for _, tc := range []struct {
 		name  string
 		form  url.Values
@@ -67,7 +69,7 @@ func TestQueryFirstLessonOnNode(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no result:\n%s", tc.name, body)
 		}
-		mustContain(t, result+body, tc.wants...)
+		webkit.MustContain(t, result+body, tc.wants...)
 		// The node is the second model's: the footer shows its statements on its side.
 		_, action, _ := strings.Cut(body, `id="action-ops"`)
 		_, secondary, _ := strings.Cut(action, `id="secondary-ops"`)

@@ -11,6 +11,7 @@ import (
 
 	"twissandra/adapters/widerow/engine"
 	"twissandra/internal/testkit/cqltest"
+	"twissandra/internal/testkit/webkit"
 )
 
 // evenOwner is the node (0-based) of a balanced 0.6 ring of n nodes whose range holds token t:
@@ -33,8 +34,8 @@ var replicasLine = regexp.MustCompile(`(?s)id="ring-replicas-widerow">(.*?)</dd>
 // storage-conf's (1); the footer says no node was called.
 func TestTokensLessonOnWiderow(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
-	c := app.client(t)
+	app := newApp(t, webkit.WiderowStores(t))
+	c := app.Client(t)
 	for _, tc := range []struct {
 		key        string
 		nodes, rf  int
@@ -45,9 +46,9 @@ func TestTokensLessonOnWiderow(t *testing.T) {
 		if tc.rfParamSet {
 			q += "&rf=" + strconv.Itoa(tc.rf)
 		}
-		r := c.get(q)
-		if r.status != http.StatusOK {
-			t.Fatalf("%s: %d\n%s", q, r.status, r.body)
+		r := c.Get(q)
+		if r.Status != http.StatusOK {
+			t.Fatalf("%s: %d\n%s", q, r.Status, r.Body)
 		}
 		token := engine.RandomPartitioner.Token(tc.key)
 		tok, _ := new(big.Int).SetString(token, 10)
@@ -56,8 +57,8 @@ func TestTokensLessonOnWiderow(t *testing.T) {
 		for j := range tc.wantRF {
 			want = append(want, "node "+strconv.Itoa((owner+j)%tc.nodes+1))
 		}
-		body := r.body
-		mustContain(t, body, `id="ring-token-widerow">`+token+`</code>`, "RandomPartitioner, RackUnawareStrategy",
+		body := r.Body
+		webkit.MustContain(t, body, `id="ring-token-widerow">`+token+`</code>`, "RandomPartitioner, RackUnawareStrategy",
 			"ReplicationFactor "+strconv.Itoa(tc.wantRF), `<svg id="ring-widerow" class="ring-diagram"`,
 			"a simulated ring of "+strconv.Itoa(tc.nodes)+" nodes", "no call to a node")
 		m := replicasLine.FindStringSubmatch(body)
@@ -70,8 +71,8 @@ func TestTokensLessonOnWiderow(t *testing.T) {
 		if got := strings.Count(body, `<g class="ring-node`); got != tc.nodes {
 			t.Errorf("%s: %d nodes drawn, want %d", q, got, tc.nodes)
 		}
-		if !strings.Contains(r.header.Get("Storage-Ops"), "token=1") {
-			t.Errorf("%s: Storage-Ops %q", q, r.header.Get("Storage-Ops"))
+		if !strings.Contains(r.Header.Get("Storage-Ops"), "token=1") {
+			t.Errorf("%s: Storage-Ops %q", q, r.Header.Get("Storage-Ops"))
 		}
 	}
 }
@@ -83,8 +84,8 @@ func urlQuery(s string) string {
 // A ring the lesson cannot draw is a readable message on the page, never a failure.
 func TestTokensLessonRefusesBadRings(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
-	c := app.client(t)
+	app := newApp(t, webkit.WiderowStores(t))
+	c := app.Client(t)
 	for q, want := range map[string]string{
 		"nodes=0":                          "a ring of 1 to 32 nodes",
 		"nodes=abc":                        "a ring of 1 to 32 nodes",
@@ -94,12 +95,12 @@ func TestTokensLessonRefusesBadRings(t *testing.T) {
 		"key=" + strings.Repeat("k", 1025): "a row key of 1 to 1024 bytes",
 		"key=%ff%fe":                       "a row key of 1 to 1024 bytes of UTF-8",
 	} {
-		r := c.get("/learn/tokens?" + q)
-		if r.status != http.StatusOK {
-			t.Errorf("%s: %d", q, r.status)
+		r := c.Get("/learn/tokens?" + q)
+		if r.Status != http.StatusOK {
+			t.Errorf("%s: %d", q, r.Status)
 		}
-		mustContain(t, html.UnescapeString(r.body), `id="ring-error"`, want)
-		if strings.Contains(r.body, `<svg id="ring-`) {
+		webkit.MustContain(t, html.UnescapeString(r.Body), `id="ring-error"`, want)
+		if strings.Contains(r.Body, `<svg id="ring-`) {
 			t.Errorf("%s: a ring drawn for a refused one", q)
 		}
 	}
@@ -108,21 +109,21 @@ func TestTokensLessonRefusesBadRings(t *testing.T) {
 // On memory the lesson says there is no ring to place a key on, and how to get one.
 func TestTokensLessonOnMemory(t *testing.T) {
 	t.Parallel()
-	r := newApp(t, memoryStores()).client(t).get("/learn/tokens?key=ann")
-	if r.status != http.StatusOK {
-		t.Fatalf("%d", r.status)
+	r := newApp(t, webkit.MemoryStores()).Client(t).Get("/learn/tokens?key=ann")
+	if r.Status != http.StatusOK {
+		t.Fatalf("%d", r.Status)
 	}
-	mustContain(t, r.body, `id="ring-none-memory"`, "a key has no token and no replicas", "--backend cql3")
+	webkit.MustContain(t, r.Body, `id="ring-none-memory"`, "a key has no token and no replicas", "--backend cql3")
 }
 
 // "Where does it live" shows each row key's token, linked to the lesson placing it.
 func TestWhereShowsTokens(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
-	c := app.client(t)
-	c.signUp("ann")
-	body := html.UnescapeString(c.get("/models/where?user=ann").body)
-	mustContain(t, body, `token <code>`+engine.RandomPartitioner.Token("ann")+`</code> (<a href="/learn/tokens?key=ann#ring">its replicas</a>)`)
+	app := newApp(t, webkit.WiderowStores(t))
+	c := app.Client(t)
+	c.SignUp("ann")
+	body := html.UnescapeString(c.Get("/models/where?user=ann").Body)
+	webkit.MustContain(t, body, `token <code>`+engine.RandomPartitioner.Token("ann")+`</code> (<a href="/learn/tokens?key=ann#ring">its replicas</a>)`)
 }
 
 // On cql3 the lesson places a key on the node's ring as the driver knows it: its Murmur3 token
@@ -131,11 +132,11 @@ func TestWhereShowsTokens(t *testing.T) {
 // (SimpleStrategy:1), every one of its tokens drawn.
 func TestTokensLessonOnCQL3(t *testing.T) {
 	store, raw := cqltest.Keyspace(t, "twissandra_test_tokens_")
-	st := stores{users: store, tweets: store, lines: store, authors: store, entries: store, tags: store, comments: store, sessions: store,
-		cql: store, locator: store, claims: store, sizes: store, queryLab: store, ring: store, backend: "cql3"}
+	st := webkit.Stores{Users: store, Tweets: store, Lines: store, Authors: store, Entries: store, Tags: store, Comments: store, Sessions: store,
+		CQL: store, Locator: store, Claims: store, Sizes: store, QueryLab: store, Ring: store, Backend: "cql3"}
 	app := newApp(t, st)
-	c := app.client(t)
-	c.signUp("jericevans")
+	c := app.Client(t)
+	c.SignUp("jericevans")
 	var token int64
 	if err := raw.Query("SELECT token(username) FROM users WHERE username = ?", "jericevans").Scan(&token); err != nil {
 		t.Fatal(err)
@@ -144,17 +145,17 @@ func TestTokensLessonOnCQL3(t *testing.T) {
 	if err := raw.Query("SELECT tokens FROM system.local").Scan(&tokens); err != nil {
 		t.Fatal(err)
 	}
-	r := c.get("/learn/tokens?key=jericevans")
-	if r.status != http.StatusOK {
-		t.Fatalf("%d\n%s", r.status, r.body)
+	r := c.Get("/learn/tokens?key=jericevans")
+	if r.Status != http.StatusOK {
+		t.Fatalf("%d\n%s", r.Status, r.Body)
 	}
-	mustContain(t, r.body, `id="ring-token-cql3">`+strconv.FormatInt(token, 10)+`</code>`, "Murmur3Partitioner, SimpleStrategy", "ReplicationFactor 1",
+	webkit.MustContain(t, r.Body, `id="ring-token-cql3">`+strconv.FormatInt(token, 10)+`</code>`, "Murmur3Partitioner, SimpleStrategy", "ReplicationFactor 1",
 		"the driver&#39;s token metadata", `<svg id="ring-cql3" class="ring-diagram"`, "no call to a node")
-	if got := strings.Count(r.body, `<g class="ring-node ring-replica">`); got != len(tokens) {
+	if got := strings.Count(r.Body, `<g class="ring-node ring-replica">`); got != len(tokens) {
 		t.Errorf("%d replica tokens drawn, the node has %d", got, len(tokens))
 	}
-	where := html.UnescapeString(c.get("/models/where?user=jericevans").body)
-	mustContain(t, where, `token <code>`+strconv.FormatInt(token, 10)+`</code>`)
+	where := html.UnescapeString(c.Get("/models/where?user=jericevans").Body)
+	webkit.MustContain(t, where, `token <code>`+strconv.FormatInt(token, 10)+`</code>`)
 }
 
 var listedTokens = regexp.MustCompile(`<span class="muted key-token">token <code>(-?\d+)</code></span>`)
@@ -178,43 +179,43 @@ func ascending(t *testing.T, body string) int {
 // returns the keys (token order), and the inspected row's token, linked to the lesson.
 func TestInspectorShowsTokensOnWiderow(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
-	c := app.client(t)
+	app := newApp(t, webkit.WiderowStores(t))
+	c := app.Client(t)
 	for _, n := range []string{"ann", "bob", "cat", "dan", "eve"} {
-		if _, err := app.social.SignUp(bg(), n, "password1"); err != nil {
+		if _, err := app.Social.SignUp(webkit.BG(), n, "password1"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	list := c.get("/models/inspect?ks=Twissandra&cf=Username").body
+	list := c.Get("/models/inspect?ks=Twissandra&cf=Username").Body
 	if n := ascending(t, list); n != 5 {
 		t.Errorf("%d tokens listed, want one per key (5)", n)
 	}
-	row := html.UnescapeString(c.get("/models/inspect?ks=Twissandra&cf=Username&key=ann").body)
-	mustContain(t, row, `The row key's token: <code>`+engine.RandomPartitioner.Token("ann")+`</code>`, `href="/learn/tokens?key=ann#ring"`)
+	row := html.UnescapeString(c.Get("/models/inspect?ks=Twissandra&cf=Username&key=ann").Body)
+	webkit.MustContain(t, row, `The row key's token: <code>`+engine.RandomPartitioner.Token("ann")+`</code>`, `href="/learn/tokens?key=ann#ring"`)
 }
 
 // The cql3 inspector shows each listed partition key's token, in SELECT DISTINCT's (token)
 // order, and the inspected partition's.
 func TestInspectorShowsTokensOnCQL3(t *testing.T) {
-	st, _ := cql3Stores(t)
+	st, _ := webkit.CQL3Stores(t)
 	app := newApp(t, st)
-	c := app.client(t)
+	c := app.Client(t)
 	for _, n := range []string{"ann", "bob", "cat", "dan", "eve"} {
-		if _, err := app.social.SignUp(bg(), n, "password1"); err != nil {
+		if _, err := app.Social.SignUp(webkit.BG(), n, "password1"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if n := ascending(t, c.get("/models/inspect?table=users").body); n != 5 {
+	if n := ascending(t, c.Get("/models/inspect?table=users").Body); n != 5 {
 		t.Errorf("%d tokens listed, want one per partition (5)", n)
 	}
-	if n := ascending(t, c.get("/models/inspect?table=tweets").body); n != 0 {
+	if n := ascending(t, c.Get("/models/inspect?table=tweets").Body); n != 0 {
 		t.Errorf("%d tokens of tweets, which hold none yet", n)
 	}
-	if _, err := app.social.Post(bg(), "ann", "a tweet, keyed by a timeuuid"); err != nil {
+	if _, err := app.Social.Post(webkit.BG(), "ann", "a tweet, keyed by a timeuuid"); err != nil {
 		t.Fatal(err)
 	}
-	if n := ascending(t, c.get("/models/inspect?table=tweets").body); n != 1 {
+	if n := ascending(t, c.Get("/models/inspect?table=tweets").Body); n != 1 {
 		t.Errorf("%d tokens of tweets, want the one of the timeuuid key", n)
 	}
-	mustContain(t, html.UnescapeString(c.get("/models/inspect?table=users&key=ann").body), `The partition key's token: <code>`, `href="/learn/tokens?key=ann#ring"`)
+	webkit.MustContain(t, html.UnescapeString(c.Get("/models/inspect?table=users&key=ann").Body), `The partition key's token: <code>`, `href="/learn/tokens?key=ann#ring"`)
 }

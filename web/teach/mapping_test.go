@@ -7,6 +7,7 @@ import (
 
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain/blog"
+	"twissandra/internal/testkit/webkit"
 	"twissandra/ports/teaching"
 )
 
@@ -15,29 +16,29 @@ import (
 // family's columns (a super column's subcolumns for Comments) are the ones its rows hold.
 func TestMappingIsTheRowsWiderowWrites(t *testing.T) {
 	t.Parallel()
-	st := widerowStores(t)
+	st := webkit.WiderowStores(t)
 	app := newApp(t, st)
-	c := app.client(t)
-	c.signUp("rita")
-	c.signUp("sam")
-	if err := app.social.Follow(bg(), "sam", "rita"); err != nil {
+	c := app.Client(t)
+	c.SignUp("rita")
+	c.SignUp("sam")
+	if err := app.Social.Follow(webkit.BG(), "sam", "rita"); err != nil {
 		t.Fatal(err)
 	}
-	tw, err := app.social.Post(bg(), "rita", "hello")
+	tw, err := app.Social.Post(webkit.BG(), "rita", "hello")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.blog.Publish(bg(), blog.Draft{Slug: "scream", Title: "Scream", Body: "b", Author: "arin", Tags: []string{"movies"}, NewAuthor: true}); err != nil {
+	if _, err := app.Blog.Publish(webkit.BG(), blog.Draft{Slug: "scream", Title: "Scream", Body: "b", Author: "arin", Tags: []string{"movies"}, NewAuthor: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.blog.Comment(bg(), "scream", blog.CommentDraft{Name: "Joe", Text: "no email given"}); err != nil {
+	if _, err := app.Blog.Comment(webkit.BG(), "scream", blog.CommentDraft{Name: "Joe", Text: "no email given"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.claims.Write(bg(), "racer", "owner-1"); err != nil {
+	if err := st.Claims.Write(webkit.BG(), "racer", "owner-1"); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = st.claims.Release(bg(), "racer") })
-	rita, err := st.wide.UserRowKey(bg(), "rita")
+	t.Cleanup(func() { _ = st.Claims.Release(webkit.BG(), "racer") })
+	rita, err := st.Wide.UserRowKey(webkit.BG(), "rita")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestMappingIsTheRowsWiderowWrites(t *testing.T) {
 			t.Errorf("%s.%s: no row to hold its columns to", m.Keyspace, m.CF)
 			continue
 		}
-		cols, err := st.wide.ReadRow(bg(), m.Keyspace, m.CF, key, teaching.Slice{Count: 100})
+		cols, err := st.Wide.ReadRow(webkit.BG(), m.Keyspace, m.CF, key, teaching.Slice{Count: 100})
 		if err != nil || len(cols) == 0 {
 			t.Errorf("%s.%s[%q]: %d columns, %v", m.Keyspace, m.CF, key, len(cols), err)
 			continue

@@ -12,7 +12,7 @@ import (
 
 	"twissandra/adapters/cql3"
 	"twissandra/domain"
-	"twissandra/internal/testkit/cqltest"
+	"twissandra/internal/testkit/webkit"
 )
 
 // fakeCQL serves one timeline partition and the users table, and records what it was asked.
@@ -62,16 +62,16 @@ func TestCQLInspectorRendering(t *testing.T) {
 		},
 		keys: [][]string{{"jericevans"}, {"it's me"}},
 	}
-	st := memoryStores()
-	st.cql, st.backend = fake, "cql3"
+	st := webkit.MemoryStores()
+	st.CQL, st.Backend = fake, "cql3"
 	app := newApp(t, st)
-	c := app.client(t)
+	c := app.Client(t)
 
-	r := c.get("/models/inspect?table=timeline&user=jericevans&count=5&start=&reversed=")
-	if r.status != http.StatusOK {
-		t.Fatalf("inspect: %d\n%s", r.status, r.body)
+	r := c.Get("/models/inspect?table=timeline&user=jericevans&count=5&start=&reversed=")
+	if r.Status != http.StatusOK {
+		t.Fatalf("inspect: %d\n%s", r.Status, r.Body)
 	}
-	mustContain(t, r.body,
+	webkit.MustContain(t, r.Body,
 		`id="cql-notation"`, `id="widerow-notation"`, "The SELECT returned 2 rows",
 		"CREATE TABLE twissandra.timeline (username text, time timeuuid, tweet_id timeuuid, PRIMARY KEY (username, time)) WITH CLUSTERING ORDER BY (time DESC)",
 		"CompositeType(ReversedType(TimeUUIDType), UTF8Type)",
@@ -87,21 +87,21 @@ func TestCQLInspectorRendering(t *testing.T) {
 		t.Errorf("asked %+v, want %+v", fake.asked, want)
 	}
 	// The newest-first row comes first in both views.
-	if i, j := strings.Index(r.body, t2.String()), strings.Index(r.body, t1.String()); i < 0 || j < i {
+	if i, j := strings.Index(r.Body, t2.String()), strings.Index(r.Body, t1.String()); i < 0 || j < i {
 		t.Errorf("rows out of order")
 	}
 
 	// No key: some partition keys to pick from, links that escape them.
-	r = c.get("/models/inspect?table=timeline")
-	mustContain(t, r.body, "Some partition keys of timeline", `href="/models/inspect?key=jericevans&amp;table=timeline"`,
+	r = c.Get("/models/inspect?table=timeline")
+	webkit.MustContain(t, r.Body, "Some partition keys of timeline", `href="/models/inspect?key=jericevans&amp;table=timeline"`,
 		`href="/models/inspect?key=it%27s+me&amp;table=timeline"`)
 
 	// A table without clustering columns: no slice controls; the wide row is a row marker and
 	// one cell per column that is not null.
-	r = c.get("/models/inspect?table=authors&key=" + url.QueryEscape("Arin Sarkissian"))
-	mustContain(t, r.body, "CompositeType(UTF8Type)", `/* row marker */</span>: <span class="v">&#39;&#39;</span>`,
+	r = c.Get("/models/inspect?table=authors&key=" + url.QueryEscape("Arin Sarkissian"))
+	webkit.MustContain(t, r.Body, "CompositeType(UTF8Type)", `/* row marker */</span>: <span class="v">&#39;&#39;</span>`,
 		"a map: one cell per entry, named [profile:key]")
-	mustNotContain(t, r.body, `name="start"`, `name="user"`, `&#39;posts&#39;`)
+	webkit.MustNotContain(t, r.Body, `name="start"`, `name="user"`, `&#39;posts&#39;`)
 
 	for _, tc := range []struct{ query, msg string }{
 		{"table=nope", `There is no table &#34;nope&#34; in keyspace twissandra.`},
@@ -110,63 +110,55 @@ func TestCQLInspectorRendering(t *testing.T) {
 		{"table=timeline&key=bob&count=1001", "Count must be a number from 1 to 1000."},
 		{"table=timeline&key=bob&start=bad", "Start: &#34;bad&#34; is not a timeuuid."},
 	} {
-		r := c.get("/models/inspect?" + tc.query)
-		if r.status != http.StatusBadRequest {
-			t.Fatalf("%s: status %d", tc.query, r.status)
+		r := c.Get("/models/inspect?" + tc.query)
+		if r.Status != http.StatusBadRequest {
+			t.Fatalf("%s: status %d", tc.query, r.Status)
 		}
-		mustContain(t, r.body, `id="inspect-error"`, tc.msg)
+		webkit.MustContain(t, r.Body, `id="inspect-error"`, tc.msg)
 	}
 
-	m := c.get("/models")
-	mustContain(t, m.body, `<a href="/models/inspect">Inspect the stored rows`, `<a href="/models/inspect?table=timeline"><code>timeline (`)
-	mustNotContain(t, m.body, `/models/inspect?ks=`)
+	m := c.Get("/models")
+	webkit.MustContain(t, m.Body, `<a href="/models/inspect">Inspect the stored rows`, `<a href="/models/inspect?table=timeline"><code>timeline (`)
+	webkit.MustNotContain(t, m.Body, `/models/inspect?ks=`)
 }
 
 func TestInspectorOnMemorySaysWhy(t *testing.T) {
 	t.Parallel()
-	r := newApp(t, memoryStores()).client(t).get("/models/inspect")
-	mustContain(t, r.body, "there is no storage below the ports to inspect", "--backend cql3")
-}
-
-// cql3Stores opens a cql3 Store on a keyspace of this test only (dropped at the end), on the
-// node of internal/testkit/cqltest: without it the test skips, loudly; under CI=true it fails.
-func cql3Stores(t *testing.T) (stores, *cql3.Store) {
-	t.Helper()
-	s := cqltest.Store(t, "twissandra_test_pages_")
-	return stores{users: s, tweets: s, lines: s, authors: s, entries: s, tags: s, comments: s, sessions: s, cql: s, locator: s, claims: s, sizes: s, queryLab: s, ring: s, backend: "cql3"}, s
+	r := newApp(t, webkit.MemoryStores()).Client(t).Get("/models/inspect")
+	webkit.MustContain(t, r.Body, "there is no storage below the ports to inspect", "--backend cql3")
 }
 
 func TestCQLInspectorOnNode(t *testing.T) {
-	st, store := cql3Stores(t)
+	st, store := webkit.CQL3Stores(t)
 	app := newApp(t, st)
-	c := app.client(t)
-	c.signUp("rita")
-	c.signUp("jericevans") // signed in as jericevans from here on
-	if r := c.post("/users/rita/follow", nil); r.status != http.StatusSeeOther {
-		t.Fatalf("follow: %d", r.status)
+	c := app.Client(t)
+	c.SignUp("rita")
+	c.SignUp("jericevans") // signed in as jericevans from here on
+	if r := c.Post("/users/rita/follow", nil); r.Status != http.StatusSeeOther {
+		t.Fatalf("follow: %d", r.Status)
 	}
 	var ids []string
 	for i := range 3 {
-		tw, err := app.social.Post(bg(), "rita", fmt.Sprintf("tweet %d", i))
+		tw, err := app.Social.Post(webkit.BG(), "rita", fmt.Sprintf("tweet %d", i))
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, tw.ID.String())
 	}
 	// jericevans's timeline holds rita's tweets, newest first; the time is the tweet's ID.
-	r := c.get("/models/inspect?table=timeline&user=jericevans")
-	if r.status != http.StatusOK {
-		t.Fatalf("inspect: %d\n%s", r.status, r.body)
+	r := c.Get("/models/inspect?table=timeline&user=jericevans")
+	if r.Status != http.StatusOK {
+		t.Fatalf("inspect: %d\n%s", r.Status, r.Body)
 	}
-	mustContain(t, r.body, "The SELECT returned 3 rows", "&#39;jericevans&#39;", "CompositeType(ReversedType(TimeUUIDType), UTF8Type)",
+	webkit.MustContain(t, r.Body, "The SELECT returned 3 rows", "&#39;jericevans&#39;", "CompositeType(ReversedType(TimeUUIDType), UTF8Type)",
 		"CREATE TABLE "+store.Keyspace()+".timeline (username text, time timeuuid, author text, body text, created_at timestamp, created_at_us int, tweet_id timeuuid",
 		`WRITETIME(&#34;tweet_id&#34;), TTL(&#34;tweet_id&#34;) FROM `+store.Keyspace()+`.&#34;timeline&#34; WHERE &#34;username&#34; = ? ORDER BY &#34;time&#34; DESC LIMIT ? -&gt; 3 rows`,
 		// each cell with its write time, in the CQL rows and in the 1.2 composite cells alike
 		`<span class="c ts">/* timestamp `,
 		// the footer names each statement's consistency level and the node that coordinated it
 		`<span class="op-cl">CL `+store.Consistency()+`</span> · <span class="op-coordinator">coordinator `)
-	if !strings.Contains(r.header.Get("Storage-Ops"), "SELECT=") {
-		t.Errorf("Storage-Ops: %q", r.header.Get("Storage-Ops"))
+	if !strings.Contains(r.Header.Get("Storage-Ops"), "SELECT=") {
+		t.Errorf("Storage-Ops: %q", r.Header.Get("Storage-Ops"))
 	}
 	order := func(body string, ids ...string) bool {
 		at := make([]int, len(ids))
@@ -179,27 +171,27 @@ func TestCQLInspectorOnNode(t *testing.T) {
 		_, after, _ := strings.Cut(body, `id="widerow-notation"`)
 		return after
 	}
-	if !order(widerow(r.body), ids[2], ids[1], ids[0]) {
-		t.Errorf("not newest first:\n%s", r.body)
+	if !order(widerow(r.Body), ids[2], ids[1], ids[0]) {
+		t.Errorf("not newest first:\n%s", r.Body)
 	}
 	// Reversed, with the oldest as start and count 2.
-	r = c.get("/models/inspect?table=timeline&key=jericevans&reversed=1&count=2&start=" + ids[0])
-	mustContain(t, r.body, "The SELECT returned 2 rows")
-	if !order(widerow(r.body), ids[0], ids[1]) || strings.Contains(r.body, ids[2]) {
-		t.Errorf("reversed from the oldest, two rows:\n%s", r.body)
+	r = c.Get("/models/inspect?table=timeline&key=jericevans&reversed=1&count=2&start=" + ids[0])
+	webkit.MustContain(t, r.Body, "The SELECT returned 2 rows")
+	if !order(widerow(r.Body), ids[0], ids[1]) || strings.Contains(r.Body, ids[2]) {
+		t.Errorf("reversed from the oldest, two rows:\n%s", r.Body)
 	}
 	// Newest first, start is the newer end and finish the older.
-	r = c.get("/models/inspect?table=timeline&key=jericevans&start=" + ids[1] + "&finish=" + ids[0])
-	mustContain(t, r.body, "The SELECT returned 2 rows")
+	r = c.Get("/models/inspect?table=timeline&key=jericevans&start=" + ids[1] + "&finish=" + ids[0])
+	webkit.MustContain(t, r.Body, "The SELECT returned 2 rows")
 
 	// The users row: a blob as hex, a timestamp in RFC 3339; followers keyed by username too.
-	r = c.get("/models/inspect?table=users&user=rita")
-	mustContain(t, r.body, `<span class="n">password</span>: <span class="v">&lt;bcrypt hash, 60 bytes&gt;`, `<span class="n">&#39;created_at&#39;</span>`)
-	r = c.get("/models/inspect?table=followers&user=rita")
-	mustContain(t, r.body, "The SELECT returned 1 row (", `<span class="n">&#39;jericevans&#39;</span> <span class="c">/* follower */</span>: {`)
+	r = c.Get("/models/inspect?table=users&user=rita")
+	webkit.MustContain(t, r.Body, `<span class="n">password</span>: <span class="v">&lt;bcrypt hash, 60 bytes&gt;`, `<span class="n">&#39;created_at&#39;</span>`)
+	r = c.Get("/models/inspect?table=followers&user=rita")
+	webkit.MustContain(t, r.Body, "The SELECT returned 1 row (", `<span class="n">&#39;jericevans&#39;</span> <span class="c">/* follower */</span>: {`)
 	// The public line is keyed by day: the key list offers it.
-	r = c.get("/models/inspect?table=public_line")
-	mustContain(t, r.body, "Some partition keys of public_line", time.Now().UTC().Format("2006-01-02"))
+	r = c.Get("/models/inspect?table=public_line")
+	webkit.MustContain(t, r.Body, "Some partition keys of public_line", time.Now().UTC().Format("2006-01-02"))
 
 	for _, tc := range []struct{ query, msg string }{
 		{"table=nope", "There is no table &#34;nope&#34; in keyspace " + store.Keyspace()},
@@ -207,27 +199,27 @@ func TestCQLInspectorOnNode(t *testing.T) {
 		{"table=tweets&key=not-a-uuid", "Tweet_id: &#34;not-a-uuid&#34; is not a timeuuid"},
 		{"table=users&key=rita&start=a", "Start: table users has no clustering column"},
 	} {
-		r := c.get("/models/inspect?" + tc.query)
-		if r.status != http.StatusBadRequest {
-			t.Fatalf("%s: status %d\n%s", tc.query, r.status, r.body)
+		r := c.Get("/models/inspect?" + tc.query)
+		if r.Status != http.StatusBadRequest {
+			t.Fatalf("%s: status %d\n%s", tc.query, r.Status, r.Body)
 		}
-		mustContain(t, r.body, tc.msg)
+		webkit.MustContain(t, r.Body, tc.msg)
 	}
 	// Values are bound: a key made of CQL finds nothing, and the table is still there.
-	r = c.get("/models/inspect?table=timeline&key=" + url.QueryEscape("jericevans' OR '1'='1"))
-	mustContain(t, r.body, "The SELECT returned 0 rows")
-	if _, err := store.ReadPartition(bg(), "users", []string{"rita"}, cql3.PartitionSlice{Count: 1}); err != nil {
+	r = c.Get("/models/inspect?table=timeline&key=" + url.QueryEscape("jericevans' OR '1'='1"))
+	webkit.MustContain(t, r.Body, "The SELECT returned 0 rows")
+	if _, err := store.ReadPartition(webkit.BG(), "users", []string{"rita"}, cql3.PartitionSlice{Count: 1}); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestRegisterTypedNilCQL(t *testing.T) {
 	t.Parallel()
-	st := memoryStores()
+	st := webkit.MemoryStores()
 	var none *fakeCQL
-	st.cql = none
-	r := newApp(t, st).client(t).get("/models/inspect")
-	if r.status != http.StatusOK || !strings.Contains(r.body, `id="inspect-unavailable"`) {
-		t.Fatalf("inspector with a nil inspector: %d\n%s", r.status, r.body)
+	st.CQL = none
+	r := newApp(t, st).Client(t).Get("/models/inspect")
+	if r.Status != http.StatusOK || !strings.Contains(r.Body, `id="inspect-unavailable"`) {
+		t.Fatalf("inspector with a nil inspector: %d\n%s", r.Status, r.Body)
 	}
 }

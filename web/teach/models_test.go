@@ -7,48 +7,50 @@ import (
 	"strings"
 	"testing"
 	"time"
+
 	"twissandra/adapters/widerow"
+	"twissandra/internal/testkit/webkit"
 	"twissandra/ports/teaching"
 )
 
 func TestModelsAndInspector(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
-	c := app.client(t)
-	c.signUp("rita")
+	app := newApp(t, webkit.WiderowStores(t))
+	c := app.Client(t)
+	c.SignUp("rita")
 	for _, body := range []string{"first", "second", "third"} {
-		if r := c.post("/tweets", url.Values{"body": {body}}); r.status != http.StatusSeeOther {
-			t.Fatalf("post: %d", r.status)
+		if r := c.Post("/tweets", url.Values{"body": {body}}); r.Status != http.StatusSeeOther {
+			t.Fatalf("post: %d", r.Status)
 		}
 	}
-	m := c.get("/models")
+	m := c.Get("/models")
 	// The CQL3 side is the migrations the cql3 adapter applies, whatever the backend: the
 	// tables they leave, and the migrations as written.
-	mustContain(t, m.body, `&lt;Keyspace Name=&#34;Twissandra&#34;&gt;`, "CREATE TABLE userline (\n    username text,\n    time timeuuid,",
+	webkit.MustContain(t, m.Body, `&lt;Keyspace Name=&#34;Twissandra&#34;&gt;`, "CREATE TABLE userline (\n    username text,\n    time timeuuid,",
 		"CREATE TABLE public_line (", "follower_count int static", "-- 001_twissandra.cql", "WITH COMPACT STORAGE", "Twissandra.Userline")
-	mustNotContain(t, m.body, "time bigint", "The equivalent CQL3 tables")
+	webkit.MustNotContain(t, m.Body, "time bigint", "The equivalent CQL3 tables")
 
 	// The username helper resolves the row key through the Username column family.
-	r := c.get("/models/inspect?ks=Twissandra&cf=Userline&user=rita&reversed=1&count=2")
-	if r.status != http.StatusOK {
-		t.Fatalf("inspect: %d\n%s", r.status, r.body)
+	r := c.Get("/models/inspect?ks=Twissandra&cf=Userline&user=rita&reversed=1&count=2")
+	if r.Status != http.StatusOK {
+		t.Fatalf("inspect: %d\n%s", r.Status, r.Body)
 	}
-	mustContain(t, r.body, `id="row-notation"`, "Userline =", "/* row key */", "get_slice returned 2 columns",
+	webkit.MustContain(t, r.Body, `id="row-notation"`, "Userline =", "/* row key */", "get_slice returned 2 columns",
 		"get_slice Twissandra.Username[&#39;rita&#39;] names=[&#34;id&#34;] -&gt; 1 columns",
 		"reversed count=2 -&gt; 2 columns")
-	if h := r.header.Get("Storage-Ops"); h != "2 ops: get_slice=2" {
+	if h := r.Header.Get("Storage-Ops"); h != "2 ops: get_slice=2" {
 		t.Fatalf("Storage-Ops: %q", h)
 	}
 	// The User row: UTF8 names; the bcrypt hash shown as what it is (secrets_test.go), never raw.
-	r = c.get("/models/inspect?ks=Twissandra&cf=User&user=rita")
-	mustContain(t, r.body, `&#34;username&#34;</span>: <span class="v">&#34;rita&#34;`)
+	r = c.Get("/models/inspect?ks=Twissandra&cf=User&user=rita")
+	webkit.MustContain(t, r.Body, `&#34;username&#34;</span>: <span class="v">&#34;rita&#34;`)
 	// The key list of a column family.
-	r = c.get("/models/inspect?cf_path=Twissandra.Username")
-	mustContain(t, r.body, "Some row keys of Twissandra.Username", `key=rita`)
+	r = c.Get("/models/inspect?cf_path=Twissandra.Username")
+	webkit.MustContain(t, r.Body, "Some row keys of Twissandra.Username", `key=rita`)
 	// The public line row, bounded by a date.
 	public := "/models/inspect?ks=Twissandra&cf=Userline&key=" + url.QueryEscape("!PUBLIC!")
-	mustContain(t, c.get(public+"&start=2000-01-01T00:00:00Z").body, "get_slice returned 3 columns")
-	mustContain(t, c.get(public+"&finish=2000-01-01T00:00:00Z").body, "get_slice returned 0 columns")
+	webkit.MustContain(t, c.Get(public+"&start=2000-01-01T00:00:00Z").Body, "get_slice returned 3 columns")
+	webkit.MustContain(t, c.Get(public+"&finish=2000-01-01T00:00:00Z").Body, "get_slice returned 0 columns")
 
 	for _, tc := range []struct{ query, msg string }{
 		{"ks=Twissandra&cf=Nope", "There is no column family Twissandra.Nope"},
@@ -57,20 +59,20 @@ func TestModelsAndInspector(t *testing.T) {
 		{"ks=Twissandra&cf=Userline&user=nobody", "No user is named &#34;nobody&#34; (the Username row has no id column)."},
 		{"ks=BloggyAppy&cf=TaggedPosts&key=x&start=not-a-uuid", "is not a UUID"},
 	} {
-		r := c.get("/models/inspect?" + tc.query)
-		if r.status != http.StatusBadRequest {
-			t.Fatalf("%s: status %d", tc.query, r.status)
+		r := c.Get("/models/inspect?" + tc.query)
+		if r.Status != http.StatusBadRequest {
+			t.Fatalf("%s: status %d", tc.query, r.Status)
 		}
-		mustContain(t, r.body, tc.msg)
+		webkit.MustContain(t, r.Body, tc.msg)
 	}
 }
 
 func TestInspectorElsewhere(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	r := app.client(t).get("/models/inspect")
-	if r.status != http.StatusOK || !strings.Contains(r.body, "--backend widerow") {
-		t.Fatalf("inspector on memory: %d\n%s", r.status, r.body)
+	app := newApp(t, webkit.MemoryStores())
+	r := app.Client(t).Get("/models/inspect")
+	if r.Status != http.StatusOK || !strings.Contains(r.Body, "--backend widerow") {
+		t.Fatalf("inspector on memory: %d\n%s", r.Status, r.Body)
 	}
 }
 
@@ -100,13 +102,13 @@ func TestNotationSuperColumns(t *testing.T) {
 
 func TestRegisterTypedNilNode(t *testing.T) {
 	t.Parallel()
-	st := memoryStores()
+	st := webkit.MemoryStores()
 	var in *widerow.Inspector
-	st.wide = in
+	st.Wide = in
 	app := newApp(t, st)
-	r := app.client(t).get("/models/inspect")
-	if r.status != http.StatusOK || !strings.Contains(r.body, "--backend widerow") {
-		t.Fatalf("inspector with a nil node: %d", r.status)
+	r := app.Client(t).Get("/models/inspect")
+	if r.Status != http.StatusOK || !strings.Contains(r.Body, "--backend widerow") {
+		t.Fatalf("inspector with a nil node: %d", r.Status)
 	}
 }
 
@@ -114,31 +116,31 @@ func TestRegisterTypedNilNode(t *testing.T) {
 // a column written again shows its newer timestamp.
 func TestInspectorShowsTimestamps(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
-	app.client(t).signUp("rita")
-	r := app.client(t).get("/models/inspect?ks=Twissandra&cf=User&user=rita")
+	app := newApp(t, webkit.WiderowStores(t))
+	app.Client(t).SignUp("rita")
+	r := app.Client(t).Get("/models/inspect?ks=Twissandra&cf=User&user=rita")
 	year := strconv.Itoa(time.Now().UTC().Year())
-	mustContain(t, r.body, `&#34;username&#34;</span>: <span class="v">&#34;rita&#34;</span>, <span class="c ts">/* timestamp `, ", "+year+"-")
+	webkit.MustContain(t, r.Body, `&#34;username&#34;</span>: <span class="v">&#34;rita&#34;</span>, <span class="c ts">/* timestamp `, ", "+year+"-")
 }
 
 // A delete writes a tombstone: after an unfollow the Friends row reads empty, and the inspector
 // shows the tombstone it stores, with its deletion time.
 func TestInspectorShowsTombstones(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
-	c := app.client(t)
-	c.signUp("bob")
-	c.signUp("ann")
+	app := newApp(t, webkit.WiderowStores(t))
+	c := app.Client(t)
+	c.SignUp("bob")
+	c.SignUp("ann")
 	friends := "/models/inspect?cf_path=Twissandra.Friends&user=ann"
-	if r := c.post("/users/bob/follow", url.Values{"next": {"/users/bob"}}); r.status != http.StatusSeeOther {
-		t.Fatalf("follow: %d", r.status)
+	if r := c.Post("/users/bob/follow", url.Values{"next": {"/users/bob"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("follow: %d", r.Status)
 	}
-	mustNotContain(t, c.get(friends).body, `id="stored-cells"`) // nothing deleted yet
-	if r := c.post("/users/bob/unfollow", url.Values{"next": {"/users/bob"}}); r.status != http.StatusSeeOther {
-		t.Fatalf("unfollow: %d", r.status)
+	webkit.MustNotContain(t, c.Get(friends).Body, `id="stored-cells"`) // nothing deleted yet
+	if r := c.Post("/users/bob/unfollow", url.Values{"next": {"/users/bob"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("unfollow: %d", r.Status)
 	}
-	r := c.get(friends)
+	r := c.Get(friends)
 	year := strconv.Itoa(time.Now().UTC().Year())
-	mustContain(t, r.body, "get_slice returned 0 columns", "What the row stores: 1 cell, 1 tombstone",
+	webkit.MustContain(t, r.Body, "get_slice returned 0 columns", "What the row stores: 1 cell, 1 tombstone",
 		`<span class="tomb">tombstone</span>, <span class="c ts">/* tombstone, deleted at `, ", "+year+"-")
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"twissandra/adapters/widerow/engine"
+	"twissandra/internal/testkit/webkit"
 	"twissandra/ports/oplog"
 	"twissandra/web"
 )
@@ -19,30 +20,30 @@ import (
 // after the redirect shows the same operations with their kinds and times.
 func TestStructuredOpsOfAPost(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
+	app := newApp(t, webkit.WiderowStores(t))
 	for _, fan := range []string{"fan1", "fan2"} {
-		if _, err := app.social.SignUp(bg(), fan, "password1"); err != nil {
+		if _, err := app.Social.SignUp(webkit.BG(), fan, "password1"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	c := app.client(t)
-	c.signUp("star")
+	c := app.Client(t)
+	c.SignUp("star")
 	for _, fan := range []string{"fan1", "fan2"} {
-		if err := app.social.Follow(bg(), fan, "star"); err != nil {
+		if err := app.Social.Follow(webkit.BG(), fan, "star"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	form := url.Values{"body": {"structured"}, "csrf_token": {c.csrf()}}
-	req, _ := http.NewRequest(http.MethodPost, app.srv.URL+"/tweets", strings.NewReader(form.Encode()))
+	form := url.Values{"body": {"structured"}, "csrf_token": {c.CSRF()}}
+	req, _ := http.NewRequest(http.MethodPost, app.Srv.URL+"/tweets", strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set(web.StorageOpsDetailHeader, "json")
-	r := c.do(req)
-	if r.status != http.StatusSeeOther {
-		t.Fatalf("post: %d", r.status)
+	r := c.Do(req)
+	if r.Status != http.StatusSeeOther {
+		t.Fatalf("post: %d", r.Status)
 	}
 	var rec web.OpsRecord
-	if err := json.Unmarshal([]byte(r.header.Get(web.StorageOpsDetailHeader)), &rec); err != nil {
-		t.Fatalf("record %q: %v", r.header.Get(web.StorageOpsDetailHeader), err)
+	if err := json.Unmarshal([]byte(r.Header.Get(web.StorageOpsDetailHeader)), &rec); err != nil {
+		t.Fatalf("record %q: %v", r.Header.Get(web.StorageOpsDetailHeader), err)
 	}
 	var batch, note *oplog.Op
 	for i, op := range rec.Ops {
@@ -72,8 +73,8 @@ func TestStructuredOpsOfAPost(t *testing.T) {
 	if note.Kind != oplog.Note || note.Touched != "5 lines" || note.Consistency != "" {
 		t.Errorf("the fan-out's note: %+v", *note)
 	}
-	page := c.get("/").body
-	mustContain(t, page, `What your post cost`, `<li class="op op-write"><code>batch_mutate Twissandra 4 rows (Timeline: 3 rows, Userline: 2 rows)`,
+	page := c.Get("/").Body
+	webkit.MustContain(t, page, `What your post cost`, `<li class="op op-write"><code>batch_mutate Twissandra 4 rows (Timeline: 3 rows, Userline: 2 rows)`,
 		`<span class="op-meta">write · <span class="op-cl">CL QUORUM</span> · `, " µs</span>",
 		// a call of one row names its key's token
 		`<span class="op-cl">CL QUORUM</span> · <span class="op-token">token `)

@@ -11,24 +11,25 @@ import (
 	"time"
 
 	"twissandra/adapters/memory"
+	"twissandra/internal/testkit/webkit"
 )
 
-func postMany(t *testing.T, app *testApp, author string, fans, posts int) {
+func postMany(t *testing.T, app *webkit.App, author string, fans, posts int) {
 	t.Helper()
-	if _, err := app.social.SignUp(bg(), author, "password1"); err != nil {
+	if _, err := app.Social.SignUp(webkit.BG(), author, "password1"); err != nil {
 		t.Fatal(err)
 	}
 	for i := range fans {
 		fan := fmt.Sprintf("fan%d", i)
-		if _, err := app.social.SignUp(bg(), fan, "password1"); err != nil {
+		if _, err := app.Social.SignUp(webkit.BG(), fan, "password1"); err != nil {
 			t.Fatal(err)
 		}
-		if err := app.social.Follow(bg(), fan, author); err != nil {
+		if err := app.Social.Follow(webkit.BG(), fan, author); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for i := range posts {
-		if _, err := app.social.Post(bg(), author, fmt.Sprintf("post %d", i)); err != nil {
+		if _, err := app.Social.Post(webkit.BG(), author, fmt.Sprintf("post %d", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -61,15 +62,15 @@ func TestPartitionsPage(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name   string
-		st     func(t *testing.T) stores
+		st     func(t *testing.T) webkit.Stores
 		public widestRow
 		wants  []string
 	}{
-		{"widerow", func(t *testing.T) stores { return widerowStores(t) },
+		{"widerow", func(t *testing.T) webkit.Stores { return webkit.WiderowStores(t) },
 			widestRow{"Twissandra.Userline", "!PUBLIC!", "/models/inspect?cf_path=Twissandra.Userline&key=%21PUBLIC%21", "15"}, []string{
 				`the public line is one row, <code>Twissandra.Userline[!PUBLIC!]</code>, holding <strong id="public-count">15</strong> columns`,
 				"Every post writes one more", `the <a href="/learn/glossary#hot-partition">hot partition</a>`, "(@star)", "The widest rows", "at most 10000 of each column family"}},
-		{"memory", func(t *testing.T) stores { return memoryStores() },
+		{"memory", func(t *testing.T) webkit.Stores { return webkit.MemoryStores() },
 			widestRow{"lines", "public", "", "15"}, []string{
 				`<strong id="public-count">15</strong> entries`, "The widest rows", "at most 10000 of each map"}},
 	} {
@@ -77,24 +78,24 @@ func TestPartitionsPage(t *testing.T) {
 			t.Parallel()
 			app := newApp(t, tc.st(t))
 			postMany(t, app, "star", 3, 12)
-			if _, err := app.social.SignUp(bg(), "quiet", "password1"); err != nil {
+			if _, err := app.Social.SignUp(webkit.BG(), "quiet", "password1"); err != nil {
 				t.Fatal(err)
 			}
 			for i := range 3 {
-				if _, err := app.social.Post(bg(), "quiet", fmt.Sprintf("a quiet post %d", i)); err != nil {
+				if _, err := app.Social.Post(webkit.BG(), "quiet", fmt.Sprintf("a quiet post %d", i)); err != nil {
 					t.Fatal(err)
 				}
 			}
-			c := app.client(t)
-			r := c.get("/models/partitions")
-			if r.status != http.StatusOK {
-				t.Fatalf("partitions: %d\n%s", r.status, r.body)
+			c := app.Client(t)
+			r := c.Get("/models/partitions")
+			if r.Status != http.StatusOK {
+				t.Fatalf("partitions: %d\n%s", r.Status, r.Body)
 			}
-			mustContain(t, r.body, tc.wants...)
-			if strings.Contains(r.body, `id="widest-capped"`) {
+			webkit.MustContain(t, r.Body, tc.wants...)
+			if strings.Contains(r.Body, `id="widest-capped"`) {
 				t.Error("a scan of a small store says it was capped")
 			}
-			rows := widestRows(t, r.body)
+			rows := widestRows(t, r.Body)
 			if len(rows) < 5 || rows[0] != tc.public {
 				t.Fatalf("widest rows %+v, want the public line first: %+v", rows, tc.public)
 			}
@@ -110,14 +111,14 @@ func TestPartitionsPage(t *testing.T) {
 						t.Errorf("no link to the inspector: %+v", row)
 					}
 				}
-				in := c.get(tc.public.link)
-				if in.status != http.StatusOK || !strings.Contains(in.body, "&#34;!PUBLIC!&#34;") || strings.Count(in.body, `href="/models/where?tweet=`) != 15 {
-					t.Errorf("the inspector on %s: %d\n%s", tc.public.link, in.status, in.body)
+				in := c.Get(tc.public.link)
+				if in.Status != http.StatusOK || !strings.Contains(in.Body, "&#34;!PUBLIC!&#34;") || strings.Count(in.Body, `href="/models/where?tweet=`) != 15 {
+					t.Errorf("the inspector on %s: %d\n%s", tc.public.link, in.Status, in.Body)
 				}
 			}
-			r = c.get("/models/partitions?limit=2")
-			if rows := widestRows(t, r.body); r.status != http.StatusOK || len(rows) != 2 || rows[0] != tc.public {
-				t.Errorf("limit=2: %d, %+v", r.status, rows)
+			r = c.Get("/models/partitions?limit=2")
+			if rows := widestRows(t, r.Body); r.Status != http.StatusOK || len(rows) != 2 || rows[0] != tc.public {
+				t.Errorf("limit=2: %d, %+v", r.Status, rows)
 			}
 		})
 	}
@@ -127,32 +128,32 @@ func TestPartitionsPage(t *testing.T) {
 // hits its bound, says so.
 func TestPartitionsPageBadInputAndBounds(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
+	app := newApp(t, webkit.MemoryStores())
 	postMany(t, app, "star", 2, 4)
-	c := app.client(t)
+	c := app.Client(t)
 	for _, bad := range []string{"0", "-3", "201", "ten", "1e3", ""} {
-		r := c.get("/models/partitions?limit=" + bad)
-		if r.status != http.StatusBadRequest {
-			t.Errorf("limit=%q: %d, want 400", bad, r.status)
+		r := c.Get("/models/partitions?limit=" + bad)
+		if r.Status != http.StatusBadRequest {
+			t.Errorf("limit=%q: %d, want 400", bad, r.Status)
 		}
-		mustContain(t, html.UnescapeString(r.body), `id="partitions-error"`, fmt.Sprintf("limit %q: list from 1 to 200", bad))
+		webkit.MustContain(t, html.UnescapeString(r.Body), `id="partitions-error"`, fmt.Sprintf("limit %q: list from 1 to 200", bad))
 	}
 
-	st := memoryStores()
-	st.sizes = nil
-	r := newApp(t, st).client(t).get("/models/partitions")
-	if r.status != http.StatusOK {
-		t.Errorf("no sizer: %d", r.status)
+	st := webkit.MemoryStores()
+	st.Sizes = nil
+	r := newApp(t, st).Client(t).Get("/models/partitions")
+	if r.Status != http.StatusOK {
+		t.Errorf("no sizer: %d", r.Status)
 	}
-	mustContain(t, r.body, `id="partitions-unavailable"`, "unavailable")
+	webkit.MustContain(t, r.Body, `id="partitions-unavailable"`, "unavailable")
 
-	st = memoryStores()
-	st.sizes = st.locator.(memory.Locator).ScanCapped(3)
+	st = webkit.MemoryStores()
+	st.Sizes = st.Locator.(memory.Locator).ScanCapped(3)
 	app = newApp(t, st)
 	postMany(t, app, "star", 2, 4)
-	r = app.client(t).get("/models/partitions")
-	mustContain(t, r.body, `id="widest-capped"`, "Scanned the first 3 entries of lines only", "at most 3 of each map")
-	for _, row := range widestRows(t, r.body) {
+	r = app.Client(t).Get("/models/partitions")
+	webkit.MustContain(t, r.Body, `id="widest-capped"`, "Scanned the first 3 entries of lines only", "at most 3 of each map")
+	for _, row := range widestRows(t, r.Body) {
 		if n, err := strconv.Atoi(row.size); err != nil || n > 3 {
 			t.Errorf("%+v holds more than the bound", row)
 		}
@@ -163,22 +164,22 @@ func TestPartitionsPageBadInputAndBounds(t *testing.T) {
 // links to the CQL inspector on that partition, the widest partitions come widest first with
 // their keys linked, and a bad limit is a 400 here too.
 func TestPartitionsPageOnNode(t *testing.T) {
-	st, store := cql3Stores(t)
+	st, store := webkit.CQL3Stores(t)
 	app := newApp(t, st)
 	postMany(t, app, "star", 4, 6)
-	c := app.client(t)
-	r := c.get("/models/partitions")
-	if r.status != http.StatusOK {
-		t.Fatalf("partitions: %d\n%s", r.status, r.body)
+	c := app.Client(t)
+	r := c.Get("/models/partitions")
+	if r.Status != http.StatusOK {
+		t.Fatalf("partitions: %d\n%s", r.Status, r.Body)
 	}
 	today := time.Now().UTC().Format(time.DateOnly)
 	bucket := "/models/inspect?key=" + today + "&table=public_line"
-	mustContain(t, html.UnescapeString(r.body), "one partition of <code>public_line</code> per day", "6 posts in the last 1 day",
+	webkit.MustContain(t, html.UnescapeString(r.Body), "one partition of <code>public_line</code> per day", "6 posts in the last 1 day",
 		`<a href="`+bucket+`">`+today+`</a></td><td>6</td>`, `<meter min="0" max="6" value="6"`, "at most 10000 of each table")
 	// The footer lists each page of each table's SELECT, with the rows it read: they add up to
 	// the figure of the pass.
-	pass := regexp.MustCompile(`One bounded pass read (\d+) `).FindStringSubmatch(r.body)
-	read, selects := 0, regexp.MustCompile(`<code>SELECT \* FROM [^ ]+ -&gt; (\d+) rows`).FindAllStringSubmatch(r.body, -1)
+	pass := regexp.MustCompile(`One bounded pass read (\d+) `).FindStringSubmatch(r.Body)
+	read, selects := 0, regexp.MustCompile(`<code>SELECT \* FROM [^ ]+ -&gt; (\d+) rows`).FindAllStringSubmatch(r.Body, -1)
 	for _, s := range selects {
 		n, _ := strconv.Atoi(s[1])
 		read += n
@@ -186,7 +187,7 @@ func TestPartitionsPageOnNode(t *testing.T) {
 	if pass == nil || len(selects) < 8 || strconv.Itoa(read) != pass[1] {
 		t.Errorf("the footer's SELECTs read %d rows in %d pages; the page says %v", read, len(selects), pass)
 	}
-	rows := widestRows(t, r.body)
+	rows := widestRows(t, r.Body)
 	if len(rows) < 8 {
 		t.Fatalf("widest partitions: %+v", rows)
 	}
@@ -203,12 +204,12 @@ func TestPartitionsPageOnNode(t *testing.T) {
 	if sixes != 7 || rows[0].size != "6" || rows[7].size != "4" { // then star's 4 followers
 		t.Errorf("widest partitions %+v, want seven of 6 rows then 4", rows)
 	}
-	in := c.get(bucket)
-	if in.status != http.StatusOK || strings.Count(in.body, "post ") < 6 {
-		t.Errorf("the inspector on today's bucket: %d\n%s", in.status, in.body)
+	in := c.Get(bucket)
+	if in.Status != http.StatusOK || strings.Count(in.Body, "post ") < 6 {
+		t.Errorf("the inspector on today's bucket: %d\n%s", in.Status, in.Body)
 	}
-	if r := c.get("/models/partitions?limit=1000"); r.status != http.StatusBadRequest {
-		t.Errorf("limit=1000: %d, want 400", r.status)
+	if r := c.Get("/models/partitions?limit=1000"); r.Status != http.StatusBadRequest {
+		t.Errorf("limit=1000: %d, want 400", r.Status)
 	}
 }
 
@@ -216,16 +217,16 @@ func TestPartitionsPageOnNode(t *testing.T) {
 // page says how many of its columns are tombstones.
 func TestPartitionsPageTombstones(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
+	app := newApp(t, webkit.WiderowStores(t))
 	postMany(t, app, "star", 2, 4)
-	if err := app.social.Unfollow(bg(), "fan0", "star"); err != nil {
+	if err := app.Social.Unfollow(webkit.BG(), "fan0", "star"); err != nil {
 		t.Fatal(err)
 	}
-	r := app.client(t).get("/models/partitions")
-	body := html.UnescapeString(r.body)
+	r := app.Client(t).Get("/models/partitions")
+	body := html.UnescapeString(r.Body)
 	// fan0's timeline: the 4 entries removed by the unfollow, now 4 tombstones.
 	row := regexp.MustCompile(`(?s)<td data-label="Container">Twissandra.Timeline</td>\s*<td data-label="Key"><a[^>]*>[^<]*</a> <span class="muted">\(@fan0\)</span></td>\s*<td data-label="Size">([^<]*)<span class="muted">\(([^)]*)\)`).FindStringSubmatch(body)
-	if r.status != http.StatusOK || row == nil || strings.TrimSpace(row[1]) != "4" || row[2] != "4 tombstones" {
+	if r.Status != http.StatusOK || row == nil || strings.TrimSpace(row[1]) != "4" || row[2] != "4 tombstones" {
 		t.Fatalf("fan0's timeline after the unfollow: %q\n%s", row, body)
 	}
 	// star's Followers row: fan1, and fan0's tombstone.
@@ -242,25 +243,25 @@ func TestPartitionsFooterCountsTheScan(t *testing.T) {
 	scanLine := regexp.MustCompile(`<code>scan ([^ ]+) [^<]*-&gt; (\d+) rows, (\d+) (?:cells|entries)`)
 	for _, tc := range []struct {
 		name  string
-		st    func(t *testing.T) stores
+		st    func(t *testing.T) webkit.Stores
 		scans int
 	}{
-		{"widerow", func(t *testing.T) stores { return widerowStores(t) }, 11}, // sizedCFs: Twissandra's seven, BloggyAppy's four
-		{"memory", func(t *testing.T) stores { return memoryStores() }, 3},
+		{"widerow", func(t *testing.T) webkit.Stores { return webkit.WiderowStores(t) }, 11}, // sizedCFs: Twissandra's seven, BloggyAppy's four
+		{"memory", func(t *testing.T) webkit.Stores { return webkit.MemoryStores() }, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			app := newApp(t, tc.st(t))
 			postMany(t, app, "star", 3, 12)
-			r := app.client(t).get("/models/partitions")
-			if h := r.header.Get("Storage-Ops"); !strings.Contains(h, fmt.Sprintf(" scan=%d", tc.scans)) {
+			r := app.Client(t).Get("/models/partitions")
+			if h := r.Header.Get("Storage-Ops"); !strings.Contains(h, fmt.Sprintf(" scan=%d", tc.scans)) {
 				t.Fatalf("Storage-Ops: %q", h)
 			}
-			m := regexp.MustCompile(`One bounded pass read (\d+) `).FindStringSubmatch(r.body)
+			m := regexp.MustCompile(`One bounded pass read (\d+) `).FindStringSubmatch(r.Body)
 			if m == nil {
-				t.Fatalf("no figure of the pass:\n%s", r.body)
+				t.Fatalf("no figure of the pass:\n%s", r.Body)
 			}
-			sum, lines := 0, scanLine.FindAllStringSubmatch(r.body, -1)
+			sum, lines := 0, scanLine.FindAllStringSubmatch(r.Body, -1)
 			for _, l := range lines {
 				n, _ := strconv.Atoi(l[3])
 				sum += n

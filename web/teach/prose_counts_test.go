@@ -9,33 +9,34 @@ import (
 	"testing"
 
 	"twissandra/domain"
+	"twissandra/internal/testkit/webkit"
 	"twissandra/ports/oplog"
 	"twissandra/web"
 )
 
 // recordOf makes one request as c's browser and returns its storage operations, from the
 // whole record a client may ask for (Storage-Ops-Detail: json).
-func recordOf(t *testing.T, c *client, method, path string, form url.Values) []oplog.Op {
+func recordOf(t *testing.T, c *webkit.Client, method, path string, form url.Values) []oplog.Op {
 	t.Helper()
 	var req *http.Request
 	if method == http.MethodPost {
-		f := url.Values{"csrf_token": {c.csrf()}}
+		f := url.Values{"csrf_token": {c.CSRF()}}
 		for k, v := range form {
 			f[k] = v
 		}
-		req, _ = http.NewRequest(method, c.app.srv.URL+path, strings.NewReader(f.Encode()))
+		req, _ = http.NewRequest(method, c.App.Srv.URL+path, strings.NewReader(f.Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	} else {
-		req, _ = http.NewRequest(method, c.app.srv.URL+path, nil)
+		req, _ = http.NewRequest(method, c.App.Srv.URL+path, nil)
 	}
 	req.Header.Set("Accept", "text/html")
 	req.Header.Set(web.StorageOpsDetailHeader, "json")
-	r := c.do(req)
-	if r.status >= 400 {
-		t.Fatalf("%s %s: %d", method, path, r.status)
+	r := c.Do(req)
+	if r.Status >= 400 {
+		t.Fatalf("%s %s: %d", method, path, r.Status)
 	}
 	var rec web.OpsRecord
-	if err := json.Unmarshal([]byte(r.header.Get(web.StorageOpsDetailHeader)), &rec); err != nil || rec.Dropped > 0 {
+	if err := json.Unmarshal([]byte(r.Header.Get(web.StorageOpsDetailHeader)), &rec); err != nil || rec.Dropped > 0 {
 		t.Fatalf("%s %s: the record: %v, %d dropped", method, path, err, rec.Dropped)
 	}
 	return rec.Ops
@@ -79,23 +80,23 @@ func TestGenerationsCountsAreWhatTheStoresMake(t *testing.T) {
 	const followers = 3
 	// setUp makes rita, followed by the reader and two more, with 45 tweets; it returns the
 	// reader's and rita's browsers.
-	setUp := func(t *testing.T, st stores) (*testApp, *client, *client) {
+	setUp := func(t *testing.T, st webkit.Stores) (*webkit.App, *webkit.Client, *webkit.Client) {
 		app := newApp(t, st)
-		reader, rita := app.client(t), app.client(t)
-		reader.signUp("reader")
-		rita.signUp("rita")
+		reader, rita := app.Client(t), app.Client(t)
+		reader.SignUp("reader")
+		rita.SignUp("rita")
 		for _, n := range []string{"f1", "f2"} {
-			if _, err := app.social.SignUp(bg(), n, "password1"); err != nil {
+			if _, err := app.Social.SignUp(webkit.BG(), n, "password1"); err != nil {
 				t.Fatal(err)
 			}
 		}
 		for _, n := range []string{"reader", "f1", "f2"} {
-			if err := app.social.Follow(bg(), n, "rita"); err != nil {
+			if err := app.Social.Follow(webkit.BG(), n, "rita"); err != nil {
 				t.Fatal(err)
 			}
 		}
 		for i := range 45 {
-			if _, err := app.social.Post(bg(), "rita", fmt.Sprint("tweet ", i)); err != nil {
+			if _, err := app.Social.Post(webkit.BG(), "rita", fmt.Sprint("tweet ", i)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -105,13 +106,13 @@ func TestGenerationsCountsAreWhatTheStoresMake(t *testing.T) {
 
 	t.Run("0.6 on widerow", func(t *testing.T) {
 		t.Parallel()
-		_, reader, rita := setUp(t, widerowStores(t))
+		_, reader, rita := setUp(t, webkit.WiderowStores(t))
 		checkCalls(t, "the 0.6 page", generations[0].Page, followers, recordOf(t, reader, http.MethodGet, "/", nil))
 		checkCalls(t, "the 0.6 post", generations[0].Post, followers, recordOf(t, rita, http.MethodPost, "/tweets", post))
 	})
 	t.Run("CQL3 on cql3", func(t *testing.T) {
 		t.Parallel()
-		st, _ := cql3Stores(t)
+		st, _ := webkit.CQL3Stores(t)
 		app, reader, rita := setUp(t, st)
 		checkCalls(t, "the query-first page", generations[2].Page, followers, recordOf(t, reader, http.MethodGet, "/", nil))
 		ops := recordOf(t, rita, http.MethodPost, "/tweets", post)
@@ -119,16 +120,16 @@ func TestGenerationsCountsAreWhatTheStoresMake(t *testing.T) {
 		checkCalls(t, "the 2014 post", generations[1].Post, followers, ops)
 
 		// The 2014 page: a timeline whose rows hold the tweets' IDs only.
-		old := app.client(t)
-		old.signUp("old")
-		recent, err := st.lines.Slice(bg(), domain.UserlineOf("rita"), 0, 45)
+		old := app.Client(t)
+		old.SignUp("old")
+		recent, err := st.Lines.Slice(webkit.BG(), domain.UserlineOf("rita"), 0, 45)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i := range recent {
 			recent[i].Tweet = nil
 		}
-		if err := st.lines.AppendEntries(bg(), domain.TimelineOf("old"), recent); err != nil {
+		if err := st.Lines.AppendEntries(webkit.BG(), domain.TimelineOf("old"), recent); err != nil {
 			t.Fatal(err)
 		}
 		checkCalls(t, "the 2014 page", generations[1].Page, followers, recordOf(t, old, http.MethodGet, "/", nil))
@@ -139,13 +140,13 @@ func TestGenerationsCountsAreWhatTheStoresMake(t *testing.T) {
 // 0.6 one batch_mutate of both sides and the count; on cql3 one conditional batch of the
 // followers row and its count, then the friends row.
 func TestFollowWritesWhatThePagesSay(t *testing.T) {
-	follow := func(t *testing.T, st stores) []oplog.Op {
+	follow := func(t *testing.T, st webkit.Stores) []oplog.Op {
 		app := newApp(t, st)
-		if _, err := app.social.SignUp(bg(), "rita", "password1"); err != nil {
+		if _, err := app.Social.SignUp(webkit.BG(), "rita", "password1"); err != nil {
 			t.Fatal(err)
 		}
-		c := app.client(t)
-		c.signUp("sam")
+		c := app.Client(t)
+		c.SignUp("sam")
 		return recordOf(t, c, http.MethodPost, "/users/rita/follow", nil)
 	}
 	writes := func(ops []oplog.Op) (out []oplog.Op) {
@@ -158,14 +159,14 @@ func TestFollowWritesWhatThePagesSay(t *testing.T) {
 	}
 	t.Run("widerow", func(t *testing.T) {
 		t.Parallel()
-		w := writes(follow(t, widerowStores(t)))
+		w := writes(follow(t, webkit.WiderowStores(t)))
 		if len(w) != 1 || w[0].Call != "batch_mutate" || !strings.Contains(w[0].Family, "Followers") || !strings.Contains(w[0].Family, "Friends") || !strings.Contains(w[0].Family, "User") {
 			t.Errorf("a follow on widerow wrote %+v", w)
 		}
 	})
 	t.Run("cql3", func(t *testing.T) {
 		t.Parallel()
-		st, _ := cql3Stores(t)
+		st, _ := webkit.CQL3Stores(t)
 		w := writes(follow(t, st))
 		if len(w) != 2 || w[0].Call != "BATCH" || w[0].Family != "followers" || !strings.Contains(w[0].Text, "IF NOT EXISTS") ||
 			w[1].Call != "INSERT" || w[1].Family != "friends" {

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"twissandra/domain/social"
+	"twissandra/internal/testkit/webkit"
 )
 
 // The glossary has an entry, with its anchor, for every word the course's pages agree to link
@@ -45,26 +46,26 @@ func TestGlossaryTerms(t *testing.T) {
 // timeline with every release the course names, the departures with the code's figures.
 func TestReferencePages(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
-	c := app.client(t)
-	learn := c.get("/learn")
-	mustContain(t, learn.body, `<a href="/learn/glossary" id="link-glossary">`, `<a href="/learn/timeline" id="link-timeline">`,
+	app := newApp(t, webkit.WiderowStores(t))
+	c := app.Client(t)
+	learn := c.Get("/learn")
+	webkit.MustContain(t, learn.Body, `<a href="/learn/glossary" id="link-glossary">`, `<a href="/learn/timeline" id="link-timeline">`,
 		`<a href="/learn/departures" id="link-departures">`)
-	g := c.get("/learn/glossary")
-	if g.status != http.StatusOK {
-		t.Fatalf("glossary: %d", g.status)
+	g := c.Get("/learn/glossary")
+	if g.Status != http.StatusOK {
+		t.Fatalf("glossary: %d", g.Status)
 	}
 	for _, term := range glossary {
-		mustContain(t, g.body, `<dt id="`+term.ID+`">`)
+		webkit.MustContain(t, g.Body, `<dt id="`+term.ID+`">`)
 	}
-	tl := c.get("/learn/timeline")
+	tl := c.Get("/learn/timeline")
 	for _, v := range []string{"0.6", "0.7", "0.8", "1.2", "2.0", "3.0", "5.0"} {
-		mustContain(t, tl.body, `<li id="v`+strings.ReplaceAll(v, ".", "-")+`"><h2>Cassandra `+v+` `)
+		webkit.MustContain(t, tl.Body, `<li id="v`+strings.ReplaceAll(v, ".", "-")+`"><h2>Cassandra `+v+` `)
 	}
-	mustContain(t, html.UnescapeString(tl.body), "TTL", "Secondary indexes", "Counter columns", "CQL", "composite cells",
+	webkit.MustContain(t, html.UnescapeString(tl.Body), "TTL", "Secondary indexes", "Counter columns", "CQL", "composite cells",
 		"Lightweight transactions", "A new storage engine", "Storage-attached indexes")
-	d := c.get("/learn/departures")
-	mustContain(t, d.body, `<strong id="backfill-size">`+strconv.Itoa(social.BackfillSize)+`</strong>`,
+	d := c.Get("/learn/departures")
+	webkit.MustContain(t, d.Body, `<strong id="backfill-size">`+strconv.Itoa(social.BackfillSize)+`</strong>`,
 		`<strong id="bcrypt-cost">`+strconv.Itoa(bcrypt.MinCost)+`</strong>`, // the test app's hasher
 		`<strong id="pull-threshold">0</strong>`, `id="unfollow"`, `id="insert-if-absent"`, `id="followers-count"`, `id="bcrypt"`)
 }
@@ -75,14 +76,14 @@ var hrefRE = regexp.MustCompile(`href="(/[^"]*)"`)
 // teaching views, the product's pages), lands on an entry that exists.
 func TestGlossaryLinksLand(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
-	c := app.client(t)
-	c.signUp("rita")
-	if _, err := app.social.Post(bg(), "rita", "a tweet to link from"); err != nil {
+	app := newApp(t, webkit.WiderowStores(t))
+	c := app.Client(t)
+	c.SignUp("rita")
+	if _, err := app.Social.Post(webkit.BG(), "rita", "a tweet to link from"); err != nil {
 		t.Fatal(err)
 	}
 	entries := map[string]bool{}
-	for _, m := range regexp.MustCompile(`<dt id="([^"]+)">`).FindAllStringSubmatch(c.get("/learn/glossary").body, -1) {
+	for _, m := range regexp.MustCompile(`<dt id="([^"]+)">`).FindAllStringSubmatch(c.Get("/learn/glossary").Body, -1) {
 		entries[m[1]] = true
 	}
 	seen := map[string]bool{"/learn": true}
@@ -92,12 +93,12 @@ func TestGlossaryLinksLand(t *testing.T) {
 	for len(queue) > 0 && len(seen) < 400 {
 		path := queue[0]
 		queue = queue[1:]
-		r := c.get(path)
-		if r.status >= 500 {
-			t.Errorf("%s: %d", path, r.status)
+		r := c.Get(path)
+		if r.Status >= 500 {
+			t.Errorf("%s: %d", path, r.Status)
 			continue
 		}
-		for _, m := range hrefRE.FindAllStringSubmatch(r.body, -1) {
+		for _, m := range hrefRE.FindAllStringSubmatch(r.Body, -1) {
 			href := html.UnescapeString(m[1])
 			u, err := url.Parse(href)
 			if err != nil {

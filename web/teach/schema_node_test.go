@@ -11,6 +11,7 @@ import (
 	"github.com/gocql/gocql"
 
 	"twissandra/internal/testkit/cqltest"
+	"twissandra/internal/testkit/webkit"
 )
 
 // shownTable is a table as a page defines it: its name, its columns ("name type", " static"
@@ -127,14 +128,14 @@ var (
 // clustering order and static columns. The models page shows them whatever the backend (its
 // schema block and each column family's tables), and the cql3 inspector each table's own.
 func TestPagesShowTheNodesSchema(t *testing.T) {
-	st, store := cql3Stores(t)
+	st, store := webkit.CQL3Stores(t)
 	node := nodeTables(t, store.Keyspace())
 	if len(node) < 12 {
 		t.Fatalf("the node holds %d tables", len(node))
 	}
-	c := newApp(t, st).client(t)
-	onCQL := c.get("/models").body
-	onWide := newApp(t, widerowStores(t)).client(t).get("/models").body
+	c := newApp(t, st).Client(t)
+	onCQL := c.Get("/models").Body
+	onWide := newApp(t, webkit.WiderowStores(t)).Client(t).Get("/models").Body
 
 	m := schemaBlock.FindStringSubmatch(onCQL)
 	if m == nil {
@@ -185,10 +186,10 @@ func TestPagesShowTheNodesSchema(t *testing.T) {
 	}
 
 	for name, want := range node {
-		r := c.get("/models/inspect?table=" + name)
-		d := tableDef.FindStringSubmatch(r.body)
+		r := c.Get("/models/inspect?table=" + name)
+		d := tableDef.FindStringSubmatch(r.Body)
 		if d == nil {
-			t.Errorf("the inspector of %s shows no definition:\n%s", name, r.body)
+			t.Errorf("the inspector of %s shows no definition:\n%s", name, r.Body)
 			continue
 		}
 		if got := readShownTable(html.UnescapeString(d[1])); !equalTables(got, want) {

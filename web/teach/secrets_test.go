@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"twissandra/domain/blog"
+	"twissandra/internal/testkit/webkit"
 )
 
 // Pages are open to anyone, logged out included: the inspector shows that a user row has a
@@ -13,62 +14,62 @@ import (
 const secretEmail = "rita.secret@example.com"
 
 // storeSecrets signs rita up (a bcrypt hash) and has her comment on an entry (an email).
-func storeSecrets(t *testing.T, app *testApp) {
+func storeSecrets(t *testing.T, app *webkit.App) {
 	t.Helper()
-	app.client(t).signUp("rita")
-	if _, err := app.blog.PutAuthor(bg(), "rita", map[string]string{"bio": "writes"}); err != nil {
+	app.Client(t).SignUp("rita")
+	if _, err := app.Blog.PutAuthor(webkit.BG(), "rita", map[string]string{"bio": "writes"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.blog.Publish(bg(), blog.Draft{Slug: "hello", Title: "Hello", Body: "body", Author: "rita"}); err != nil {
+	if _, err := app.Blog.Publish(webkit.BG(), blog.Draft{Slug: "hello", Title: "Hello", Body: "body", Author: "rita"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.blog.Comment(bg(), "hello", blog.CommentDraft{Name: "rita", Email: secretEmail, Text: "first"}); err != nil {
+	if _, err := app.Blog.Comment(webkit.BG(), "hello", blog.CommentDraft{Name: "rita", Email: secretEmail, Text: "first"}); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func mustHideSecrets(t *testing.T, c *client, user, comments string) {
+func mustHideSecrets(t *testing.T, c *webkit.Client, user, comments string) {
 	t.Helper()
-	r := c.get(user)
-	if r.status != http.StatusOK {
-		t.Fatalf("%s: %d\n%s", user, r.status, r.body)
+	r := c.Get(user)
+	if r.Status != http.StatusOK {
+		t.Fatalf("%s: %d\n%s", user, r.Status, r.Body)
 	}
-	mustContain(t, r.body, "&lt;bcrypt hash, 60 bytes&gt;")
-	mustNotContain(t, r.body, "$2a$", "$2b$", "0x24326")
-	r = c.get(comments)
-	if r.status != http.StatusOK {
-		t.Fatalf("%s: %d\n%s", comments, r.status, r.body)
+	webkit.MustContain(t, r.Body, "&lt;bcrypt hash, 60 bytes&gt;")
+	webkit.MustNotContain(t, r.Body, "$2a$", "$2b$", "0x24326")
+	r = c.Get(comments)
+	if r.Status != http.StatusOK {
+		t.Fatalf("%s: %d\n%s", comments, r.Status, r.Body)
 	}
-	mustContain(t, r.body, "&lt;email, hidden&gt;", "first")
-	mustNotContain(t, r.body, secretEmail, "rita.secret")
+	webkit.MustContain(t, r.Body, "&lt;email, hidden&gt;", "first")
+	webkit.MustNotContain(t, r.Body, secretEmail, "rita.secret")
 }
 
 func TestInspectorHidesSecretsWiderow(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, widerowStores(t))
+	app := newApp(t, webkit.WiderowStores(t))
 	storeSecrets(t, app)
-	anon := app.client(t) // logged out
+	anon := app.Client(t) // logged out
 	mustHideSecrets(t, anon, "/models/inspect?ks=Twissandra&cf=User&user=rita", "/models/inspect?ks=BloggyAppy&cf=Comments&key=hello")
 }
 
 func TestInspectorHidesSecretsCQL(t *testing.T) {
-	st, _ := cql3Stores(t)
+	st, _ := webkit.CQL3Stores(t)
 	app := newApp(t, st)
 	storeSecrets(t, app)
-	anon := app.client(t)
+	anon := app.Client(t)
 	mustHideSecrets(t, anon, "/models/inspect?table=users&user=rita", "/models/inspect?table=comments&key=hello")
 }
 
 func TestPagesHideSecretsMemory(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
+	app := newApp(t, webkit.MemoryStores())
 	storeSecrets(t, app)
-	anon := app.client(t)
+	anon := app.Client(t)
 	for _, path := range []string{"/models", "/models/inspect", "/blog/entries/hello", "/blog/authors/rita", "/users/rita"} {
-		r := anon.get(path)
-		if r.status != http.StatusOK {
-			t.Fatalf("%s: %d", path, r.status)
+		r := anon.Get(path)
+		if r.Status != http.StatusOK {
+			t.Fatalf("%s: %d", path, r.Status)
 		}
-		mustNotContain(t, r.body, secretEmail, "$2a$", "$2b$")
+		webkit.MustNotContain(t, r.Body, secretEmail, "$2a$", "$2b$")
 	}
 }
