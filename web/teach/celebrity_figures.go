@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"twissandra/web/teach/static"
 )
 
 // The figures of static/celebrity.json, as `twissandra celebrity --json` wrote them beside
@@ -48,7 +50,7 @@ type celebrityReport struct {
 var celebrityNote, celebrityFigures, celebrityPageFigures = loadCelebrityFigures()
 
 func loadCelebrityFigures() (string, []celebrityFigure, []celebrityPageFigure) {
-	b, err := staticFS.ReadFile("static/celebrity.json")
+	b, err := static.FS.ReadFile("celebrity.json")
 	if err != nil {
 		panic(err) // embedded: it is there
 	}

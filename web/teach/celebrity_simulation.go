@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"twissandra/web/teach/static"
 )
 
 // The simulation of the fan-out rules beyond a fixed threshold, as `twissandra celebrity
@@ -94,7 +96,7 @@ type simVerdict struct {
 var simulation = loadSimulation()
 
 func loadSimulation() simFigures {
-	b, err := staticFS.ReadFile("static/celebrity-simulation.json")
+	b, err := static.FS.ReadFile("celebrity-simulation.json")
 	if err != nil {
 		panic(err) // embedded: it is there
 	}
@@ -131,7 +133,7 @@ func loadSimulation() simFigures {
 		f.Verdicts = append(f.Verdicts, verdictOf(run))
 	}
 	f.ReadShare = fmt.Sprintf("%.0f%%", 100*r.Rules[bestFixed].Per1000.Read/base)
-	svg, err := staticFS.ReadFile("static/celebrity-simulation.svg")
+	svg, err := static.FS.ReadFile("celebrity-simulation.svg")
 	if err != nil {
 		panic(err)
 	}

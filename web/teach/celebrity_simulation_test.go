@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"twissandra/internal/testkit/webkit"
+	"twissandra/web/teach/static"
 )
 
 // Lesson 11 shows the simulation of the rules beyond a fixed threshold: the plot, a row for
@@ -29,7 +30,7 @@ func TestCelebrityLessonSimulation(t *testing.T) {
 			} `json:"rules"`
 		} `json:"runs"`
 	}
-	b, err := staticFS.ReadFile("static/celebrity-simulation.json")
+	b, err := static.FS.ReadFile("celebrity-simulation.json")
 	if err != nil || json.Unmarshal(b, &runs) != nil || len(runs.Runs) == 0 || len(runs.Runs[0].Rules) < 5 {
 		t.Fatalf("static/celebrity-simulation.json: %v", err)
 	}

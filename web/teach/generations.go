@@ -3,11 +3,9 @@ package teach
 import (
 	"net/http"
 	"strconv"
-	"sync/atomic"
 
 	"github.com/gin-gonic/gin"
 
-	"twissandra/ports/oplog"
 	"twissandra/web/site"
 )
 
@@ -15,28 +13,6 @@ import (
 // each: the 0.6 column families of the seeds (2010), the CQL3 tables of seed 002 (2014), and the
 // query-first tables the cql3 backend runs now; beside them, what this server measured for the
 // last home timeline page and the last post, and a Chebotko diagram of the CQL3 schema.
-
-// costLedger keeps the last measured cost of a home timeline page and of a post. A home page
-// writes it on every visit, so it takes no lock: each is one atomic pointer.
-type costLedger struct {
-	page, post atomic.Pointer[measured]
-}
-
-type measured struct {
-	Summary, Secondary, SecondaryModel string
-}
-
-// costOf is what ops cost, or nil for a request that touched no storage.
-func costOf(ops *oplog.Log) *measured {
-	if ops.Len() == 0 {
-		return nil
-	}
-	m := &measured{Summary: ops.Summary()}
-	if model, shadow := ops.Shadowed(); shadow != nil {
-		m.SecondaryModel, m.Secondary = model, shadow.Summary()
-	}
-	return m
-}
 
 // generation is one data model and what the two actions that matter cost in it: a home
 // timeline page of 40 and a post by an author with N followers. Each cost is the storage calls

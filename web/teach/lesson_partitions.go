@@ -145,17 +145,3 @@ func shareOf(n, of int64) string {
 	}
 	return strconv.FormatInt(n*100/of, 10) + "%"
 }
-
-// thousands writes n with a comma between each group of three digits.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
-}

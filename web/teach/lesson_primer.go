@@ -2,7 +2,6 @@ package teach
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
@@ -39,14 +38,6 @@ type primerData struct {
 type primerRow struct {
 	Stored teaching.LabStored
 	Lines  []notationLine
-}
-
-// labPutRun is the browser's last column written by hand: what it asked, the call, and the
-// column as the row holds it (with its timestamp).
-type labPutRun struct {
-	Put    teaching.LabPut
-	Call   string
-	Column teaching.WideColumn
 }
 
 func showPrimer(h *handler, c *gin.Context) (templ.Component, error) {
@@ -110,53 +101,6 @@ func columnTriple(p *labPutRun) []string {
 		"    }",
 		"}",
 	}
-}
-
-// labPut writes one column by hand into the browser's primer row (lesson 1).
-func (h *handler) labPut(c *gin.Context) {
-	if h.labUnavailable(c) {
-		return
-	}
-	form := postForm(c, "kind", "super", "name", "value")
-	p := teaching.LabPut{Name: form["name"], Value: form["value"]}
-	anchor := "primer-standard"
-	if form["kind"] == "super" {
-		p.SuperColumn, anchor = form["super"], "primer-super"
-		if strings.TrimSpace(p.SuperColumn) == "" {
-			h.labDone(c, "put", anchor, "your column", domain.Invalid("super column", "a subcolumn needs its super column's name"), form)
-			return
-		}
-	}
-	stored, err := h.deps.Lab.Put(c.Request.Context(), labSession(c, true), p)
-	if err == nil {
-		run := &labPutRun{Put: p, Call: stored.Call, Column: writtenColumn(stored, p)}
-		h.remember(c, func(s *labState) { s.Put = run })
-	}
-	h.labDone(c, "put", anchor, "your column", err, form)
-}
-
-// writtenColumn finds the column p wrote in the row read back (its timestamp is the row's).
-func writtenColumn(row teaching.LabStored, p teaching.LabPut) teaching.WideColumn {
-	find := func(cols []teaching.WideColumn, name string) *teaching.WideColumn {
-		for i := range cols {
-			if cols[i].Name == name || cols[i].Name == strconv.Quote(name) {
-				return &cols[i]
-			}
-		}
-		return nil
-	}
-	cols := row.Columns
-	if p.SuperColumn != "" {
-		sc := find(cols, p.SuperColumn)
-		if sc == nil {
-			return teaching.WideColumn{}
-		}
-		cols = sc.Columns
-	}
-	if col := find(cols, p.Name); col != nil {
-		return *col
-	}
-	return teaching.WideColumn{}
 }
 
 // rowCount is how many columns (or super columns) a primer row holds.

@@ -14,21 +14,12 @@ import (
 	"github.com/google/uuid"
 
 	"twissandra/domain"
-	"twissandra/ports/teaching"
 	"twissandra/web"
 	"twissandra/web/site"
 )
 
 // The storage inspector on the cql3 backend: one partition of a CQL3 table, as CQL rows and as
 // the wide row it was in Cassandra 1.2-2.x (reference, section 6).
-
-// The cql3 inspector's types are the ports'.
-type (
-	CQLColumn = teaching.CQLColumn
-	CQLTable  = teaching.CQLTable
-	CQLSlice  = teaching.Slice
-	CQLCell   = teaching.CQLCell
-)
 
 type tableChoice struct {
 	Name     string

@@ -26,9 +26,6 @@ func (h *handler) registerReference(g *gin.RouterGroup) {
 	h.registerLessonActions(g)
 }
 
-// glossaryURL is the glossary's entry for a term.
-func glossaryURL(id string) templ.SafeURL { return templ.SafeURL("/learn/glossary#" + id) }
-
 // seeAlso is a link from a glossary entry or a timeline step to a page that shows it.
 type seeAlso struct {
 	Label string

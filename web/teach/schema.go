@@ -3,6 +3,8 @@ package teach
 import (
 	"encoding/xml"
 	"strings"
+
+	"twissandra/ports/teaching"
 )
 
 // The schemas the pages show come from what the server runs: the CQL3 tables from the cql3
@@ -106,3 +108,11 @@ func storageConfCFs(conf string) map[string]confCF {
 	}
 	return out
 }
+
+// The cql3 inspector's types are the ports'.
+type (
+	CQLColumn = teaching.CQLColumn
+	CQLTable  = teaching.CQLTable
+	CQLSlice  = teaching.Slice
+	CQLCell   = teaching.CQLCell
+)

@@ -3,6 +3,7 @@ package teach
 import (
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/a-h/templ"
@@ -61,3 +62,20 @@ func short(s string, n int) string {
 	}
 	return s
 }
+
+// thousands writes n with a comma between each group of three digits.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+// glossaryURL is the glossary's entry for a term.
+func glossaryURL(id string) templ.SafeURL { return templ.SafeURL("/learn/glossary#" + id) }
