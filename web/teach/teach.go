@@ -1,26 +1,39 @@
-// Package teach serves Twissandra's teaching views in the frame of package site: the "Models"
-// pages (the running backend's schema beside the other model's, the storage inspector of the
-// widerow engine's rows and the cql3 backend's partitions, where a record lives, the comparator
-// lab, the partition lessons, three generations of the data model, the celebrity problem, the
-// uniqueness race), and the footer of every page, which says what the page cost the storage, in
-// each model's own words.
+// Package teach puts Twissandra's teaching room into the frame of package site: it checks the
+// teaching views' Deps, builds the room's packages on them and adds their routes, and installs
+// the footer of every page (site.Teacher), which says what the page cost the storage, in each
+// model's own words. The room itself is in the packages below:
 //
-// The footer comes through the site's Teacher hook: the site renders what this package gives
-// it, and the product's pages (package pages) say what they are (a measured home page, a form's
-// action) through the site, never to this package.
+//   - frame: what every teaching view shares (the footer and banner, the action and cost
+//     ledgers, the gates, the notation, the shared components, the schema helpers);
+//   - models: the models page, the inspectors, where a record lives, partitions, generations;
+//   - labs: the comparator and consistency labs, the race, the celebrity page, and each
+//     browser's lab memory;
+//   - course: /learn, the reference pages, and the one list of the lessons, each a package of
+//     its own below it;
+//   - static: the figures the pages embed.
+//
+// The footer comes through the site's Teacher hook: the site renders what the frame gives it,
+// and the product's pages (package pages) say what they are (a measured home page, a form's
+// action) through the site, never to the teaching room.
 package teach
 
 import (
 	"errors"
 
-	"github.com/gin-gonic/gin"
-
 	"twissandra/web/site"
+	"twissandra/web/teach/course"
+	"twissandra/web/teach/frame"
+	"twissandra/web/teach/labs"
+	"twissandra/web/teach/models"
 	"twissandra/web/teach/static"
 )
 
-// The views are templ components in the .templ files (see views.go); this writes their Go.
+// The views are templ components in the .templ files of the packages below (see
+// frame/views.go); this writes their Go.
 //go:generate go tool templ generate -path .
+
+// Deps are the teaching views' collaborators.
+type Deps = frame.Deps
 
 // Register adds the teaching views to the site: their routes and static files, and the footer
 // of every page (site.Teacher).
@@ -29,49 +42,38 @@ func Register(st *site.Site, deps Deps) error {
 		return errors.New("teach: Deps.Social is required")
 	}
 	// A nil pointer from an optional fx dependency is no collaborator.
-	noneIfNil(&deps.Wide)
-	noneIfNil(&deps.CQL)
-	noneIfNil(&deps.Lab)
-	noneIfNil(&deps.Consistency)
-	noneIfNil(&deps.ClusterLevels)
-	noneIfNil(&deps.Claims)
-	noneIfNil(&deps.Sizes)
-	noneIfNil(&deps.CompareSizes)
-	noneIfNil(&deps.Locator)
-	noneIfNil(&deps.Actions)
+	frame.NoneIfNil(&deps.Wide)
+	frame.NoneIfNil(&deps.CQL)
+	frame.NoneIfNil(&deps.Lab)
+	frame.NoneIfNil(&deps.Consistency)
+	frame.NoneIfNil(&deps.ClusterLevels)
+	frame.NoneIfNil(&deps.Claims)
+	frame.NoneIfNil(&deps.Sizes)
+	frame.NoneIfNil(&deps.CompareSizes)
+	frame.NoneIfNil(&deps.Locator)
+	frame.NoneIfNil(&deps.Actions)
 	if deps.Actions == nil {
-		deps.Actions = newMemoryLedger()
+		deps.Actions = frame.NewMemoryLedger()
 	}
-	noneIfNil(&deps.QueryLab)
-	noneIfNil(&deps.Ring)
-	noneIfNil(&deps.CompareRing)
+	frame.NoneIfNil(&deps.QueryLab)
+	frame.NoneIfNil(&deps.Ring)
+	frame.NoneIfNil(&deps.CompareRing)
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}
-	h := &handler{deps: deps, site: st, log: st.Logger(), actions: deps.Actions, labs: newLabMemory(),
-		raceGate: newGate("race", raceTotal, 1, racesPerMinute), labGate: newGate("lab", labTotal, labPerAddr, labPerMinute)}
+	b := &frame.Base{Deps: deps, Site: st, Log: st.Logger(), Actions: deps.Actions,
+		RaceGate: frame.NewGate("race", labs.RaceTotal, 1, labs.RacesPerMinute), LabGate: frame.NewGate("lab", labs.LabTotal, labs.LabPerAddr, labs.LabPerMinute)}
 	if deps.QueryFirstDDL != "" {
-		d := chebotko(deps.QueryFirstDDL)
-		h.diagram = &d
+		d := frame.Chebotko(deps.QueryFirstDDL)
+		b.Diagram = &d
 	}
 	st.Static(static.FS, "celebrity.svg", "celebrity-simulation.svg")
-	h.routes(st.Routes())
-	st.Teach(h)
+	g := st.Routes()
+	mh := &models.Handler{Base: b}
+	mh.Register(g)
+	lh := labs.New(mh)
+	lh.Register(g)
+	course.Register(g, lh)
+	st.Teach(b)
 	return nil
-}
-
-func (h *handler) routes(g *gin.RouterGroup) {
-	h.registerCourse(g)
-	h.registerReference(g)
-	h.registerLessonForms(g)
-	g.GET("models", h.models)
-	g.GET("models/inspect", h.inspect)
-	g.GET("models/where", h.locate)
-	h.registerLab(g)
-	h.registerConsistency(g)
-	g.GET("models/partitions", h.partitions)
-	g.GET("models/generations", h.generations)
-	g.GET("models/celebrity", h.celebrity)
-	g.GET("models/race", h.racePage)
-	g.POST("models/race", h.admit(h.raceGate), h.runRace)
 }
