@@ -7,6 +7,7 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -142,4 +143,21 @@ func (c *Client) LessonPage(path string) string {
 		c.t.Fatalf("GET %s: %d\n%s", path, r.Status, r.Body)
 	}
 	return html.UnescapeString(r.Body)
+}
+
+// OpCount is how many calls of verb a Storage-Ops header ("3 ops: pulled=1 slice=1 multiget=1")
+// counts: 0 for a verb it does not name. A test says what it means with it (the slices a page
+// reads), and does not break on another verb or a new note.
+func OpCount(header, verb string) int {
+	_, counts, _ := strings.Cut(header, ": ")
+	for _, f := range strings.Fields(counts) {
+		if v, n, ok := strings.Cut(f, "="); ok && v == verb {
+			c, err := strconv.Atoi(n)
+			if err != nil {
+				return -1
+			}
+			return c
+		}
+	}
+	return 0
 }
