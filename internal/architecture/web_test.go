@@ -76,9 +76,9 @@ func TestWebPackagesStaySmall(t *testing.T) {
 	}
 }
 
-// lessonOf is the lesson a package is (web/teach/course/<lesson>), or "".
+// lessonOf is the lesson a package is (web/teach/lessons/<lesson>), or "".
 func lessonOf(pkg string) string {
-	rest, ok := strings.CutPrefix(pkg, "web/teach/course/")
+	rest, ok := strings.CutPrefix(pkg, "web/teach/lessons/")
 	if !ok || rest == "" || strings.Contains(rest, "/") {
 		return ""
 	}
@@ -109,6 +109,6 @@ func TestNoLessonImportsAnother(t *testing.T) {
 		}
 	}
 	if lessons < 10 {
-		t.Fatalf("found %d lesson packages below web/teach/course", lessons)
+		t.Fatalf("found %d lesson packages below web/teach/lessons", lessons)
 	}
 }

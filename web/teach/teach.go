@@ -8,8 +8,8 @@
 //   - models: the models page, the inspectors, where a record lives, partitions, generations;
 //   - labs: the comparator and consistency labs, the race, the celebrity page, and each
 //     browser's lab memory;
-//   - course: /learn, the reference pages, and the one list of the lessons, each a package of
-//     its own below it;
+//   - course: /learn, the reference pages, and the one list of the lessons;
+//   - lessons: a package a lesson, each its handler, component and test;
 //   - static: the figures the pages embed.
 //
 // The footer comes through the site's Teacher hook: the site renders what the frame gives it,
@@ -27,10 +27,6 @@ import (
 	"twissandra/web/teach/models"
 	"twissandra/web/teach/static"
 )
-
-// The views are templ components in the .templ files of the packages below (see
-// frame/views.go); this writes their Go.
-//go:generate go tool templ generate -path .
 
 // Deps are the teaching views' collaborators.
 type Deps = frame.Deps

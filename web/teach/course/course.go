@@ -1,9 +1,11 @@
 // Package course serves the course: /learn lists the lessons, /learn/<slug> shows one, and the
 // reference pages beside them (the glossary, the timeline, the departures). Each lesson is a
-// package of its own below this one (its handler, component and test); lessons.go lists them, in
-// order. No lesson imports another: the links between them come from that list, through
-// frame.PublishCourse.
+// package of its own in web/teach/lessons (its handler, component and test); lessons.go lists
+// them, in order. No lesson imports another: the links between them come from that list,
+// through frame.PublishCourse.
 package course
+
+//go:generate go tool templ generate -path .
 
 import (
 	"net/http"

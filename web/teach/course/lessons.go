@@ -1,26 +1,26 @@
 package course
 
 import (
-	"twissandra/web/teach/course/blog"
-	"twissandra/web/teach/course/celebrity"
-	"twissandra/web/teach/course/compare"
-	"twissandra/web/teach/course/consistency"
-	"twissandra/web/teach/course/cql3"
-	"twissandra/web/teach/course/partitions"
-	"twissandra/web/teach/course/primer"
-	"twissandra/web/teach/course/queryfirst"
-	"twissandra/web/teach/course/slices"
-	"twissandra/web/teach/course/time"
-	"twissandra/web/teach/course/timeuuid"
-	"twissandra/web/teach/course/tokens"
-	"twissandra/web/teach/course/twissandra"
-	"twissandra/web/teach/course/unique"
 	"twissandra/web/teach/frame"
 	"twissandra/web/teach/labs"
+	"twissandra/web/teach/lessons/blog"
+	"twissandra/web/teach/lessons/celebrity"
+	"twissandra/web/teach/lessons/compare"
+	"twissandra/web/teach/lessons/consistency"
+	"twissandra/web/teach/lessons/cql3"
+	"twissandra/web/teach/lessons/partitions"
+	"twissandra/web/teach/lessons/primer"
+	"twissandra/web/teach/lessons/queryfirst"
+	"twissandra/web/teach/lessons/slices"
+	"twissandra/web/teach/lessons/time"
+	"twissandra/web/teach/lessons/timeuuid"
+	"twissandra/web/teach/lessons/tokens"
+	"twissandra/web/teach/lessons/twissandra"
+	"twissandra/web/teach/lessons/unique"
 )
 
-// lessons is the course, in its order: lesson 1 first. A new lesson is a package of its own
-// below this one (its handler, its component and its test, in files named for it, exporting
+// lessons is the course, in its order: lesson 1 first. A new lesson is a package of its own in
+// web/teach/lessons (its handler, its component and its test, in files named for it, exporting
 // Lesson) and a line here, where its place in the course is.
 func lessons(h *labs.Handler) []frame.Lesson {
 	ls := []frame.Lesson{

@@ -1,3 +1,9 @@
+// Package frame is what every teaching view shares: the Base a view's handler embeds (the Deps
+// it reads, the site, the logger), the footer and banner of every page (the site's Teacher),
+// the action and cost ledgers, the gates that bound the runs anyone may start, the notation of
+// rows and the lessons' shared components, the query blocks, the schema helpers and the
+// Chebotko layout, and the links to the course's lessons (which package course publishes).
+// It imports no other teaching package.
 package frame
 
 import (

@@ -197,9 +197,9 @@ type chebLine struct {
 	Y    int
 }
 
-// ChebArrow is one access pattern's path into one table: out of the pattern's box, along its
+// chebArrow is one access pattern's path into one table: out of the pattern's box, along its
 // lane, into the table's left side.
-type ChebArrow struct {
+type chebArrow struct {
 	Query, Table, Color string
 	Path                string // SVG path data
 }
@@ -207,7 +207,7 @@ type ChebArrow struct {
 type ChebDiagram struct {
 	Tables        []ChebBox
 	Queries       []chebQuery
-	Arrows        []ChebArrow
+	Arrows        []chebArrow
 	Width, Height int
 	QX, QW        int
 	TX, TW        int
@@ -218,10 +218,10 @@ type ChebDiagram struct {
 // unreadTable is a table no access pattern of the list reads, and why it exists.
 type unreadTable struct{ Name, Why string }
 
-// UnreadWhy says why each table that no access pattern reads exists; a table of the migrations
+// unreadWhy says why each table that no access pattern reads exists; a table of the migrations
 // that no pattern reads and this does not explain is shown as "unexplained", which a test
 // refuses.
-var UnreadWhy = map[string]string{
+var unreadWhy = map[string]string{
 	"tweets":         "the tweets by ID, for the API and for the line rows written before the query-first lines",
 	"race_names":     "the uniqueness race's sandbox",
 	"login_attempts": "the log-in limit's counts, read by every log-in",
@@ -325,7 +325,7 @@ func Chebotko(ddl string) ChebDiagram {
 			k := incoming[t]
 			incoming[t]++
 			to := tb.Y + 10 + (k+1)*(tb.H-14)/(len(tb.ReadBy)+1)
-			d.Arrows = append(d.Arrows, ChebArrow{Query: q.ID, Table: t, Color: cq.Color,
+			d.Arrows = append(d.Arrows, chebArrow{Query: q.ID, Table: t, Color: cq.Color,
 				Path: fmt.Sprintf("M %d %d H %d V %d H %d", chebQX+chebQW, from, lane, to, tx-2)})
 		}
 		d.Queries = append(d.Queries, cq)
@@ -333,7 +333,7 @@ func Chebotko(ddl string) ChebDiagram {
 	}
 	for _, t := range d.Tables {
 		if len(t.ReadBy) == 0 {
-			why := UnreadWhy[t.Name]
+			why := unreadWhy[t.Name]
 			if why == "" {
 				why = "unexplained"
 			}
@@ -369,7 +369,7 @@ func (d *ChebDiagram) Table(name string) *ChebBox {
 // the access patterns it runs, and the moves between them. The diagram of the tables answers
 // it: every access pattern a screen runs has its arrows there.
 
-type FlowStep struct {
+type flowStep struct {
 	ID, Name string
 	Queries  []string
 	Col, Row int // its place in the workflow's grid
@@ -378,7 +378,7 @@ type FlowStep struct {
 
 type flowMove struct{ From, To string }
 
-var AppWorkflow = []FlowStep{
+var appWorkflow = []flowStep{
 	{"login", "Sign up, sign in", []string{"Q1"}, 0, 0, true},
 	{"home", "Home timeline", []string{"Q3"}, 1, 0, false},
 	{"public", "Public line", []string{"Q4"}, 1, 1, true},
@@ -389,7 +389,7 @@ var AppWorkflow = []FlowStep{
 	{"author", "An author", []string{"Q9", "Q6"}, 3, 2, false},
 }
 
-var AppMoves = []flowMove{
+var appMoves = []flowMove{
 	{"login", "home"}, {"home", "user"}, {"public", "user"}, {"user", "follows"}, {"follows", "user"},
 	{"blog", "entry"}, {"entry", "author"}, {"author", "entry"},
 }
@@ -404,7 +404,7 @@ const (
 )
 
 type flowBox struct {
-	FlowStep
+	flowStep
 	X, Y    int
 	Queries string
 }
@@ -421,14 +421,14 @@ type flowDiagram struct {
 	Width, Height int
 }
 
-// Workflow lays the application workflow out on its grid: an entry arrow into each screen a
+// workflow lays the application workflow out on its grid: an entry arrow into each screen a
 // user may start from, and an arrow for each move; two moves between the same screens, there
 // and back, run apart.
-func Workflow() flowDiagram {
+func workflow() flowDiagram {
 	var d flowDiagram
 	pos := map[string]flowBox{}
-	for _, s := range AppWorkflow {
-		b := flowBox{FlowStep: s, X: flowX + s.Col*flowColW, Y: flowY + s.Row*flowRowH, Queries: strings.Join(s.Queries, ", ")}
+	for _, s := range appWorkflow {
+		b := flowBox{flowStep: s, X: flowX + s.Col*flowColW, Y: flowY + s.Row*flowRowH, Queries: strings.Join(s.Queries, ", ")}
 		pos[s.ID] = b
 		d.Steps = append(d.Steps, b)
 		d.Width = max(d.Width, b.X+flowW+10)
@@ -437,9 +437,9 @@ func Workflow() flowDiagram {
 			d.Entries = append(d.Entries, flowArrow{To: s.ID, Path: fmt.Sprintf("M %d %d H %d", b.X-30, b.Y+flowH/2, b.X-2)})
 		}
 	}
-	for _, m := range AppMoves {
+	for _, m := range appMoves {
 		a, b := pos[m.From], pos[m.To]
-		back := slices.Contains(AppMoves, flowMove{m.To, m.From})
+		back := slices.Contains(appMoves, flowMove{m.To, m.From})
 		off := 0
 		if back {
 			off = -8

@@ -1,4 +1,4 @@
-package frame_test
+package frame
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 
 	"twissandra/adapters/cql3"
 	"twissandra/internal/testkit/webkit"
-	"twissandra/web/teach/frame"
 )
 
 // The Chebotko diagram says every access pattern whole (wrapped, never cut), gives each a lane
@@ -18,13 +17,13 @@ import (
 // apart, and names every pattern and table in a title a reader without the picture gets.
 func TestChebotkoDiagramLayout(t *testing.T) {
 	t.Parallel()
-	d := frame.Chebotko(cql3.SchemaText())
+	d := Chebotko(cql3.SchemaText())
 	lanes := map[string]string{}
 	for _, q := range d.Queries {
 		var words []string
 		for _, l := range q.Lines {
 			words = append(words, l.Text)
-			if len([]rune(l.Text)) > frame.ChebQChars {
+			if len([]rune(l.Text)) > ChebQChars {
 				t.Errorf("%s: a line of %d characters: %q", q.ID, len([]rune(l.Text)), l.Text)
 			}
 		}
@@ -56,23 +55,23 @@ func TestChebotkoDiagramLayout(t *testing.T) {
 			t.Errorf("%s -> %s ends at %d,%d, outside the table's left side", a.Query, a.Table, x2, y2)
 		}
 	}
-	if len(lanes) != len(frame.AccessPatterns) {
-		t.Errorf("%d lanes for %d access patterns", len(lanes), len(frame.AccessPatterns))
+	if len(lanes) != len(AccessPatterns) {
+		t.Errorf("%d lanes for %d access patterns", len(lanes), len(AccessPatterns))
 	}
 	colours := map[string]bool{}
 	for _, q := range d.Queries {
 		colours[q.Color] = true
 	}
-	if len(colours) != len(frame.AccessPatterns) {
-		t.Errorf("%d colours for %d access patterns", len(colours), len(frame.AccessPatterns))
+	if len(colours) != len(AccessPatterns) {
+		t.Errorf("%d colours for %d access patterns", len(colours), len(AccessPatterns))
 	}
 	for _, want := range []string{"timeline", "pulled_authors", "friends", "userline"} {
-		if !slices.ContainsFunc(d.Arrows, func(a frame.ChebArrow) bool { return a.Query == "Q3" && a.Table == want }) {
+		if !slices.ContainsFunc(d.Arrows, func(a chebArrow) bool { return a.Query == "Q3" && a.Table == want }) {
 			t.Errorf("no arrow from Q3 to %s", want)
 		}
 	}
 	// Every table an access pattern names exists in the migrations.
-	for _, q := range frame.AccessPatterns {
+	for _, q := range AccessPatterns {
 		for _, name := range q.Tables {
 			if d.Table(name) == nil {
 				t.Errorf("%s reads %s, which no migration creates", q.ID, name)
@@ -83,16 +82,16 @@ func TestChebotkoDiagramLayout(t *testing.T) {
 	var unread []string
 	for _, u := range d.Unread {
 		unread = append(unread, u.Name)
-		if u.Why != frame.UnreadWhy[u.Name] || u.Why == "" {
+		if u.Why != unreadWhy[u.Name] || u.Why == "" {
 			t.Errorf("table %s, which no access pattern reads, is not explained", u.Name)
 		}
 	}
-	if len(unread) != len(frame.UnreadWhy) {
-		t.Errorf("unread tables %v; explained %d", unread, len(frame.UnreadWhy))
+	if len(unread) != len(unreadWhy) {
+		t.Errorf("unread tables %v; explained %d", unread, len(unreadWhy))
 	}
 
 	var b strings.Builder
-	if err := frame.ChebotkoFigure(&d).Render(webkit.BG(), &b); err != nil {
+	if err := ChebotkoFigure(&d).Render(webkit.BG(), &b); err != nil {
 		t.Fatal(err)
 	}
 	page := html.UnescapeString(b.String())
@@ -100,7 +99,7 @@ func TestChebotkoDiagramLayout(t *testing.T) {
 		"<title>Q1: a user by username (sign-up, log-in, every user page); reads users</title>",
 		"<title>pulled_authors: K line, C↑ username; read by Q3</title>",
 		`<ul id="chebotko-text">`, "<code>public_line</code> (K day, C↓ time)")
-	for _, q := range frame.AccessPatterns {
+	for _, q := range AccessPatterns {
 		webkit.MustContain(t, page, `<a href="/models#`+q.ID+`">`+q.ID+`</a>, `+q.What+`, reads`)
 	}
 }
@@ -109,23 +108,23 @@ func TestChebotkoDiagramLayout(t *testing.T) {
 // screens of the workflow, and a user can start somewhere.
 func TestApplicationWorkflow(t *testing.T) {
 	t.Parallel()
-	steps := map[string]frame.FlowStep{}
+	steps := map[string]flowStep{}
 	run := map[string]bool{}
-	for _, s := range frame.AppWorkflow {
+	for _, s := range appWorkflow {
 		steps[s.ID] = s
 		for _, q := range s.Queries {
-			if !slices.ContainsFunc(frame.AccessPatterns, func(p frame.AccessPattern) bool { return p.ID == q }) {
+			if !slices.ContainsFunc(AccessPatterns, func(p AccessPattern) bool { return p.ID == q }) {
 				t.Errorf("%s runs %s, which is no access pattern", s.ID, q)
 			}
 			run[q] = true
 		}
 	}
-	for _, q := range frame.AccessPatterns {
+	for _, q := range AccessPatterns {
 		if !run[q.ID] {
 			t.Errorf("no screen runs %s", q.ID)
 		}
 	}
-	for _, m := range frame.AppMoves {
+	for _, m := range appMoves {
 		if _, ok := steps[m.From]; !ok {
 			t.Errorf("move from %s: no such screen", m.From)
 		}
@@ -133,8 +132,8 @@ func TestApplicationWorkflow(t *testing.T) {
 			t.Errorf("move to %s: no such screen", m.To)
 		}
 	}
-	d := frame.Workflow()
-	if len(d.Entries) != 3 || len(d.Arrows) != len(frame.AppMoves) || len(d.Steps) != len(frame.AppWorkflow) {
+	d := workflow()
+	if len(d.Entries) != 3 || len(d.Arrows) != len(appMoves) || len(d.Steps) != len(appWorkflow) {
 		t.Errorf("workflow: %d entries, %d moves, %d screens", len(d.Entries), len(d.Arrows), len(d.Steps))
 	}
 	// Two moves there and back run apart.

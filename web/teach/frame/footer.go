@@ -119,7 +119,7 @@ func (h *Base) Measured(c *gin.Context, kind site.Measured) {
 // isCacheOp reports whether op says a cache answered, not the store.
 func isCacheOp(op oplog.Op) bool { return strings.HasPrefix(op.Text, "cache ") }
 
-// OpList is the <ol> of a model's operations, each its text in the model's notation, its kind,
+// opList is the <ol> of a model's operations, each its text in the model's notation, its kind,
 // the consistency level it ran at, the coordinator that answered it (cql3), the token of its
 // row key when it addressed one (widerow) and its time:
 //
@@ -127,7 +127,7 @@ func isCacheOp(op oplog.Op) bool { return strings.HasPrefix(op.Text, "cache ") }
 //
 // It is written in Go, not templ, because it runs per operation on every page (templ formats each
 // text expression through fmt): the text is escaped as templ escapes it.
-func OpList(ops []oplog.Op) templ.Component {
+func opList(ops []oplog.Op) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
 		n := 16
 		for i := range ops {

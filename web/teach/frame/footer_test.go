@@ -1,18 +1,14 @@
 package frame_test
 
 import (
-	"bytes"
-	"context"
 	"net/url"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"twissandra/internal/testkit/teachkit"
 	"twissandra/internal/testkit/webkit"
-	"twissandra/ports/oplog"
 	"twissandra/web/site"
 	"twissandra/web/teach/frame"
 )
@@ -125,34 +121,4 @@ func TestPublicLineCitesItsSeeds(t *testing.T) {
 	row, _, _ = strings.Cut(row, "</tr>")
 	webkit.MustContain(t, row, "003, 002")
 	webkit.MustNotContain(t, row, "001")
-}
-
-// BenchmarkOpList renders a page's footer list of 12 operations as cql3 records them: without
-// the consistency level and the coordinator, and with them, so that their cost on every page is
-// a ratio of the two.
-func BenchmarkOpList(b *testing.B) {
-	base := make([]oplog.Op, 12)
-	for i := range base {
-		base[i] = oplog.Op{Model: "cql3", Kind: oplog.Read, Call: "SELECT", Took: 812 * time.Microsecond,
-			Text: "SELECT time,tweet_id,author,body,created_at,created_at_us FROM timeline WHERE username=? LIMIT ? -> 40 rows"}
-	}
-	with := slices.Clone(base)
-	for i := range with {
-		with[i].Consistency, with[i].Coordinator = "LOCAL_QUORUM", "127.0.0.1:9042"
-	}
-	for _, bc := range []struct {
-		name string
-		ops  []oplog.Op
-	}{{"bare", base}, {"level-and-coordinator", with}} {
-		b.Run(bc.name, func(b *testing.B) {
-			var buf bytes.Buffer
-			b.ReportAllocs()
-			for b.Loop() {
-				buf.Reset()
-				if err := frame.OpList(bc.ops).Render(context.Background(), &buf); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
 }

@@ -1,5 +1,7 @@
 package frame
 
+//go:generate go tool templ generate -path .
+
 import (
 	"net/url"
 	"strconv"

@@ -5,6 +5,8 @@
 // which the lessons show too.
 package labs
 
+//go:generate go tool templ generate -path .
+
 import (
 	"github.com/gin-gonic/gin"
 

@@ -4,6 +4,8 @@
 // partitions, and three generations of the data model with their Chebotko diagram.
 package models
 
+//go:generate go tool templ generate -path .
+
 import (
 	"github.com/gin-gonic/gin"
 
