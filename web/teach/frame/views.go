@@ -11,15 +11,16 @@ import (
 	"github.com/a-h/templ"
 )
 
-// The views are templ components, one .templ file a page (footer.templ, models.templ, ...),
-// each taking its page's data; `go generate ./web/teach` compiles them into the *_templ.go
-// files beside them. Below are the small helpers they call.
+// The teaching views are templ components, one .templ file a page (footer.templ here,
+// models.templ in package models, ...), each taking its page's data; `go generate ./...` compiles
+// them into the *_templ.go files beside them (a //go:generate line in each package). Below are
+// the small helpers they call.
 //
 // Whitespace in a .templ file reaches the page as templ decides: a newline between two pieces of
 // inline content (text, an expression, <a>, <strong>, an if or a for among them) becomes one
 // space, none otherwise, and a component call (@x) must follow a space or a newline. Where a
 // sentence runs on with no space, the views say it in one piece: a word a condition adds is
-// when(cond, s) or ifElse; a list or a clause that ends a sentence renders its end (end).
+// When(cond, s) or IfElse; a list or a clause that ends a sentence renders its end (end).
 // `go tool templ fmt` keeps these files as they are.
 
 // When is s if cond, else "": a piece of a sentence that a condition adds, written where no
