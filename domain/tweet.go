@@ -23,10 +23,14 @@ type Tweet struct {
 // Time is the tweet's line time in microseconds since the Unix epoch.
 func (t Tweet) Time() int64 { return t.CreatedAt.UnixMicro() }
 
-// NormalizeBody trims surrounding white space and checks 1 to 140 code points of valid UTF-8.
+// NormalizeBody trims surrounding white space and checks 1 to 140 code points of valid UTF-8,
+// with no character a user may not write (CheckText).
 func NormalizeBody(body string) (string, error) {
 	if !utf8.ValidString(body) {
 		return "", Invalid("body", "must be valid UTF-8")
+	}
+	if err := CheckText("body", body); err != nil {
+		return "", err
 	}
 	body = strings.TrimSpace(body)
 	n := utf8.RuneCountInString(body)

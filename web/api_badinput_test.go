@@ -146,6 +146,9 @@ func TestBadInput(t *testing.T) {
 		post("white space", `{"body":" \n\t "}`, 400),
 		post("141 characters", `{"body":"`+strings.Repeat("a", 141)+`"}`, 400),
 		post("141 emoji", `{"body":"`+strings.Repeat("😀", 141)+`"}`, 400),
+		post("NUL", `{"body":"a\u0000b"}`, 400),
+		post("right-to-left override", `{"body":"txt.\u202Eexe"}`, 400),
+		post("zero width space", `{"body":"spo\u200Bof"}`, 400),
 		post("malformed JSON", `{"body":"hi"`, 400),
 		post("missing body", `{"text":"hi"}`, 400),
 		post("number body", `{"body":5}`, 400),
@@ -242,7 +245,8 @@ func TestGoodInputEdges(t *testing.T) {
 		{"140 characters", strings.Repeat("a", 140), strings.Repeat("a", 140)},
 		{"140 after trimming", "  " + strings.Repeat("é", 140) + "\n", strings.Repeat("é", 140)},
 		{"one character", "x", "x"},
-		{"escapes", "line\nbreak \"quoted\" <b>&amp; \u2028 \x01", "line\nbreak \"quoted\" <b>&amp; \u2028 \x01"},
+		{"escapes", "line\nbreak \"quoted\" <b>&amp; \u2028 \ttab", "line\nbreak \"quoted\" <b>&amp; \u2028 \ttab"},
+		{"emoji joined and bidirectional marks", "👨\u200D👩\u200D👧 \u200Fעברית\u200E", "👨\u200D👩\u200D👧 \u200Fעברית\u200E"},
 	}
 	e := newEnv(t)
 	tok := e.user("alice")

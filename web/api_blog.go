@@ -226,7 +226,7 @@ func (s *Server) postBlogComment(c *gin.Context) {
 		s.WriteError(c, err)
 		return
 	}
-	cm, err := s.deps.Blog.Comment(c.Request.Context(), slug, blog.CommentDraft{Name: req.Name, Email: req.Email, Text: req.Text})
+	cm, err := s.Comment(c, s.deps.Blog, slug, blog.CommentDraft{Name: req.Name, Email: req.Email, Text: req.Text})
 	if err != nil {
 		s.WriteError(c, notFoundAs(err, "entry %q not found", slug))
 		return

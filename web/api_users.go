@@ -73,7 +73,7 @@ func (s *Server) signUp(c *gin.Context) {
 		s.WriteError(c, err)
 		return
 	}
-	u, err := s.deps.Social.SignUp(c.Request.Context(), req.Username, req.Password)
+	u, err := s.deps.Access.SignUp(c.Request.Context(), req.Username, req.Password, s.LoginClient(c))
 	if err != nil {
 		if errors.Is(err, domain.ErrAlreadyExists) {
 			err = clientError(err, "username %q is taken", req.Username)
@@ -81,6 +81,7 @@ func (s *Server) signUp(c *gin.Context) {
 		s.WriteError(c, err)
 		return
 	}
+	s.GiveDevice(c)
 	c.Header("Location", "/api/v1/users/"+u.Username)
 	c.JSON(http.StatusCreated, newUserJSON(u).withFanout(social.Fanout{})) // nobody follows a new user
 }
@@ -91,7 +92,7 @@ func (s *Server) logIn(c *gin.Context) {
 		s.WriteError(c, err)
 		return
 	}
-	u, err := s.deps.Access.LogIn(c.Request.Context(), req.Username, req.Password, c.ClientIP())
+	u, err := s.deps.Access.LogIn(c.Request.Context(), req.Username, req.Password, s.LoginClient(c))
 	if err != nil {
 		if errors.Is(err, domain.ErrUnauthenticated) {
 			err = clientError(err, "wrong username or password")
@@ -105,6 +106,7 @@ func (s *Server) logIn(c *gin.Context) {
 		return
 	}
 	s.sessions.opened(SessionID(claims.ID))
+	s.GiveDevice(c)
 	c.Header("Cache-Control", "no-store")
 	c.JSON(http.StatusOK, sessionJSON{Token: token, Username: u.Username, ExpiresAt: formatTime(claims.ExpiresAt)})
 }

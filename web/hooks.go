@@ -37,3 +37,20 @@ func (s *Server) APINotFound(c *gin.Context) { s.noRoute(c) }
 
 // APIMethodNotAllowed answers the JSON API's 405.
 func (s *Server) APIMethodNotAllowed(c *gin.Context) { s.noMethod(c) }
+
+// PagesAnswerRefusals tells the server that a request to a page (any path outside /api/) which
+// it refuses before its handler (a body over the limit) is answered by the pages: the request
+// goes on to the pages' middleware with no body, and RefusedBody says why, so that the pages'
+// error page answers it with the pages' headers rather than the API's JSON.
+func (s *Server) PagesAnswerRefusals() { s.pagesRefuse = true }
+
+// refusedBodyKey holds, in a page request's context, the error of a body refused by bodyLimit.
+const refusedBodyKey = "twissandra.refused-body"
+
+// RefusedBody is the error of a page request whose body the server refused, or nil.
+func RefusedBody(c *gin.Context) error {
+	if err, ok := c.Get(refusedBodyKey); ok {
+		return err.(error)
+	}
+	return nil
+}

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -86,6 +87,13 @@ func Recovery(log *slog.Logger, msg string, answer gin.HandlerFunc) gin.HandlerF
 	}
 }
 
+// noSniff tells browsers to take every response as the type it says it is, API, static files
+// and metrics included (the pages set it with their other headers).
+func noSniff(c *gin.Context) {
+	c.Header("X-Content-Type-Options", "nosniff")
+	c.Next()
+}
+
 // internalError is the JSON API's answer to a panic: a generic 500.
 func internalError(c *gin.Context) {
 	c.AbortWithStatusJSON(http.StatusInternalServerError, ErrorBody{Error: SlugInternal, Message: "internal error"})
@@ -106,7 +114,15 @@ func bodyLimit(s *Server, max int64, readTimeout time.Duration) gin.HandlerFunc 
 		}
 		if c.Request.ContentLength > max {
 			c.Header("Connection", "close")
-			s.WriteError(c, &http.MaxBytesError{Limit: max})
+			refused := &http.MaxBytesError{Limit: max}
+			if s.pagesRefuse && !strings.HasPrefix(c.Request.URL.Path, "/api/") {
+				// The pages answer it, with their own error page (RefusedBody).
+				c.Set(refusedBodyKey, error(refused))
+				c.Request.Body = http.NoBody
+				c.Next()
+			} else {
+				s.WriteError(c, refused)
+			}
 			drainRefusedBody(c, body)
 			return
 		}

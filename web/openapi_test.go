@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"twissandra/domain/social"
 	"twissandra/web/openapi"
 )
 
@@ -97,22 +99,43 @@ func TestOpenAPICheckerRefuses(t *testing.T) {
 	}
 }
 
-// A walk through every operation, successful and refused, checks each response against the
-// document.
+// A walk through every operation, successful and refused, holds each response to the document:
+// its status, Content-Type and body to the schema the document declares for its path, method
+// and status (apiDoc, a validator of OpenAPI 3), and to the package's own checker, which
+// tests/reliability uses. Every operation must be called, answer each status it lists, and fail
+// at least once (but the document itself, which cannot).
 func TestResponsesMatchOpenAPI(t *testing.T) {
 	t.Parallel()
 	spec := loadSpec(t)
+	doc := loadAPIDoc(t)
 	e := newBlogEnv(t)
-	seen := map[string]bool{}
-	do := func(method, target, body, token string) *httptest.ResponseRecorder {
+	serve := func(req *http.Request) *httptest.ResponseRecorder {
 		t.Helper()
-		rec := e.do(method, target, body, token)
-		u, _ := url.Parse(target)
-		if err := spec.CheckResponse(method, u.Path, rec.Code, rec.Body.Bytes()); err != nil {
+		rec := doc.serve(t, e.testEnv, req)
+		if err := spec.CheckResponse(req.Method, req.URL.Path, rec.Code, rec.Body.Bytes()); err != nil {
 			t.Errorf("%v (body %s)", err, rec.Body)
 		}
-		tmpl, _ := spec.Template(u.Path)
-		seen[method+" "+tmpl] = true
+		return rec
+	}
+	request := func(method, target, body, token string) *http.Request {
+		var r io.Reader
+		if body != "" {
+			r = strings.NewReader(body)
+		}
+		req := httptest.NewRequest(method, target, r)
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		return req
+	}
+	statuses := map[int]bool{}
+	do := func(method, target, body, token string) *httptest.ResponseRecorder {
+		t.Helper()
+		rec := serve(request(method, target, body, token))
+		statuses[rec.Code] = true
 		return rec
 	}
 	const pw = `","password":"` + testPassword + `"}`
@@ -130,12 +153,18 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 	do("PUT", "/api/v1/users/ericflo/friends/jericevans", "", tok2)
 	do("PUT", "/api/v1/users/ericflo/friends/jericevans", "", tok)
 	do("PUT", "/api/v1/users/jericevans/friends/nobody", "", tok)
+	do("PUT", "/api/v1/users/jericevans/friends/ericflo", "", "")
 	var tw struct{ ID string }
 	for range 3 {
 		_ = json.Unmarshal(do("POST", "/api/v1/tweets", `{"body":"Cassandra is a good fit"}`, tok).Body.Bytes(), &tw)
 	}
 	do("POST", "/api/v1/tweets", `{"body":"   "}`, tok)
 	do("POST", "/api/v1/tweets", `{"body":"x"}`, "")
+	do("POST", "/api/v1/tweets", `{"body":"x"}`, "not-a-token")
+	do("POST", "/api/v1/tweets", `{"body":"`+strings.Repeat("x", DefaultMaxBodyBytes)+`"}`, tok)
+	plain := request("POST", "/api/v1/tweets", `{"body":"x"}`, tok)
+	plain.Header.Set("Content-Type", "text/plain")
+	statuses[serve(plain).Code] = true
 	do("GET", "/api/v1/tweets/"+tw.ID, "", "")
 	do("GET", "/api/v1/tweets/not-a-uuid", "", "")
 	do("GET", "/api/v1/tweets/00000000-0000-1000-8000-000000000000", "", "")
@@ -146,12 +175,22 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 		do("GET", "/api/v1/users/jericevans/followers"+q, "", "")
 		do("GET", "/api/v1/users/ericflo/friends"+q, "", "")
 	}
+	// Paging to the end: each next cursor is followed until a page says null.
+	for target, pages := "/api/v1/public?limit=2", 0; target != ""; pages++ {
+		var page struct{ Next *string }
+		_ = json.Unmarshal(do("GET", target, "", "").Body.Bytes(), &page)
+		target = ""
+		if page.Next != nil && pages < 5 {
+			target = "/api/v1/public?limit=2&start=" + url.QueryEscape(*page.Next)
+		}
+	}
 	do("GET", "/api/v1/timeline", "", "")
 	do("GET", "/api/v1/users/jericevans", "", "")
 	do("GET", "/api/v1/users/nobody", "", "")
 	do("GET", "/api/v1/users?names=jericevans,nobody,ericflo", "", "")
 	do("GET", "/api/v1/users", "", "")
 	do("DELETE", "/api/v1/users/ericflo/friends/jericevans", "", tok2)
+	do("DELETE", "/api/v1/users/ericflo/friends/jericevans", "", "")
 	do("GET", "/api/v1/openapi.json", "", "")
 
 	do("POST", "/api/v1/blog/entries", `{"slug":"why-cassandra","title":"Why Cassandra","body":"Because.","tags":["nosql","cassandra"]}`, tok)
@@ -160,11 +199,13 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 	do("POST", "/api/v1/blog/entries", `{"slug":"x"}`, tok)
 	do("GET", "/api/v1/blog/entries", "", "")
 	do("GET", "/api/v1/blog/entries?tag=nosql&limit=1", "", "")
+	do("GET", "/api/v1/blog/entries?limit=0", "", "")
 	do("GET", "/api/v1/blog/entries/why-cassandra", "", "")
 	do("GET", "/api/v1/blog/entries/nothing-here", "", "")
 	do("POST", "/api/v1/blog/entries/why-cassandra/comments", `{"name":"Arin","email":"a@example.com","text":"Nice."}`, "")
 	do("POST", "/api/v1/blog/entries/nothing-here/comments", `{"name":"Arin","text":"Nice."}`, "")
 	do("GET", "/api/v1/blog/entries/why-cassandra/comments", "", "")
+	do("GET", "/api/v1/blog/entries/why-cassandra/comments?limit=0", "", "")
 	do("GET", "/api/v1/blog/authors/jericevans", "", "")
 	do("GET", "/api/v1/blog/authors/nobody", "", "")
 	do("PUT", "/api/v1/blog/authors/jericevans", `{"profile":{"bio":"Cassandra committer"}}`, tok)
@@ -174,9 +215,22 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 	do("DELETE", "/api/v1/sessions/current", "", tok)
 	do("DELETE", "/api/v1/sessions/current", "", tok)
 
-	for _, op := range spec.Operations() {
-		if !seen[op] {
-			t.Errorf("the walk never called %s", op)
+	// What no operation is: a path the document lacks, a method a path has not.
+	do("GET", "/api/v1/nothing-here", "", "")
+	do("PATCH", "/api/v1/public", "", "")
+	// The log-in limit, last, as it shuts this client's address out: wrong passwords past the
+	// limit, then the right one is refused too.
+	for range social.LoginLimit + 1 {
+		do("POST", "/api/v1/sessions", `{"username":"jericevans","password":"wrong"}`, "")
+	}
+	if rec := do("POST", "/api/v1/sessions", `{"username":"jericevans`+pw, ""); rec.Header().Get("Retry-After") == "" {
+		t.Errorf("log-in past the limit: %d without Retry-After", rec.Code)
+	}
+
+	doc.covered(t, "GET /api/v1/openapi.json")
+	for _, code := range []int{400, 401, 403, 404, 405, 409, 413, 415, 429} {
+		if !statuses[code] {
+			t.Errorf("the walk never got a %d", code)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package web
 import (
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
 	"twissandra/ports/oplog"
 
@@ -32,4 +34,31 @@ func TestOpLogMiddleware(t *testing.T) {
 			t.Errorf("%s: Storage-Ops %q, want %q", path, got, want)
 		}
 	}
+}
+
+// opCounts reads a Storage-Ops summary ("4 ops: get=1 slice=3", or "0 ops") into the count of
+// each kind of operation, so that a test says which operations it means (a user page's three
+// slices) and a kind it is not about (a new note) breaks it not. The summary must be well
+// formed: its total the sum of its counts.
+func opCounts(t testing.TB, summary string) map[string]int {
+	t.Helper()
+	head, kinds, _ := strings.Cut(summary, ":")
+	total, ok := strings.CutSuffix(head, " ops")
+	n, err := strconv.Atoi(total)
+	if !ok || err != nil {
+		t.Fatalf("Storage-Ops %q: not a summary", summary)
+	}
+	counts, sum := map[string]int{}, 0
+	for _, kv := range strings.Fields(kinds) {
+		k, v, _ := strings.Cut(kv, "=")
+		c, err := strconv.Atoi(v)
+		if err != nil || c < 1 || k == "" || counts[k] != 0 {
+			t.Fatalf("Storage-Ops %q: %q is not kind=count", summary, kv)
+		}
+		counts[k], sum = c, sum+c
+	}
+	if sum != n {
+		t.Fatalf("Storage-Ops %q: %d ops, counted %d", summary, n, sum)
+	}
+	return counts
 }

@@ -62,6 +62,10 @@ type Config struct {
 	// here (a logout here is seen at once). 0 means DefaultSessionRecheck; negative never asks
 	// again, for a store that this process alone writes (the embedded backends).
 	SessionRecheck time.Duration
+	// MetricsElsewhere leaves /metrics off this server's routes, for a process that serves its
+	// metrics on a listener of their own (serve --metrics-addr): a public address then says
+	// nothing of the process's load, stores and errors.
+	MetricsElsewhere bool
 }
 
 // The defaults of Config.ReadTimeout, Config.WriteTimeout and Config.SessionRecheck.
@@ -119,6 +123,12 @@ type Server struct {
 	pages   *pageCache // nil unless Config.CachePublicPages
 	// sessions says whether a token's or a page's session was ended (sessions.go).
 	sessions *sessionCheck
+	// deviceKey signs the device cookie (device.go).
+	deviceKey []byte
+	// comments bounds the blog's anonymous comments (AdmitComment).
+	comments *social.Gate
+	// pagesRefuse: the pages answer their requests refused before a handler (PagesAnswerRefusals).
+	pagesRefuse bool
 }
 
 // NewEngine builds the server and returns its gin engine (see NewServer).
@@ -189,7 +199,11 @@ func NewServer(cfg Config, deps Deps) (*Server, error) {
 		recheck = DefaultSessionRecheck
 	}
 	s.sessions = newSessionCheck(deps.Access, recheck, clock)
-	engine.Use(httpMetrics())
+	if s.deviceKey, err = s.DeriveKey("device cookie", 32); err != nil {
+		return nil, err
+	}
+	s.comments = deps.Access.NewGate("comment", social.CommentLimits)
+	engine.Use(httpMetrics(), noSniff)
 	engine.Use(requestLogger(s.log, slowThreshold(cfg.SlowRequest)), Recovery(s.log, "panic serving request", internalError),
 		opLog(orDefault(cfg.WriteTimeout, DefaultWriteTimeout)), bodyLimit(s, cfg.MaxBodyBytes, orDefault(cfg.ReadTimeout, DefaultReadTimeout)))
 	engine.NoRoute(s.noRoute)
@@ -205,7 +219,9 @@ func (s *Server) routes() {
 	s.userRoutes()
 	s.tweetRoutes()
 	s.blogRoutes()
-	s.metricsRoutes()
+	if !s.cfg.MetricsElsewhere {
+		s.metricsRoutes()
+	}
 	s.openAPIRoutes()
 }
 

@@ -7,7 +7,6 @@ import (
 	"go.uber.org/fx"
 
 	"twissandra/ports"
-	"twissandra/ports/teaching"
 )
 
 // ModuleParams is what Module needs from the graph: a supplied Config, and a logger if there
@@ -35,8 +34,10 @@ func NewManaged(p ModuleParams) (*Store, error) {
 	return s, nil
 }
 
-// Module provides one Store as every storage port (Twissandra's, the blog's and the sessions') and as a
-// ports.Pinger in the "pingers" group that /readyz asks. The caller supplies a Config.
+// Module provides one Store as every storage port (Twissandra's, the blog's and the sessions'),
+// as itself, and as a ports.Pinger in the "pingers" group that /readyz asks: the domain's ports,
+// and nothing of the teaching room (package teach beside this one provides that, on the same
+// Store). The caller supplies a Config.
 var Module = fx.Module("cql3",
 	fx.Provide(
 		fx.Annotate(NewManaged,
@@ -44,7 +45,6 @@ var Module = fx.Module("cql3",
 			fx.As(new(ports.UserStore)), fx.As(new(ports.TweetStore)), fx.As(new(ports.LineStore)),
 			fx.As(new(ports.AuthorStore)), fx.As(new(ports.EntryStore)), fx.As(new(ports.TagIndex)), fx.As(new(ports.CommentStore)),
 			fx.As(new(ports.SessionStore)),
-			fx.As(new(teaching.Locator)), fx.As(new(teaching.CQLInspector)), fx.As(new(teaching.NameClaims)), fx.As(new(teaching.RowSizer)), fx.As(new(teaching.ActionLedger)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring)), fx.As(new(teaching.ClusterLevels)),
 		),
 		fx.Annotate(func(s *Store) *Store { return s }, fx.As(new(ports.Pinger)), fx.ResultTags(`group:"pingers"`)),
 	),

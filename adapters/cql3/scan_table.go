@@ -48,7 +48,7 @@ var tableNamePattern = regexp.MustCompile(`^\w{1,222}$`)
 
 // Tables lists the tables of the Store's keyspace, sorted.
 func (s *Store) Tables(ctx context.Context) ([]string, error) {
-	tables, err := s.InspectTables(ctx)
+	tables, err := s.SchemaTables(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -62,14 +62,14 @@ func (s *Store) Tables(ctx context.Context) ([]string, error) {
 // Table describes the table name of the Store's keyspace; a name the keyspace does not have is
 // domain.ErrNotFound.
 func (s *Store) Table(ctx context.Context, name string) (TableInfo, error) {
-	t, err := s.inspectTable(ctx, name)
+	t, err := s.SchemaTable(ctx, name)
 	if err != nil {
 		return TableInfo{}, err
 	}
 	if !tableNamePattern.MatchString(name) {
 		return TableInfo{}, fmt.Errorf("cql3: table name %q: %w", name, domain.ErrNotFound)
 	}
-	cols := func(in []InspectColumn) []TableColumn {
+	cols := func(in []SchemaColumn) []TableColumn {
 		out := make([]TableColumn, len(in))
 		for i, c := range in {
 			out[i] = TableColumn{Name: c.Name, Type: c.Type}

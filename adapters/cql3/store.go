@@ -24,7 +24,6 @@ import (
 
 	"github.com/gocql/gocql"
 	"github.com/scylladb/gocqlx/v2"
-	"github.com/scylladb/gocqlx/v2/migrate"
 
 	"twissandra/adapters/internal/lastcount"
 	"twissandra/domain"
@@ -73,9 +72,7 @@ type Store struct {
 	// read under the user's lwtLocks lock, so that a follow of an author this process
 	// serialises costs one Paxos round (the conditional batch), not two (a serial read first).
 	counts lastcount.Counts
-	// lab is the query lab's scratch tables and its sessions' trials (querylab.go).
-	lab queryLab
-	// ring is what the driver knows of the cluster's hosts and their tokens (ring.go).
+	// ring is what the driver knows of the cluster's hosts and their tokens (hosts.go).
 	ring atomic.Pointer[ringWatch]
 }
 
@@ -142,7 +139,7 @@ func (s *Store) Start(ctx context.Context) error {
 	if migrations == nil {
 		migrations = Migrations()
 	}
-	if err := migrate.FromFS(ctx, sess, migrations); err != nil {
+	if err := s.migrateLeased(ctx, sess, migrations); err != nil {
 		sess.Close()
 		return fmt.Errorf("cql3: migrate keyspace %s: %w", s.cfg.Keyspace, mapErr(err))
 	}
@@ -180,7 +177,7 @@ func (s *Store) connect(keyspace string) (gocqlx.Session, error) {
 		return gocqlx.Session{}, err
 	}
 	c.Logger = driverLogger{s.logger}
-	if keyspace != "" { // the main session: its hosts and their tokens are the ring (ring.go)
+	if keyspace != "" { // the main session: its hosts and their tokens are the ring (hosts.go)
 		w := &ringWatch{HostSelectionPolicy: c.PoolConfig.HostSelectionPolicy, hosts: map[string]*gocql.HostInfo{}}
 		c.PoolConfig.HostSelectionPolicy = w
 		s.ring.Store(w)

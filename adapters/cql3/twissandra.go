@@ -34,10 +34,15 @@ func query(ctx context.Context, sess gocqlx.Session, st stmt, m qb.M) *gocqlx.Qu
 }
 
 // cas runs a lightweight transaction at the configured serial consistency and reports whether
-// it applied. It is never retried by the driver: a retry of a proposal that did commit would
-// find its own write and report "not applied".
+// it applied (see CAS).
 func (s *Store) cas(ctx context.Context, sess gocqlx.Session, st stmt, m qb.M) (applied bool, err error) {
-	q := query(ctx, sess, st, m)
+	return s.CAS(query(ctx, sess, st, m))
+}
+
+// CAS runs q, a lightweight transaction, at the configured serial consistency, releases it and
+// reports whether it applied. It is never retried by the driver: a retry of a proposal that did
+// commit would find its own write and report "not applied".
+func (s *Store) CAS(q *gocqlx.Queryx) (applied bool, err error) {
 	defer q.Release()
 	q.SerialConsistency(s.cfg.serial)
 	q.RetryPolicy(nil)

@@ -12,7 +12,6 @@ import (
 	"twissandra/adapters/memory"
 	"twissandra/ports"
 	"twissandra/ports/porttest"
-	"twissandra/ports/teachingtest"
 )
 
 func TestContract(t *testing.T) {
@@ -49,37 +48,4 @@ func TestMergeEntriesKeepsOrderAndReplacesEqualTimes(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("line = %v, want %v", got, want)
 	}
-}
-
-func TestLocateContract(t *testing.T) {
-	teachingtest.RunLocate(t, func(t *testing.T) teachingtest.InspectStores {
-		s, b := memory.New(), memory.NewBlog()
-		return teachingtest.InspectStores{
-			Stores:  porttest.Stores{Users: s, Tweets: s, Lines: s},
-			Blog:    porttest.BlogStores{Authors: b, Entries: b, Tags: b, Comments: b},
-			Locator: memory.Locator{Store: s, Blog: b},
-		}
-	})
-}
-
-// TestQueryLabContract: the maps have no tables to try a key on, and the lab says so.
-func TestQueryLabContract(t *testing.T) {
-	teachingtest.RunQueryLab(t, memory.Locator{Store: memory.New(), Blog: memory.NewBlog()}, false)
-}
-
-// TestRingContract: the maps have no partitioner, and the ring says so.
-func TestRingContract(t *testing.T) {
-	teachingtest.RunRing(t, memory.Locator{Store: memory.New(), Blog: memory.NewBlog()}, teachingtest.RingNone, "users")
-}
-
-func TestSizesContract(t *testing.T) {
-	teachingtest.RunSizes(t, func(t *testing.T) teachingtest.SizeStores {
-		s := memory.New()
-		l := memory.Locator{Store: s, Blog: memory.NewBlog()}
-		return teachingtest.SizeStores{Stores: porttest.Stores{Users: s, Tweets: s, Lines: s}, Sizer: l, Capped: l.ScanCapped}
-	})
-}
-
-func TestClaimsContract(t *testing.T) {
-	teachingtest.RunClaims(t, memory.NewNameClaims(), teachingtest.Instant)
 }

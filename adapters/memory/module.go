@@ -4,11 +4,11 @@ import (
 	"go.uber.org/fx"
 
 	"twissandra/ports"
-	"twissandra/ports/teaching"
 )
 
-// Module provides one Store as every Twissandra port, one BlogStore as every blog port, the
-// Sessions, and the Locator of both.
+// Module provides one Store as every Twissandra port (and as itself), one BlogStore as every blog
+// port (and as itself), and the Sessions: the domain's ports, and nothing of the teaching room
+// (package teach beside this one provides that, on the same maps).
 var Module = fx.Module("memory",
 	fx.Provide(
 		fx.Annotate(New, fx.As(fx.Self()),
@@ -16,7 +16,5 @@ var Module = fx.Module("memory",
 		fx.Annotate(NewBlog, fx.As(fx.Self()),
 			fx.As(new(ports.AuthorStore)), fx.As(new(ports.EntryStore)), fx.As(new(ports.TagIndex)), fx.As(new(ports.CommentStore))),
 		fx.Annotate(NewSessions, fx.As(new(ports.SessionStore))),
-		fx.Annotate(NewNameClaims, fx.As(new(teaching.NameClaims))),
-		fx.Annotate(func(s *Store, b *BlogStore) Locator { return Locator{Store: s, Blog: b} }, fx.As(new(teaching.Locator)), fx.As(new(teaching.RowSizer)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring))),
 	),
 )

@@ -12,7 +12,6 @@ import (
 
 	"twissandra/adapters/widerow/engine"
 	"twissandra/ports"
-	"twissandra/ports/teaching"
 )
 
 // Config says where and how the engine keeps its data.
@@ -87,14 +86,14 @@ func newNode(lc fx.Lifecycle, cfg Config, logger *slog.Logger) (*engine.Node, er
 	return n, nil
 }
 
-// Module provides the engine, and the Twissandra, blog and session stores on it. The caller supplies a Config.
+// Module provides the engine, and the Twissandra, blog and session stores on it: the domain's
+// ports, and nothing of the teaching room (package teach beside this one provides that, on the
+// same engine). The caller supplies a Config.
 var Module = fx.Module("widerow",
 	fx.Provide(
 		newNode,
 		fx.Annotate(NewStore,
 			fx.As(new(ports.UserStore)), fx.As(new(ports.TweetStore)), fx.As(new(ports.LineStore))),
-		fx.Annotate(NewInspector, fx.As(new(teaching.Locator)), fx.As(new(teaching.WideRowInspector)), fx.As(new(teaching.RowSizer)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring))),
-		fx.Annotate(NewNameClaims, fx.As(new(teaching.NameClaims))),
 		fx.Annotate(NewSessions, fx.As(new(ports.SessionStore))),
 		// One BlogStore per Node: it serialises its read-modify-write paths with in-process locks.
 		fx.Annotate(NewBlogStore,

@@ -25,9 +25,12 @@ import (
 
 	"twissandra/adapters/compare"
 	"twissandra/adapters/cql3"
+	cqlteach "twissandra/adapters/cql3/teach"
 	"twissandra/adapters/memory"
+	memteach "twissandra/adapters/memory/teach"
 	"twissandra/adapters/widerow"
 	"twissandra/adapters/widerow/engine"
+	wideteach "twissandra/adapters/widerow/teach"
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
@@ -41,7 +44,8 @@ import (
 )
 
 // backendModule chooses the storage adapter before fx.New: fx cannot pick modules from values
-// inside its own graph, so the choice is a plain switch on the configuration.
+// inside its own graph, so the choice is a plain switch on the configuration. It provides the
+// domain's ports only; teachingModule adds the backend's teaching collaborators beside them.
 func backendModule(cfg *Config) (fx.Option, error) {
 	switch cfg.Backend {
 	case "memory":
@@ -58,6 +62,22 @@ func backendModule(cfg *Config) (fx.Option, error) {
 		), nil
 	}
 	return nil, fmt.Errorf("backend %q is not available in this build", cfg.Backend)
+}
+
+// teachingModule is the teaching room's collaborators (ports/teaching) of cfg's backend, from
+// the package teach beside its adapter, on the stores backendModule provides. A backend without
+// one serves the product whole: the server takes every teaching collaborator as optional, and
+// each teaching view says what its backend does not provide.
+func teachingModule(cfg *Config) fx.Option {
+	switch cfg.Backend {
+	case "memory":
+		return memteach.Module
+	case "cql3":
+		return cqlteach.Module
+	case "widerow":
+		return wideteach.Module
+	}
+	return fx.Options()
 }
 
 func newLogger(cfg *Config, w io.Writer) *slog.Logger {
@@ -79,6 +99,11 @@ func coreOptions(cfg *Config, logger *slog.Logger) ([]fx.Option, error) {
 	if err != nil {
 		return nil, err
 	}
+	return coreOptionsOn(cfg, logger, backend), nil
+}
+
+// coreOptionsOn is coreOptions on the stores that backend provides.
+func coreOptionsOn(cfg *Config, logger *slog.Logger, backend fx.Option) []fx.Option {
 	return []fx.Option{
 		fx.Supply(cfg, logger),
 		// fx narrates its graph at debug level only; a failure reaches the user once, as the
@@ -99,7 +124,7 @@ func coreOptions(cfg *Config, logger *slog.Logger) ([]fx.Option, error) {
 			social.NewAccess,
 			blog.New,
 		),
-	}, nil
+	}
 }
 
 // newSocial is social.New with the configured pull threshold and head bound.
@@ -114,12 +139,24 @@ func newSocial(users ports.UserStore, tweets ports.TweetStore, lines ports.LineS
 // serverOptions add the HTTP server to coreOptions, and the decorations that only a server
 // needs (tools such as migrate need the bare stores, whose optional interfaces a decorator hides).
 func serverOptions(cfg *Config) []fx.Option {
+	return append(productServerOptions(), teachingOptions(cfg)...)
+}
+
+// productServerOptions are serverOptions without the teaching room's collaborators: the server
+// of a backend that implements the domain's ports and nothing else.
+func productServerOptions() []fx.Option {
 	return []fx.Option{
 		fx.Decorate(decorateStores),
 		fx.Provide(openSecondary),
-		fx.Provide(newLab),
 		fx.Provide(newEngine),
 	}
+}
+
+// teachingOptions are the teaching room's collaborators beside the product: the backend's
+// (teachingModule), and the comparator and consistency labs, which run on scratch engine nodes
+// of their own in memory beside any backend.
+func teachingOptions(cfg *Config) []fx.Option {
+	return []fx.Option{teachingModule(cfg), wideteach.LabModule}
 }
 
 // storesIn and storesOut are every port of the backend, as fx holds them.
@@ -161,17 +198,6 @@ func decorateStores(in storesIn, c *Config, sec *secondary) storesOut {
 		Authors: s.Authors, Entries: s.Entries, Tags: s.Tags, Comments: s.Comments, Sessions: s.Sessions}
 }
 
-// newLab opens the comparator lab's scratch keyspace (in memory, apart from the application's
-// data, on every backend) and closes it when the server stops.
-func newLab(lc fx.Lifecycle) (*widerow.Lab, error) {
-	l, err := widerow.NewLab()
-	if err != nil {
-		return nil, fmt.Errorf("comparator lab: %w", err)
-	}
-	lc.Append(fx.Hook{OnStop: func(context.Context) error { return l.Close() }})
-	return l, nil
-}
-
 // secondary is compare mode's second backend (nil when compare mode is off).
 type secondary struct {
 	pair    *compare.Pair
@@ -193,7 +219,8 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 	sc.Backend, sc.Compare = cfg.Compare, ""
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.CQL.StartTimeout+10*time.Second)
 	defer cancel()
-	b, err := openBackend(ctx, &sc, io.Discard)
+	var t teachers
+	b, err := openBackend(ctx, &sc, io.Discard, teachingModule(&sc), fx.Populate(&t))
 	if err != nil {
 		return nil, fmt.Errorf("--compare %s: %w", cfg.Compare, err)
 	}
@@ -202,37 +229,50 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 	sec := &secondary{
 		pair:    &compare.Pair{Primary: cfg.Backend, Secondary: cfg.Compare, Observer: metrics.Default()},
 		stores:  b.stores,
-		locator: b.locator,
-		sizes:   b.sizes,
-		ring:    b.ring,
+		locator: t.Locator,
+		sizes:   t.Sizes,
+		ring:    t.Ring,
 	}
-	if b.cql != nil {
-		sec.queryLab = b.cql
+	if sc.Backend == "cql3" {
+		sec.queryLab = t.QueryLab
 	}
 	return sec, nil
 }
 
-// engineDeps are newEngine's parameters; the widerow engine is there only on widerow.
+// teachers are the teaching collaborators compare mode reads of its second backend, each
+// absent where that backend does not provide it.
+type teachers struct {
+	fx.In
+	Locator  teaching.Locator  `optional:"true"`
+	Sizes    teaching.RowSizer `optional:"true"`
+	Ring     teaching.Ring     `optional:"true"`
+	QueryLab teaching.QueryLab `optional:"true"`
+}
+
+// engineDeps are newEngine's parameters. Every teaching collaborator is optional: a backend
+// that implements only the domain's ports serves the product whole, and each teaching view
+// without its collaborator says what the backend does not provide.
 type engineDeps struct {
 	fx.In
-	Config  *Config
-	Logger  *slog.Logger
-	Social  *social.Service
-	Access  *social.Access
-	Blog    *blog.Service
-	Clock   domain.Clock
-	Pingers []ports.Pinger            `group:"pingers"`
-	Wide    teaching.WideRowInspector `optional:"true"`
-	CQL     teaching.CQLInspector     `optional:"true"`
-	Locator teaching.Locator
-	Lab     *widerow.Lab
-	Claims  teaching.NameClaims
-	Sizes   teaching.RowSizer
-	Actions teaching.ActionLedger  `optional:"true"` // cql3 only: the others keep actions in memory
-	QLab    teaching.QueryLab      // the query-first lesson's exercise
-	Ring    teaching.Ring          // the tokens lesson's ring
-	Levels  teaching.ClusterLevels `optional:"true"` // cql3 only: the consistency lesson's levels, tried on the cluster
-	Second  *secondary
+	Config      *Config
+	Logger      *slog.Logger
+	Social      *social.Service
+	Access      *social.Access
+	Blog        *blog.Service
+	Clock       domain.Clock
+	Pingers     []ports.Pinger            `group:"pingers"`
+	Wide        teaching.WideRowInspector `optional:"true"` // widerow only
+	CQL         teaching.CQLInspector     `optional:"true"` // cql3 only
+	Locator     teaching.Locator          `optional:"true"`
+	Lab         teaching.ColumnLab        `optional:"true"`
+	Consistency teaching.ConsistencyLab   `optional:"true"`
+	Claims      teaching.NameClaims       `optional:"true"`
+	Sizes       teaching.RowSizer         `optional:"true"`
+	Actions     teaching.ActionLedger     `optional:"true"` // cql3 only: the others keep actions in memory
+	QLab        teaching.QueryLab         `optional:"true"` // the query-first lesson's exercise
+	Ring        teaching.Ring             `optional:"true"` // the tokens lesson's ring
+	Levels      teaching.ClusterLevels    `optional:"true"` // cql3 only: the consistency lesson's levels, tried on the cluster
+	Second      *secondary
 }
 
 func newEngine(d engineDeps) (*gin.Engine, error) {
@@ -257,6 +297,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		// may be written by other servers, whose posts and logouts this process would not see.
 		CachePublicPages: soleWriter,
 		SessionRecheck:   sessionRecheck,
+		MetricsElsewhere: d.Config.MetricsAddr != "",
 	}, web.Deps{Social: d.Social, Access: d.Access, Blog: d.Blog, Ready: d.Pingers, Logger: d.Logger, Clock: d.Clock})
 	if err != nil {
 		return nil, err
@@ -269,10 +310,12 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		return nil, err
 	}
 	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: cql3.SchemaText(),
-		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Consistency: d.Lab, ClusterLevels: d.Levels, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab, Ring: d.Ring}
+		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Consistency: d.Consistency, ClusterLevels: d.Levels, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab, Ring: d.Ring}
 	if d.Second != nil {
 		td.CompareRing = d.Second.ring
-		td.Locator = compare.Locator(d.Second.pair, d.Locator, d.Second.locator)
+		if d.Locator != nil && d.Second.locator != nil {
+			td.Locator = compare.Locator(d.Second.pair, d.Locator, d.Second.locator)
+		}
 		td.CompareSizes, td.CompareBackend = d.Second.sizes, d.Config.Compare
 		if d.Second.queryLab != nil { // the query-first lesson tries keys on the node that has them
 			td.QueryLab = d.Second.queryLab
@@ -288,7 +331,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 // down gracefully in OnStop.
 func startHTTP(lc fx.Lifecycle, cfg *Config, logger *slog.Logger, h *gin.Engine, sd fx.Shutdowner) {
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
-	var profiles *http.Server
+	var profiles, metricsSrv *http.Server
 	lc.Append(fx.Hook{
 		OnStart: func(ctx context.Context) error {
 			ln, err := net.Listen("tcp", cfg.Addr)
@@ -302,6 +345,17 @@ func startHTTP(lc fx.Lifecycle, cfg *Config, logger *slog.Logger, h *gin.Engine,
 					_ = sd.Shutdown(fx.ExitCode(1))
 				}
 			}()
+			if cfg.MetricsAddr != "" {
+				mln, err := net.Listen("tcp", cfg.MetricsAddr)
+				if err != nil {
+					return fmt.Errorf("listen on %s: %w", cfg.MetricsAddr, err)
+				}
+				logger.Info("serving metrics", "addr", mln.Addr().String()+"/metrics")
+				mux := http.NewServeMux()
+				mux.Handle("/metrics", metrics.Default().Handler())
+				metricsSrv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+				go func() { _ = metricsSrv.Serve(mln) }()
+			}
 			if cfg.PprofAddr != "" {
 				pln, err := net.Listen("tcp", cfg.PprofAddr)
 				if err != nil {
@@ -318,6 +372,9 @@ func startHTTP(lc fx.Lifecycle, cfg *Config, logger *slog.Logger, h *gin.Engine,
 		OnStop: func(ctx context.Context) error {
 			if profiles != nil {
 				_ = profiles.Close()
+			}
+			if metricsSrv != nil {
+				_ = metricsSrv.Close()
 			}
 			return srv.Shutdown(ctx)
 		},

@@ -13,7 +13,6 @@ import (
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
 	"twissandra/ports"
-	"twissandra/ports/teaching"
 )
 
 // openedBackend is a backend started without the HTTP server, for the tools.
@@ -24,18 +23,13 @@ type openedBackend struct {
 	stores ports.Stores
 	social *social.Service
 	blog   *blog.Service
-	// locator says where records live (the teaching views)
-	locator teaching.Locator
-	// ring places keys on the backend's ring (the tokens lesson)
-	ring teaching.Ring
-	// sizes measures its rows (the partition lessons)
-	sizes teaching.RowSizer
 }
 
 // openBackend starts cfg's backend through the same fx wiring as serve (coreOptions) and hands
 // out its stores and use cases. coreOptions does not decorate the stores (only serverOptions
-// does), so these are the adapters' own, with their optional scanners (ports/scan).
-func openBackend(ctx context.Context, cfg *Config, stderr io.Writer) (*openedBackend, error) {
+// does), so these are the adapters' own, with their optional scanners (ports/scan). extra are
+// further options of the application (compare mode adds the second backend's teaching module).
+func openBackend(ctx context.Context, cfg *Config, stderr io.Writer, extra ...fx.Option) (*openedBackend, error) {
 	logger := newLogger(cfg, stderr)
 	opts, err := coreOptions(cfg, logger)
 	if err != nil {
@@ -45,8 +39,9 @@ func openBackend(ctx context.Context, cfg *Config, stderr io.Writer) (*openedBac
 	opts = append(opts, fx.Populate(
 		&b.stores.Users, &b.stores.Tweets, &b.stores.Lines,
 		&b.stores.Authors, &b.stores.Entries, &b.stores.Tags, &b.stores.Comments, &b.stores.Sessions,
-		&b.social, &b.blog, &b.locator, &b.sizes, &b.ring,
+		&b.social, &b.blog,
 	))
+	opts = append(opts, extra...)
 	switch cfg.Backend {
 	case "widerow":
 		opts = append(opts, fx.Populate(&b.node))

@@ -27,8 +27,10 @@ type Config struct {
 	Addr    string
 	// PprofAddr, when set, serves net/http/pprof on its own listener (never on Addr).
 	PprofAddr string
-	LogLevel  string
-	LogJSON   bool
+	// MetricsAddr, when set, serves /metrics on its own listener, and Addr does not.
+	MetricsAddr string
+	LogLevel    string
+	LogJSON     bool
 
 	CommitLogSync       string
 	CommitLogSyncPeriod time.Duration
@@ -156,6 +158,7 @@ func bindServeFlags(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.TrustedProxies, "trusted-proxies", "", "comma-separated proxy addresses or CIDRs whose X-Forwarded-For is believed")
 	fs.IntVar(&c.GCPercent, "gc-percent", defaultGCPercent, "Go garbage collector target (as GOGC) while serving; 0 keeps the runtime's (GOGC, else 100)")
 	fs.StringVar(&c.PprofAddr, "pprof-addr", "", "address of a second listener serving Go's profiles (/debug/pprof/) for a load test; empty: none")
+	fs.StringVar(&c.MetricsAddr, "metrics-addr", "", "address of a listener of its own serving /metrics (Prometheus), which --addr then does not serve; empty: /metrics is served on --addr")
 }
 
 // defaultGCPercent lets the heap grow to five times what is live between collections: the
@@ -261,6 +264,9 @@ func (c *Config) validate() error {
 	if c.PprofAddr != "" && !strings.Contains(c.PprofAddr, ":") {
 		return fmt.Errorf("--pprof-addr %q: want host:port", c.PprofAddr)
 	}
+	if c.MetricsAddr != "" && !strings.Contains(c.MetricsAddr, ":") {
+		return fmt.Errorf("--metrics-addr %q: want host:port", c.MetricsAddr)
+	}
 	if c.Addr != "" && !strings.Contains(c.Addr, ":") {
 		return fmt.Errorf("--addr %q: want host:port", c.Addr)
 	}
@@ -293,5 +299,5 @@ func existingStore(c *Config) error {
 	return nil
 }
 
-// DefaultPullThreshold is --pull-threshold's default; the README says how it was chosen.
+// DefaultPullThreshold is --pull-threshold's default; docs/celebrity.md says how it was chosen.
 const DefaultPullThreshold = 10000

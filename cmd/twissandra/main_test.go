@@ -82,6 +82,7 @@ func TestBadInvocationsExitNonZeroWithOneLine(t *testing.T) {
 		{[]string{"serve", "--backend", "memory", "extra"}, "", 1},
 		{[]string{"serve", "--backend", "memory", "--addr", "nonsense"}, "", 1},
 		{[]string{"serve", "--backend", "memory", "--pprof-addr", "nonsense"}, "", 1},
+		{[]string{"serve", "--backend", "memory", "--metrics-addr", "nonsense"}, "", 1},
 		{[]string{"serve", "--backend", "memory", "--gc-percent", "-5"}, "", 1},
 		{[]string{"serve", "--backend", "memory", "--row-cache-mib", "-1"}, "", 1},
 	}

@@ -40,3 +40,36 @@ func TestPprofOnItsOwnListener(t *testing.T) {
 		t.Fatalf("the API's address serves /debug/pprof/: %d", code)
 	}
 }
+
+// --metrics-addr serves /metrics on a listener of its own, and the public address then does not.
+func TestMetricsOnTheirOwnListener(t *testing.T) {
+	addr, maddr := freeAddr(t), freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	var stderr syncBuffer
+	go func() {
+		done <- run(ctx, []string{"serve", "--backend", "memory", "--addr", addr, "--metrics-addr", maddr, "--log-level", "warn"}, io.Discard, &stderr)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("serve exited %d: %s", code, stderr.String())
+		}
+	})
+	waitHealthy(t, "http://"+addr+"/readyz", done)
+	get := func(url string) (int, string) {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := get("http://" + maddr + "/metrics"); code != 200 || !strings.Contains(body, "go_goroutines") {
+		t.Fatalf("metrics listener: %d %.200s", code, body)
+	}
+	if code, _ := get("http://" + addr + "/metrics"); code != http.StatusNotFound {
+		t.Fatalf("the public address serves /metrics beside --metrics-addr: %d", code)
+	}
+}

@@ -1,6 +1,7 @@
 // Package architecture holds the test that keeps ARCHITECTURE.md true: its table of rooms says,
 // for every package of the module, what it may import, and the test holds every package's
-// imports (from `go list`) to it.
+// imports (from `go list`) to it. generated_test.go holds every generated file marked
+// linguist-generated in .gitattributes.
 package architecture
 
 import (

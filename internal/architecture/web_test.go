@@ -1,11 +1,9 @@
 package architecture
 
 import (
-	"bufio"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -16,11 +14,8 @@ import (
 // finds one by its name.
 const maxHandWritten = 25
 
-// generated is Go's mark of a generated file (go help generate).
-var generated = regexp.MustCompile(`^// Code generated .* DO NOT EDIT\.$`)
-
 // handWritten says whether the file at path is written by hand: a .templ file, or a .go file
-// (not a test) without the generated mark before its package clause.
+// (not a test) without Go's generated mark (isGenerated).
 func handWritten(t *testing.T, path string) bool {
 	switch {
 	case strings.HasSuffix(path, ".templ"):
@@ -28,22 +23,11 @@ func handWritten(t *testing.T, path string) bool {
 	case !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go"):
 		return false
 	}
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if generated.MatchString(line) {
-			return false
-		}
-		if strings.HasPrefix(line, "package ") {
-			return true
-		}
-	}
-	return true
+	return !isGenerated(path, data)
 }
 
 // No package of web/... has more than maxHandWritten hand-written files.

@@ -33,6 +33,8 @@ func RunSessions(t *testing.T, newSessions SessionsFactory) {
 		{"LoginLimitPerUserAndAddress", testLoginLimit},
 		{"LoginLimitHoldsAcrossServersUnderARush", testLoginLimitRush},
 		{"ManyLogInsAtOnceFromOneAddress", testLogInsBehindOneAddress},
+		{"LoginLimitPerDevice", testLoginLimitPerDevice},
+		{"SprayFromOneAddressOverServers", testSprayFromOneAddress},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -192,6 +194,20 @@ func access(s ports.SessionStore, st Stores) (*social.Access, *social.Service) {
 	return social.NewAccess(svc, s, nil), svc
 }
 
+// from is a client at addr without a device; onDevice one with device d.
+func from(addr string) social.Client        { return social.Client{Addr: addr} }
+func onDevice(addr, d string) social.Client { return social.Client{Addr: addr, Device: d} }
+func wantRefused(t *testing.T, what string, err error) {
+	t.Helper()
+	var retry *domain.RetryError
+	if !errors.As(err, &retry) || !errors.Is(err, domain.ErrTooManyAttempts) {
+		t.Fatalf("%s: %v, want a RetryError", what, err)
+	}
+	if retry.After <= 0 || retry.After > social.LoginWindow+time.Second {
+		t.Fatalf("%s: retry after %v, want within the window of %v", what, retry.After, social.LoginWindow)
+	}
+}
+
 func testLoginLimit(t *testing.T, s ports.SessionStore, st Stores) {
 	c := ctx(t)
 	a, svc := access(s, st)
@@ -203,50 +219,128 @@ func testLoginLimit(t *testing.T, s ports.SessionStore, st Stores) {
 	}
 	// A right password clears the user's count.
 	for range social.LoginLimit - 1 {
-		if _, err := a.LogIn(c, alice, "wrong", "192.0.2.1"); !errors.Is(err, domain.ErrUnauthenticated) {
+		if _, err := a.LogIn(c, alice, "wrong", from("192.0.2.1")); !errors.Is(err, domain.ErrUnauthenticated) {
 			t.Fatalf("a wrong password: %v", err)
 		}
 	}
-	if _, err := a.LogIn(c, alice, "right password", "192.0.2.1"); err != nil {
+	if _, err := a.LogIn(c, alice, "right password", from("192.0.2.1")); err != nil {
 		t.Fatalf("the right password under the limit: %v", err)
 	}
-	// Five wrong ones from one address, and the sixth try is refused, even with the right
-	// password, from another address as well.
+	// Five wrong ones, and the sixth try is refused, even with the right password, from another
+	// address as well.
 	for range social.LoginLimit {
-		if _, err := a.LogIn(c, alice, "wrong", "192.0.2.2"); !errors.Is(err, domain.ErrUnauthenticated) {
+		if _, err := a.LogIn(c, alice, "wrong", from("192.0.2.2")); !errors.Is(err, domain.ErrUnauthenticated) {
 			t.Fatalf("a wrong password: %v", err)
 		}
 	}
 	for _, addr := range []string{"192.0.2.2", "198.51.100.7"} {
-		_, err := a.LogIn(c, alice, "right password", addr)
-		var retry *domain.RetryError
-		if !errors.As(err, &retry) || !errors.Is(err, domain.ErrTooManyAttempts) {
-			t.Fatalf("the sixth attempt from %s: %v, want a RetryError", addr, err)
-		}
-		if retry.After <= 0 || retry.After > social.LoginWindow+time.Second {
-			t.Fatalf("retry after %v, want within the window of %v", retry.After, social.LoginWindow)
+		_, err := a.LogIn(c, alice, "right password", from(addr))
+		wantRefused(t, "the sixth attempt from "+addr, err)
+	}
+	// An address without a device may fail AddressLoginLimit times in all, over any names; then
+	// it is refused for bob too, while another address is not.
+	for range social.AddressLoginLimit - social.LoginLimit {
+		if _, err := a.LogIn(c, name("ghost"), "wrong", from("192.0.2.2")); !errors.Is(err, domain.ErrUnauthenticated) {
+			t.Fatalf("a wrong password: %v", err)
 		}
 	}
-	// The address that failed five times is refused for bob too; another address is not.
-	if _, err := a.LogIn(c, bob, "right password", "192.0.2.2"); !errors.Is(err, domain.ErrTooManyAttempts) {
-		t.Fatalf("another user from the address that failed: %v", err)
-	}
-	if _, err := a.LogIn(c, bob, "right password", "198.51.100.7"); err != nil {
+	_, err := a.LogIn(c, bob, "right password", from("192.0.2.2"))
+	wantRefused(t, "another user from the address that failed", err)
+	if _, err := a.LogIn(c, bob, "right password", from("198.51.100.7")); err != nil {
 		t.Fatalf("another user from another address: %v", err)
 	}
 	// An IPv6 client is counted by its /64: its neighbour in the block is refused as well.
-	for i := range social.LoginLimit {
-		if _, err := a.LogIn(c, name("ghost"), "wrong", "2001:db8:1:2::"+string(rune('a'+i))); !errors.Is(err, domain.ErrUnauthenticated) {
+	for i := range social.AddressLoginLimit {
+		if _, err := a.LogIn(c, name("ghost"), "wrong", from("2001:db8:1:2::"+strconv.Itoa(i+1))); !errors.Is(err, domain.ErrUnauthenticated) {
 			t.Fatalf("a wrong password over IPv6: %v", err)
 		}
 	}
-	if _, err := a.LogIn(c, bob, "right password", "2001:db8:1:2:ffff::1"); !errors.Is(err, domain.ErrTooManyAttempts) {
-		t.Fatalf("the same /64 after five failures: %v", err)
-	}
+	_, err = a.LogIn(c, bob, "right password", from("2001:db8:1:2:ffff::1"))
+	wantRefused(t, "the same /64 after its failures", err)
 	// Refused attempts are not counted: they do not lengthen the wait.
 	got, err := s.LoginAttempts(c, "user:"+alice, time.Now().Add(-social.LoginWindow), 100)
 	if err != nil || len(got) != social.LoginLimit {
 		t.Fatalf("alice's attempts in the window: %d (%v), want the %d failures only", len(got), err, social.LoginLimit)
+	}
+}
+
+// A browser that logged in before is counted by its device: its failures lock out that browser,
+// not its address (a classroom behind one address), and the devices of one address share a
+// larger total.
+func testLoginLimitPerDevice(t *testing.T, s ports.SessionStore, st Stores) {
+	c := ctx(t)
+	a, svc := access(s, st)
+	typist, other := name("typist"), name("other")
+	for _, u := range []string{typist, other} {
+		if _, err := svc.SignUp(c, u, "right password"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const room = "192.0.2.50"
+	dev, dev2 := name("dev"), name("dev")
+	for i := range social.LoginLimit {
+		// over several names, so the device's count, not a name's, is what stops it
+		if _, err := a.LogIn(c, name("ghost"+strconv.Itoa(i)), "wrong", onDevice(room, dev)); !errors.Is(err, domain.ErrUnauthenticated) {
+			t.Fatalf("a typo on a device: %v", err)
+		}
+	}
+	_, err := a.LogIn(c, typist, "right password", onDevice(room, dev))
+	wantRefused(t, "the device after its failures", err)
+	// The room is not locked out: another device, and a browser without one, log in.
+	if _, err := a.LogIn(c, other, "right password", onDevice(room, dev2)); err != nil {
+		t.Fatalf("another device behind the same address: %v", err)
+	}
+	if _, err := a.LogIn(c, typist, "right password", from(room)); err != nil {
+		t.Fatalf("a browser without a device behind the same address: %v", err)
+	}
+}
+
+// Spraying from one address: many names at once, wrong passwords, over three servers. At most
+// the address's limit reach a password check, with devices or without.
+func testSprayFromOneAddress(t *testing.T, s ports.SessionStore, st Stores) {
+	c := ctx(t)
+	servers := make([]*social.Access, 3)
+	for i := range servers {
+		servers[i], _ = access(s, st)
+	}
+	for _, tc := range []struct {
+		what   string
+		client func(i int) social.Client
+		limit  int
+	}{
+		{"without devices", func(int) social.Client { return from("203.0.113.200") }, social.AddressLoginLimit},
+		{"each with a device of its own", func(i int) social.Client {
+			return onDevice("203.0.113.201", "spray-"+strconv.Itoa(i))
+		}, social.DevicesPerAddressLimit},
+	} {
+		n := 3 * tc.limit
+		errs := make([]error, n)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				<-start
+				_, errs[i] = servers[i%len(servers)].LogIn(c, name("sprayed"), "wrong", tc.client(i))
+			})
+		}
+		close(start)
+		wg.Wait()
+		checked, refused := 0, 0
+		for _, err := range errs {
+			switch {
+			case errors.Is(err, domain.ErrUnauthenticated):
+				checked++
+			case errors.Is(err, domain.ErrTooManyAttempts):
+				refused++
+			default:
+				t.Fatalf("a guess: %v", err)
+			}
+		}
+		if checked > tc.limit || checked+refused != n {
+			t.Fatalf("%s: of %d guesses at once from one address over %d servers, %d were checked, %d refused: want at most %d checked",
+				tc.what, n, len(servers), checked, refused, tc.limit)
+		}
+		t.Logf("%s: %d guesses at once over %d servers: %d checked, %d refused", tc.what, n, len(servers), checked, refused)
 	}
 }
 
@@ -270,7 +364,7 @@ func testLoginLimitRush(t *testing.T, s ports.SessionStore, st Stores) {
 	for i := range n {
 		wg.Go(func() {
 			<-start
-			_, errs[i] = servers[i%len(servers)].LogIn(c, victim, "wrong", "203.0.113."+strconv.Itoa(i+1))
+			_, errs[i] = servers[i%len(servers)].LogIn(c, victim, "wrong", from("203.0.113."+strconv.Itoa(i+1)))
 		})
 	}
 	close(start)
@@ -297,33 +391,42 @@ func testLoginLimitRush(t *testing.T, s ports.SessionStore, st Stores) {
 	t.Logf("%d guesses at once over %d servers: %d checked, %d refused", n, len(servers), checked, refused)
 }
 
-// Twenty users behind one address (an office, a load test) log in at the same moment: none is
-// refused, since an address counts its failures, not its attempts.
+// Users behind one address (an office, a classroom) log in at the same moment: none is refused,
+// since an address counts what fails: as many as its limit without devices, and any number with
+// the devices their browsers were given before.
 func testLogInsBehindOneAddress(t *testing.T, s ports.SessionStore, st Stores) {
 	c := ctx(t)
 	a, svc := access(s, st)
-	const n = 20
-	names := make([]string, n)
-	for i := range names {
-		names[i] = name("office")
-		if _, err := svc.SignUp(c, names[i], "right password"); err != nil {
-			t.Fatal(err)
+	for _, tc := range []struct {
+		what   string
+		n      int
+		client func(i int) social.Client
+	}{
+		{"without devices", social.AddressLoginLimit, func(int) social.Client { return from("192.0.2.99") }},
+		{"with devices", 4 * social.AddressLoginLimit, func(i int) social.Client { return onDevice("192.0.2.98", "office-"+strconv.Itoa(i)) }},
+	} {
+		names := make([]string, tc.n)
+		for i := range names {
+			names[i] = name("office")
+			if _, err := svc.SignUp(c, names[i], "right password"); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	errs := make([]error, n)
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			<-start
-			_, errs[i] = a.LogIn(c, names[i], "right password", "192.0.2.99")
-		})
-	}
-	close(start)
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("log-in %d of %d at once from one address: %v", i, n, err)
+		errs := make([]error, tc.n)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range tc.n {
+			wg.Go(func() {
+				<-start
+				_, errs[i] = a.LogIn(c, names[i], "right password", tc.client(i))
+			})
+		}
+		close(start)
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("%s: log-in %d of %d at once from one address: %v", tc.what, i, tc.n, err)
+			}
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"twissandra/adapters/cql3"
+	cqlteach "twissandra/adapters/cql3/teach"
 	"twissandra/ports/teaching"
 )
 
@@ -47,7 +48,7 @@ func TestCQL3ThreeNodesLevels(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = store.Close() })
 
-	all, err := store.TryLevels(ctx)
+	all, err := cqlteach.New(store).TryLevels(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestCQL3ThreeNodesLevels(t *testing.T) {
 	tries := 0
 	for deadline := time.Now().Add(2 * time.Minute); ; {
 		tries++
-		two, err := store.TryLevels(ctx)
+		two, err := cqlteach.New(store).TryLevels(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}

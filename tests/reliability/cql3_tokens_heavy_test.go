@@ -15,6 +15,7 @@ import (
 	"github.com/gocql/gocql"
 
 	"twissandra/adapters/cql3"
+	cqlteach "twissandra/adapters/cql3/teach"
 	"twissandra/ports/teaching"
 )
 
@@ -98,7 +99,7 @@ func TestCQL3ReplicasAreTheNodes(t *testing.T) {
 	perNode := map[string]int{}
 	for i := range keys {
 		key := "user_" + strconv.Itoa(i)
-		kr, err := store.PlaceKey(ctx, key, teaching.RingSim{})
+		kr, err := cqlteach.New(store).PlaceKey(ctx, key, teaching.RingSim{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -118,7 +118,7 @@ func (r *roundRobin) token(name, password string) string {
 	return s.Token
 }
 
-// within polls check until it holds, for at most bound (the bound the README states, plus a
+// within polls check until it holds, for at most bound (the bound docs/cluster.md states, plus a
 // second for a loaded machine); it fails the test if check never holds.
 func within(t *testing.T, bound time.Duration, what string, check func() bool) time.Duration {
 	t.Helper()

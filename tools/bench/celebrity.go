@@ -266,7 +266,7 @@ func median(d []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
-// Table is the figures as text, with the ratios the README quotes.
+// Table is the figures as text, with the ratios docs/celebrity.md quotes.
 func (r CelebrityResult) Table() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s, pull threshold %d\n", r.Backend, r.Threshold)

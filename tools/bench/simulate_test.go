@@ -133,7 +133,7 @@ func TestSimulateFanoutRefuses(t *testing.T) {
 // The figure on the celebrity lesson (web/teach/static/celebrity-simulation.*) is what the
 // simulation makes of its recorded configuration now, and its cost model is widerow's, as
 // measured now: a change to the code that moves either fails here until the figure is made
-// again (README, "the celebrity problem").
+// again (docs/celebrity.md, "Beyond a threshold, by simulation").
 func TestSimulationFigureIsCurrent(t *testing.T) {
 	t.Parallel()
 	js, err := os.ReadFile("../../web/teach/static/celebrity-simulation.json")

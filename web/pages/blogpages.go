@@ -95,11 +95,11 @@ func (h *handler) renderEntry(c *gin.Context, status int, form commentForm) {
 func (h *handler) blogComment(c *gin.Context) {
 	slug := c.Param("slug")
 	form := commentForm{Name: keepText(c.PostForm("name")), Email: keepText(c.PostForm("email")), Text: keepText(c.PostForm("text"))}
-	_, err := h.deps.Blog.Comment(c.Request.Context(), slug, blog.CommentDraft{
+	_, err := h.site.Comment(c, h.deps.Blog, slug, blog.CommentDraft{
 		Name: c.PostForm("name"), Email: c.PostForm("email"), Text: c.PostForm("text"),
 	})
 	if err != nil {
-		status, msg := site.ProblemMessage(err)
+		status, msg := site.Problem(c, err)
 		switch {
 		case status == http.StatusNotFound:
 			h.site.ErrorPage(c, status, "No such entry", "There is no blog entry “"+slug+"”.")

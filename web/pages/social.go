@@ -386,7 +386,7 @@ func (h *handler) login(c *gin.Context) {
 		h.loginForm(c, http.StatusBadRequest, d)
 		return
 	}
-	u, err := h.deps.Access.LogIn(c.Request.Context(), username, password, c.ClientIP())
+	u, err := h.deps.Access.LogIn(c.Request.Context(), username, password, h.site.LoginClient(c))
 	if err != nil {
 		if after, ok := web.RetryAfter(err); ok {
 			c.Header("Retry-After", after)
@@ -420,9 +420,9 @@ func (h *handler) signup(c *gin.Context) {
 		h.loginForm(c, http.StatusBadRequest, d)
 		return
 	}
-	u, err := h.deps.Social.SignUp(c.Request.Context(), username, password)
+	u, err := h.deps.Access.SignUp(c.Request.Context(), username, password, h.site.LoginClient(c))
 	if err != nil {
-		status, msg := site.ProblemMessage(err)
+		status, msg := site.Problem(c, err)
 		if errors.Is(err, domain.ErrAlreadyExists) {
 			msg = "The username “" + username + "” is taken."
 		}

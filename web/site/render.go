@@ -176,6 +176,19 @@ func (s *Site) RefuseBack(c *gin.Context, err error, back string) {
 
 // ProblemMessage is the message to show beside a form for err, and its status.
 func ProblemMessage(err error) (int, string) {
+	return problemMessage(err)
+}
+
+// Problem is ProblemMessage for a form's answer to c: an error that says when to try again
+// (too many sign-ups, comments) also sets Retry-After.
+func Problem(c *gin.Context, err error) (int, string) {
+	if after, ok := web.RetryAfter(err); ok {
+		c.Header("Retry-After", after)
+	}
+	return problemMessage(err)
+}
+
+func problemMessage(err error) (int, string) {
 	var ve *domain.ValidationError
 	if errors.As(err, &ve) {
 		return http.StatusBadRequest, Sentence(ve.Error())

@@ -11,6 +11,9 @@ import (
 	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
 
+	"twissandra/domain/blog"
+	"twissandra/domain/blog/model"
+	"twissandra/domain/social"
 	"twissandra/web"
 )
 
@@ -117,7 +120,16 @@ func (st *Site) LogIn(c *gin.Context, username string) {
 	s.Set(keyEnds, time.Now().Add(sessionMaxAge*time.Second).Unix())
 	newCSRFToken(s)
 	st.server.SessionOpened(id)
+	st.server.GiveDevice(c)
 }
+
+// Comment posts a blog comment on svc under the comments' limits (web.Server.Comment).
+func (st *Site) Comment(c *gin.Context, svc *blog.Service, slug string, d blog.CommentDraft) (model.Comment, error) {
+	return st.server.Comment(c, svc, slug, d)
+}
+
+// LoginClient is who a log-in attempt of this request comes from (web.Server.LoginClient).
+func (st *Site) LoginClient(c *gin.Context) social.Client { return st.server.LoginClient(c) }
 
 // LogOut ends the session's log-in on every server (a copy of the cookie is refused from now
 // on) and replaces its CSRF token.

@@ -59,6 +59,8 @@ func New(s *web.Server, cfg Config) (*Site, error) {
 		return nil, err
 	}
 	st := &Site{engine: s.Engine, log: cfg.Logger, blog: cfg.Blog, https: s.HTTPS, server: s}
+	// A form's body over the limit gets the pages' error page, not the API's JSON.
+	s.PagesAnswerRefusals()
 	static, err := fs.Sub(staticFS, "static")
 	if err != nil {
 		return nil, err
@@ -70,7 +72,7 @@ func New(s *web.Server, cfg Config) (*Site, error) {
 		c.FileFromFS("favicon.svg", http.FS(static))
 	})
 
-	mw := []gin.HandlerFunc{web.OpLog(), sessions.Sessions(SessionCookie, store), web.Recovery(st.log, "panic serving page", st.serverError), st.checkLogin, st.csrf}
+	mw := []gin.HandlerFunc{web.OpLog(), sessions.Sessions(SessionCookie, store), web.Recovery(st.log, "panic serving page", st.serverError), st.checkLogin, st.refusedBody, st.csrf}
 	st.routes = s.Engine.Group("/", mw...)
 
 	notFound := append([]gin.HandlerFunc{apiPassThrough(s.APINotFound), trimTrailingSlash}, append(mw, st.notFound)...)
@@ -161,4 +163,13 @@ func (s *Site) notFound(c *gin.Context) {
 
 func (s *Site) methodNotAllowed(c *gin.Context) {
 	s.ErrorPage(c, http.StatusMethodNotAllowed, "Not allowed", "This page does not accept "+c.Request.Method+" requests.")
+}
+
+// refusedBody answers a page request whose body the server refused (web.RefusedBody) with the
+// error page, before anything reads the body.
+func (s *Site) refusedBody(c *gin.Context) {
+	if err := web.RefusedBody(c); err != nil {
+		s.Fail(c, err)
+		c.Abort()
+	}
 }

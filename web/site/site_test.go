@@ -250,3 +250,49 @@ func TestSafeNextAndSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestOversizedFormGetsAPage posts a form body over the server's limit to a page: the answer is
+// the pages' 413, an HTML page with the pages' headers, and the API's path still answers JSON.
+func TestOversizedFormGetsAPage(t *testing.T) {
+	_, srv := newSite(t)
+	body := "x=" + strings.Repeat("a", 100<<10)
+	for _, tc := range []struct{ path, ctype string }{
+		{"/hello", "text/html; charset=utf-8"},
+		{"/api/v1/tweets", "application/json; charset=utf-8"},
+	} {
+		res, err := http.Post(srv.URL+tc.path, "application/x-www-form-urlencoded", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("POST %s of %d bytes: %d, want 413", tc.path, len(body), res.StatusCode)
+		}
+		if got := res.Header.Get("Content-Type"); got != tc.ctype {
+			t.Errorf("POST %s of %d bytes: Content-Type %q, want %q", tc.path, len(body), got, tc.ctype)
+		}
+		if got := res.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("POST %s: X-Content-Type-Options %q", tc.path, got)
+		}
+		if strings.HasPrefix(tc.ctype, "text/html") {
+			if res.Header.Get("Content-Security-Policy") == "" {
+				t.Errorf("POST %s: the 413 page has no Content-Security-Policy", tc.path)
+			}
+			if !strings.Contains(string(b), "<html") || !strings.Contains(strings.ToLower(string(b)), "too large") {
+				t.Errorf("POST %s: the 413 is not a readable page: %.300s", tc.path, b)
+			}
+		}
+	}
+}
+
+// TestEveryResponseSaysNoSniff asks for an API answer, a static file, the metrics and a page.
+func TestEveryResponseSaysNoSniff(t *testing.T) {
+	_, srv := newSite(t)
+	for _, path := range []string{"/api/v1/public", "/static/style.css", "/metrics", "/hello", "/no-such-page", "/api/v1/nothing"} {
+		res, _ := get(t, srv, path)
+		if got := res.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("GET %s (%d): X-Content-Type-Options %q, want nosniff", path, res.StatusCode, got)
+		}
+	}
+}

@@ -77,6 +77,9 @@ func text(field, s string, max int) (string, error) {
 	if !utf8.ValidString(s) {
 		return "", domain.Invalid(field, "must be valid UTF-8")
 	}
+	if err := domain.CheckText(field, s); err != nil {
+		return "", err
+	}
 	s = strings.TrimSpace(s)
 	n := utf8.RuneCountInString(s)
 	if n == 0 {
@@ -95,6 +98,9 @@ func NormalizeTitle(title string) (string, error) { return text("title", title, 
 func NormalizeBody(body string) (string, error) {
 	if !utf8.ValidString(body) {
 		return "", domain.Invalid("body", "must be valid UTF-8")
+	}
+	if err := domain.CheckText("body", body); err != nil {
+		return "", err
 	}
 	body = strings.TrimSpace(body)
 	if body == "" {
@@ -142,6 +148,9 @@ func ValidateAuthorName(name string) error {
 	if strings.ContainsFunc(name, unicode.IsControl) {
 		return domain.Invalid("author", "must not contain control characters")
 	}
+	if err := domain.CheckText("author", name); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -158,6 +167,9 @@ func ValidateProfile(profile map[string]string) error {
 		}
 		if len(v) > MaxProfileValueLen || !utf8.ValidString(v) {
 			return domain.Invalid("profile", "attribute %q must be valid UTF-8 of at most %d bytes", k, MaxProfileValueLen)
+		}
+		if err := domain.CheckText("profile", v); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -107,3 +107,19 @@ func Keyspace(tb testing.TB, prefix string) (*cql3.Store, *gocql.Session) {
 	tb.Cleanup(sess.Close)
 	return store, sess
 }
+
+// Open opens another Store on keyspace ks of the node of Node, as a second server on the same
+// keyspace would, closed when the test ends (the keyspace is the test's to drop).
+func Open(tb testing.TB, ks string) *cql3.Store {
+	tb.Helper()
+	hosts, port := Node(tb)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	store, err := cql3.Open(ctx, cql3.Config{Hosts: hosts, Port: port, Keyspace: ks, Replication: "SimpleStrategy:1",
+		Timeout: 20 * time.Second, StartTimeout: 90 * time.Second})
+	if err != nil {
+		tb.Fatalf("open keyspace %s again: %v", ks, err)
+	}
+	tb.Cleanup(func() { _ = store.Close() })
+	return store
+}

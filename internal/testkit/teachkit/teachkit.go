@@ -13,8 +13,8 @@ import (
 	"testing"
 
 	"twissandra/adapters/cql3"
-	"twissandra/adapters/widerow"
 	"twissandra/adapters/widerow/engine"
+	wideteach "twissandra/adapters/widerow/teach"
 	"twissandra/internal/testkit/webkit"
 	"twissandra/web"
 	"twissandra/web/pages"
@@ -36,7 +36,7 @@ func registerPages(_ testing.TB, s *site.Site, sv webkit.Services) error {
 // unless st.NoLab.
 func registerTeach(t testing.TB, s *site.Site, sv webkit.Services) error {
 	st := sv.Stores
-	var lab *widerow.Lab
+	var lab *wideteach.Lab
 	if !st.NoLab {
 		lab = webkit.Lab(t)
 	}

@@ -15,9 +15,12 @@ import (
 
 	"twissandra/adapters/compare"
 	"twissandra/adapters/cql3"
+	cqlteach "twissandra/adapters/cql3/teach"
 	"twissandra/adapters/memory"
+	memteach "twissandra/adapters/memory/teach"
 	"twissandra/adapters/widerow"
 	"twissandra/adapters/widerow/engine"
+	wideteach "twissandra/adapters/widerow/teach"
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
@@ -73,8 +76,8 @@ type Stores struct {
 func MemoryStores() Stores {
 	m, b := memory.New(), memory.NewBlog()
 	return Stores{Users: m, Tweets: m, Lines: m, Authors: b, Entries: b, Tags: b, Comments: b, Sessions: memory.NewSessions(),
-		Locator: memory.Locator{Store: m, Blog: b}, Sizes: memory.Locator{Store: m, Blog: b}, Claims: memory.NewNameClaims(), Backend: "memory",
-		QueryLab: memory.Locator{Store: m, Blog: b}, Ring: memory.Locator{Store: m, Blog: b}}
+		Locator: memteach.Locator{Store: m, Blog: b}, Sizes: memteach.Locator{Store: m, Blog: b}, Claims: memteach.NewNameClaims(), Backend: "memory",
+		QueryLab: memteach.Locator{Store: m, Blog: b}, Ring: memteach.Locator{Store: m, Blog: b}}
 }
 
 // WiderowStores are the widerow backend's, on an engine node of the test's own.
@@ -86,9 +89,9 @@ func WiderowStores(t testing.TB) Stores {
 	}
 	t.Cleanup(func() { _ = node.Close() })
 	s, b := widerow.NewStore(node), widerow.NewBlogStore(node)
-	in := widerow.NewInspector(node)
+	in := wideteach.NewInspector(node)
 	return Stores{Users: s, Tweets: s, Lines: s, Authors: b, Entries: b, Tags: b, Comments: b, Sessions: widerow.NewSessions(node),
-		Node: node, Wide: in, Locator: in, Sizes: in, Claims: widerow.NewNameClaims(node), Backend: "widerow", QueryLab: in, Ring: in}
+		Node: node, Wide: in, Locator: in, Sizes: in, Claims: wideteach.NewNameClaims(node), Backend: "widerow", QueryLab: in, Ring: in}
 }
 
 // WiderowStore is widerow's store of Twissandra on node.
@@ -99,7 +102,8 @@ func WiderowStore(node *engine.Node) *widerow.Store { return widerow.NewStore(no
 func CQL3Stores(t *testing.T) (Stores, *cql3.Store) {
 	t.Helper()
 	s := cqltest.Store(t, "twissandra_test_pages_")
-	return Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: s, Locator: s, Claims: s, Sizes: s, QueryLab: s, Ring: s, Backend: "cql3"}, s
+	in := cqlteach.New(s)
+	return Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, Backend: "cql3"}, s
 }
 
 // CompareStores runs widerow (answering) with cql3 on the real node, as serve --compare does.
@@ -126,9 +130,9 @@ func CompareStoresOn(t *testing.T) (Stores, *cql3.Store) {
 }
 
 // Lab is a comparator lab of its own (and the consistency lab's ring), closed with the test.
-func Lab(t testing.TB) *widerow.Lab {
+func Lab(t testing.TB) *wideteach.Lab {
 	t.Helper()
-	l, err := widerow.NewLab()
+	l, err := wideteach.NewLab()
 	if err != nil {
 		t.Fatal(err)
 	}

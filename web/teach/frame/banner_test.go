@@ -17,7 +17,7 @@ import (
 )
 
 // In compare mode the reads the two models answered differently open the page, at the top of
-// its main content, where the README says they are, whether the page read them or the action
+// its main content, where docs/teaching.md says they are, whether the page read them or the action
 // that redirected to it did; the footer keeps them among the operations only.
 // divergingApp serves widerow with memory beside it in compare mode, and bob in the first model
 // only, as data written before compare mode started is: every read of bob diverges.

@@ -9,7 +9,7 @@ import (
 )
 
 // The figures of static/celebrity.json, as `twissandra celebrity --json` wrote them beside
-// static/celebrity.svg (the README says how to make both again).
+// static/celebrity.svg (docs/celebrity.md says how to make both again).
 
 type CelebrityFigure struct {
 	Backend                        string

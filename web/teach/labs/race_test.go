@@ -17,7 +17,7 @@ import (
 // The race page on every backend (cql3 with TWISSANDRA_CQL_HOSTS): one LWT winner of 32, at
 // least one read-then-write winner, the store names one racer and the page counts the
 // overwritten accounts. With a sign-up's window (the time of a sign-up's hash, waited) most
-// racers are welcomed on every backend, as the README and the page say; with nothing between
+// racers are welcomed on every backend, as docs/teaching.md and the page say; with nothing between
 // the read and the write the real node still welcomes more than one. The form answers with a
 // redirect to the page, which shows the race; a reload runs nothing again. Bad input is
 // refused on the page after the redirect; a forged form is a 403.

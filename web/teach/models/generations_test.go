@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"twissandra/adapters/cql3"
+	cqlteach "twissandra/adapters/cql3/teach"
 	"twissandra/internal/testkit/teachkit"
 	"twissandra/internal/testkit/webkit"
 	"twissandra/web/teach/frame"
@@ -19,7 +20,7 @@ import (
 // every other column.
 func TestChebotkoMatchesTheLiveSchema(t *testing.T) {
 	_, store := webkit.CQL3Stores(t)
-	live, err := store.InspectTables(webkit.BG())
+	live, err := cqlteach.New(store).InspectTables(webkit.BG())
 	if err != nil {
 		t.Fatal(err)
 	}

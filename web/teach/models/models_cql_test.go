@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"twissandra/adapters/cql3"
+	cqlteach "twissandra/adapters/cql3/teach"
 	"twissandra/domain"
 	"twissandra/internal/testkit/teachkit"
 	"twissandra/internal/testkit/webkit"
@@ -210,7 +210,7 @@ func TestCQLInspectorOnNode(t *testing.T) {
 	// Values are bound: a key made of CQL finds nothing, and the table is still there.
 	r = c.Get("/models/inspect?table=timeline&key=" + url.QueryEscape("jericevans' OR '1'='1"))
 	webkit.MustContain(t, r.Body, "The SELECT returned 0 rows")
-	if _, err := store.ReadPartition(webkit.BG(), "users", []string{"rita"}, cql3.PartitionSlice{Count: 1}); err != nil {
+	if _, err := cqlteach.New(store).ReadPartition(webkit.BG(), "users", []string{"rita"}, cqlteach.PartitionSlice{Count: 1}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"twissandra/adapters/widerow"
+	wideteach "twissandra/adapters/widerow/teach"
 	"twissandra/internal/testkit/teachkit"
 	"twissandra/internal/testkit/webkit"
 	"twissandra/ports/teaching"
@@ -106,7 +106,7 @@ func TestNotationSuperColumns(t *testing.T) {
 func TestRegisterTypedNilNode(t *testing.T) {
 	t.Parallel()
 	st := webkit.MemoryStores()
-	var in *widerow.Inspector
+	var in *wideteach.Inspector
 	st.Wide = in
 	app := teachkit.NewApp(t, st)
 	r := app.Client(t).Get("/models/inspect")

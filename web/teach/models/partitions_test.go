@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"twissandra/adapters/memory"
+	memteach "twissandra/adapters/memory/teach"
 	"twissandra/internal/testkit/teachkit"
 	"twissandra/internal/testkit/webkit"
 )
@@ -128,7 +128,7 @@ func TestPartitionsPageBadInputAndBounds(t *testing.T) {
 	webkit.MustContain(t, r.Body, `id="partitions-unavailable"`, "unavailable")
 
 	st = webkit.MemoryStores()
-	st.Sizes = st.Locator.(memory.Locator).ScanCapped(3)
+	st.Sizes = st.Locator.(memteach.Locator).ScanCapped(3)
 	app = teachkit.NewApp(t, st)
 	teachkit.PostMany(t, app, "star", 2, 4)
 	r = app.Client(t).Get("/models/partitions")

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"twissandra/adapters/cql3"
+	cqlteach "twissandra/adapters/cql3/teach"
 	"twissandra/domain"
 	"twissandra/internal/testkit/cqltest"
 	"twissandra/internal/testkit/teachkit"
@@ -167,9 +168,9 @@ func TestLessonConsistencyOnCluster(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = store.Close() })
-	s := store
-	c := teachkit.NewApp(t, webkit.Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: s, Locator: s, Claims: s,
-		Sizes: s, QueryLab: s, Levels: s, Backend: "cql3"}).Client(t)
+	s, in := store, cqlteach.New(store)
+	c := teachkit.NewApp(t, webkit.Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in,
+		Sizes: in, QueryLab: in, Levels: in, Backend: "cql3"}).Client(t)
 	body := html.UnescapeString(c.LessonPage("/learn/consistency"))
 	webkit.MustContain(t, body, `id="cluster-form"`)
 	webkit.MustNotContain(t, body, `id="cluster-levels"`)

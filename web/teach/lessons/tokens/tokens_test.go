@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	cqlteach "twissandra/adapters/cql3/teach"
 	"twissandra/adapters/widerow/engine"
 	"twissandra/internal/testkit/cqltest"
 	"twissandra/internal/testkit/teachkit"
@@ -133,8 +134,9 @@ func TestWhereShowsTokens(t *testing.T) {
 // (SimpleStrategy:1), every one of its tokens drawn.
 func TestTokensLessonOnCQL3(t *testing.T) {
 	store, raw := cqltest.Keyspace(t, "twissandra_test_tokens_")
+	in := cqlteach.New(store)
 	st := webkit.Stores{Users: store, Tweets: store, Lines: store, Authors: store, Entries: store, Tags: store, Comments: store, Sessions: store,
-		CQL: store, Locator: store, Claims: store, Sizes: store, QueryLab: store, Ring: store, Backend: "cql3"}
+		CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, Backend: "cql3"}
 	app := teachkit.NewApp(t, st)
 	c := app.Client(t)
 	c.SignUp("jericevans")

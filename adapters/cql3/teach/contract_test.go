@@ -1,0 +1,58 @@
+package teach
+
+import (
+	"testing"
+	"time"
+
+	"twissandra/adapters/cql3"
+	"twissandra/internal/testkit/cqltest"
+	"twissandra/ports/porttest"
+	"twissandra/ports/teachingtest"
+)
+
+func TestLocateContract(t *testing.T) {
+	s := sharedStore(t)
+	teachingtest.RunLocate(t, func(t *testing.T) teachingtest.InspectStores {
+		p := s.store
+		return teachingtest.InspectStores{
+			Stores:  porttest.Stores{Users: p, Tweets: p, Lines: p},
+			Blog:    porttest.BlogStores{Authors: p, Entries: p, Tags: p, Comments: p},
+			Locator: s,
+		}
+	})
+}
+
+// TestSizesContract measures a keyspace of its own: the widest partitions are the whole
+// keyspace's, which the other contract tests share.
+func TestSizesContract(t *testing.T) {
+	teachingtest.RunSizes(t, func(t *testing.T) teachingtest.SizeStores {
+		s := freshStore(t, "twissandra_test_sizes_")
+		p := s.store
+		return teachingtest.SizeStores{Stores: porttest.Stores{Users: p, Tweets: p, Lines: p}, Sizer: s, Capped: s.ScanCapped}
+	})
+}
+
+func TestClaimsContract(t *testing.T) { teachingtest.RunClaims(t, sharedStore(t), teachingtest.Yields) }
+
+// Two servers on one keyspace: what one keeps, the other reads.
+func TestActionLedgerContract(t *testing.T) {
+	s := sharedStore(t)
+	hosts, port := cqltest.Node(t)
+	other, err := cql3.Open(testCtx(t, time.Minute), cql3.Config{Hosts: hosts, Port: port, Keyspace: s.Keyspace(), Replication: "SimpleStrategy:1",
+		Timeout: 20 * time.Second, StartTimeout: 90 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	teachingtest.RunActionLedger(t, s, New(other))
+}
+
+// TestQueryLabContract tries keys on a keyspace of its own, whose scratch keyspace is dropped
+// with it.
+func TestQueryLabContract(t *testing.T) {
+	s := freshStore(t, "twissandra_test_qlab_")
+	// The contract tries more new keys a minute than the cluster's budget of tables made allows
+	// (TestQueryLabBoundsOverServers holds the lab to that budget).
+	s.lab.makes = 100
+	teachingtest.RunQueryLab(t, s, true)
+}

@@ -1,0 +1,611 @@
+package teach
+
+import (
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gocql/gocql"
+	"github.com/scylladb/gocqlx/v2"
+
+	"twissandra/adapters/cql3"
+	"twissandra/domain"
+	"twissandra/ports/teaching"
+)
+
+// The query-first lesson's exercise (teaching.QueryLab) on the real node: a scratch table per
+// access pattern and primary key the learners choose, in a keyspace of its own beside the
+// application's (LabKeyspace), filled with a few rows and queried with the pattern's query. The
+// CQL is composed here, the one place beside createKeyspace: the keyspace comes from validated
+// settings, the table's name is a hash, and every column name and value comes from the
+// patterns of package teaching, never from the learner, whose choice only picks among them.
+
+const (
+	// labMaxTables bounds the scratch keyspace's tables, over every server of the cluster: each
+	// table holds one of as many slots (lab_slots).
+	labMaxTables = 24
+	// labMakes bounds the tables the lab makes in any minute, over every server of the cluster
+	// together (lab_changes); each may drop one table to free its slot, so the lab changes the
+	// schema at most twice as often. A schema change is the costliest thing a visitor can ask of
+	// a cluster: every node applies it, and Cassandra serialises them.
+	labMakes = 5
+	// labBusyFor is how long a table stays its slot's after its last trial: a table tried in
+	// the last minute is never dropped for another key, so a trial never finds its table gone.
+	labBusyFor = time.Minute
+	// labExpire: a table unused this long is dropped by the sweep of whichever server runs it.
+	labExpire = time.Hour
+	// labSweepEvery is how often each server sweeps.
+	labSweepEvery = 5 * time.Minute
+	// labTrials is how many keys one client may try a minute on one server.
+	labTrials = 10
+	// labLimit is how many rows the pattern's query returns at most.
+	labLimit = 10
+	// labSessions bounds the clients the limiter remembers.
+	labSessions = 4096
+)
+
+// queryLab is the lab's state in this process; what the servers share is in the lab's
+// keyspace: the slots of its tables (lab_slots: which table, when last tried, the day its rows
+// were written) and the schema changes of the last minutes (lab_changes).
+type queryLab struct {
+	mu       sync.Mutex // serialises this process's claims of a slot
+	ready    bool       // the keyspace and its two tables exist
+	maxTable int        // labMaxTables unless a test says otherwise
+	makes    int        // labMakes unless a test says otherwise
+	busyFor  time.Duration
+	trials   trialLimiter
+}
+
+func (l *queryLab) limits() (tables, makes int, busyFor time.Duration) {
+	tables, makes, busyFor = labMaxTables, labMakes, labBusyFor
+	if l.maxTable > 0 {
+		tables = l.maxTable
+	}
+	if l.makes > 0 {
+		makes = l.makes
+	}
+	if l.busyFor > 0 {
+		busyFor = l.busyFor
+	}
+	return tables, makes, busyFor
+}
+
+// LabBusyError is a trial the lab cannot run now without changing the schema more than the
+// cluster's bound allows: every slot's table was tried in the last minute, or the lab made its
+// tables of the minute already. A key already tried still runs.
+type LabBusyError struct {
+	Why   string
+	After time.Duration
+}
+
+func (e *LabBusyError) Error() string {
+	return fmt.Sprintf("%s: try a key already tried, or this one again in %d seconds", e.Why, int(e.After/time.Second)+1)
+}
+
+// Is makes a busy lab a kind of teaching.ErrTooManyTrials, which the lesson tells the learner.
+func (e *LabBusyError) Is(target error) bool { return target == teaching.ErrTooManyTrials }
+
+// trialLimiter allows each client labTrials trials in any minute.
+type trialLimiter struct {
+	mu   sync.Mutex
+	seen map[string][]time.Time
+	max  int
+}
+
+func (l *trialLimiter) allow(session string, now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.seen == nil {
+		l.seen = map[string][]time.Time{}
+	}
+	limit := l.max
+	if limit == 0 {
+		limit = labTrials
+	}
+	recent := slices.DeleteFunc(l.seen[session], func(t time.Time) bool { return now.Sub(t) >= time.Minute })
+	if len(recent) >= limit {
+		l.seen[session] = recent
+		return false
+	}
+	if len(l.seen) >= labSessions { // forget the clients with nothing in the last minute
+		for s, ts := range l.seen {
+			if len(ts) == 0 || now.Sub(ts[len(ts)-1]) >= time.Minute {
+				delete(l.seen, s)
+			}
+		}
+	}
+	l.seen[session] = append(recent, now)
+	return true
+}
+
+// labTableName names a pattern's table for a key: the pattern and a hash of the key, so that
+// the same choice finds the same table.
+func labTableName(k teaching.KeyChoice) string {
+	sum := sha1.Sum([]byte(k.String()))
+	return "q_" + k.Pattern + "_" + hex.EncodeToString(sum[:5])
+}
+
+// labFixture is the rows of a pattern's table: every value as a CQL literal, by column.
+type labFixture struct {
+	rows []map[string]string
+	// given and buckets are what the query names: the value of each Given and Constant column,
+	// and the values of each Bucket column.
+	given   map[string]string
+	buckets map[string][]string
+}
+
+var labUsers = []string{"ann", "bob", "cat"}
+
+// fixtureOf makes the rows of p's table on the day of now: three users, each with two tweets a
+// day over three days (the lines), or followers, or a row each (the users).
+func fixtureOf(p teaching.KeyPattern, now time.Time) labFixture {
+	f := labFixture{given: map[string]string{}, buckets: map[string][]string{}}
+	today := now.UTC().Truncate(24 * time.Hour)
+	var days []time.Time
+	for d := 2; d >= 0; d-- {
+		days = append(days, today.AddDate(0, 0, -d))
+	}
+	lit := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+	for _, c := range p.Columns {
+		switch c.Role {
+		case teaching.Given:
+			f.given[c.Name] = lit(labUsers[0])
+		case teaching.Constant:
+			f.given[c.Name] = lit("public")
+		case teaching.Bucket:
+			for _, d := range days {
+				f.buckets[c.Name] = append(f.buckets[c.Name], lit(d.Format(time.DateOnly)))
+			}
+		}
+	}
+	switch p.ID {
+	case "userline", "public":
+		for ui, u := range labUsers {
+			for di, d := range days {
+				for i := range 2 {
+					at := d.Add(time.Duration(9+ui*3+i) * time.Hour)
+					id := gocql.MinTimeUUID(at).String()
+					f.rows = append(f.rows, map[string]string{"username": lit(u), "author": lit(u), "line": lit("public"),
+						"day": lit(d.Format(time.DateOnly)), "time": id, "tweet_id": id,
+						"body": lit(fmt.Sprintf("%s's tweet %d of day %d", u, i+1, di+1))})
+				}
+			}
+		}
+	case "followers":
+		for ui, u := range labUsers {
+			for j := range 3 - ui {
+				f.rows = append(f.rows, map[string]string{"username": lit(u), "follower": lit(fmt.Sprintf("fan%d_of_%s", j+1, u)),
+					"since": lit(today.Add(time.Duration(j) * time.Hour).Format("2006-01-02T15:04:05Z"))})
+			}
+		}
+	case "user":
+		for i, u := range labUsers {
+			f.rows = append(f.rows, map[string]string{"username": lit(u), "id": fmt.Sprintf("00000000-0000-4000-8000-%012d", i+1),
+				"created_at": lit(today.Format("2006-01-02T15:04:05Z"))})
+		}
+	}
+	return f
+}
+
+// labSchema is the CREATE TABLE of p's table under key k.
+func labSchema(ks, table string, p teaching.KeyPattern, k teaching.KeyChoice) string {
+	cols := make([]string, 0, len(p.Columns)+1)
+	for _, c := range p.Columns {
+		cols = append(cols, c.Name+" "+c.Type)
+	}
+	key := strings.TrimPrefix(k.String(), "PRIMARY KEY ")
+	options := ""
+	if i := strings.Index(key, " WITH "); i >= 0 {
+		key, options = key[:i], key[i:]
+	}
+	return fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s.%s (%s, PRIMARY KEY %s)%s", ks, table, strings.Join(cols, ", "), key, options)
+}
+
+// labQuery is p's query on its table under key k: the values it knows restrict their columns
+// (a Given column always; a Bucket or Constant one when it is in the partition key, which is
+// what it is for), then the order it wants and a limit. It returns how many partitions the
+// query names (0: it names none, a scan) and whether it lists them with IN.
+func labQuery(ks, table string, p teaching.KeyPattern, k teaching.KeyChoice, f labFixture) (cql string, partitions int, in bool) {
+	var where []string
+	partitions = 1
+	restricted := 0
+	for _, c := range p.Columns {
+		inPK := slices.Contains(k.Partition, c.Name)
+		switch {
+		case c.Role == teaching.Given || (c.Role == teaching.Constant && inPK):
+			where = append(where, c.Name+" = "+f.given[c.Name])
+		case c.Role == teaching.Bucket && inPK:
+			where = append(where, c.Name+" IN ("+strings.Join(f.buckets[c.Name], ", ")+")")
+			partitions *= len(f.buckets[c.Name])
+			in = true
+		default:
+			continue
+		}
+		if inPK {
+			restricted++
+		}
+	}
+	cql = "SELECT * FROM " + ks + "." + table
+	if len(where) > 0 {
+		cql += " WHERE " + strings.Join(where, " AND ")
+	}
+	for _, c := range p.Columns {
+		if c.Role == teaching.Ordered {
+			cql += " ORDER BY " + c.Name + map[bool]string{true: " DESC", false: " ASC"}[p.Desc]
+		}
+	}
+	cql += fmt.Sprintf(" LIMIT %d", labLimit)
+	if restricted < len(k.Partition) {
+		partitions = 0
+	}
+	return cql, partitions, in
+}
+
+// TryKey implements teaching.QueryLab.
+func (s *Store) TryKey(ctx context.Context, session string, k teaching.KeyChoice) (teaching.KeyTrial, error) {
+	p, err := k.Validate()
+	if err != nil {
+		return teaching.KeyTrial{}, err
+	}
+	sess, err := s.sess()
+	if err != nil {
+		return teaching.KeyTrial{}, err
+	}
+	if !s.lab.trials.allow(session, time.Now()) {
+		return teaching.KeyTrial{}, teaching.ErrTooManyTrials
+	}
+	ks := cql3.LabKeyspace(s.Keyspace())
+	t := teaching.KeyTrial{Choice: k, Keyspace: ks, Table: labTableName(k)}
+	now := time.Now()
+	fix := fixtureOf(p, now)
+	if err := s.prepareLabTable(ctx, sess, &t, p, fix, now); err != nil {
+		return t, err
+	}
+	partitions := map[string]bool{}
+	for _, r := range fix.rows {
+		var key []string
+		for _, c := range k.Partition {
+			key = append(key, r[c])
+		}
+		partitions[strings.Join(key, ",")] = true
+	}
+	t.Held = len(partitions)
+
+	query, named, in := labQuery(ks, t.Table, p, k, fix)
+	rows, qerr := labRun(ctx, sess, &t, query, in)
+	if unconfigured(qerr) {
+		// Another server is still making the table (its slot is claimed before its CREATE).
+		return t, &LabBusyError{Why: "the table of this key is being made on another server", After: time.Second}
+	}
+	switch msg, refused := refusal(qerr); {
+	case qerr == nil:
+		t.Rows = rows
+		switch {
+		case named == 0:
+			t.Outcome, t.Partitions = teaching.EveryPartition, t.Held
+		case named == 1:
+			t.Outcome, t.Partitions = teaching.OnePartition, 1
+		default:
+			t.Outcome, t.Partitions = teaching.ManyPartitions, named
+		}
+	case refused && strings.Contains(msg, "ALLOW FILTERING"):
+		t.Outcome, t.Message, t.Partitions = teaching.NeedsFiltering, msg, t.Held
+		filtered := strings.Replace(query, fmt.Sprintf(" LIMIT %d", labLimit), fmt.Sprintf(" LIMIT %d ALLOW FILTERING", labLimit), 1)
+		rows, ferr := labRun(ctx, sess, &t, filtered, in)
+		if msg2, refused2 := refusal(ferr); refused2 {
+			t.Outcome, t.Message = teaching.Refused, msg+" With ALLOW FILTERING: "+msg2
+		} else if ferr != nil {
+			return t, wrap("query lab", ferr)
+		}
+		t.Rows = rows
+	case refused:
+		t.Outcome, t.Message = teaching.Refused, msg
+	default:
+		return t, wrap("query lab", qerr)
+	}
+	return t, nil
+}
+
+// unconfigured reports whether err is Cassandra's answer to a table that does not exist (yet).
+func unconfigured(err error) bool {
+	msg, ok := refusal(err)
+	return ok && (strings.Contains(msg, "unconfigured table") || strings.Contains(msg, "Unknown CF") || strings.Contains(msg, "does not exist"))
+}
+
+// refusal is Cassandra's message when err is its refusal of a query (InvalidRequest).
+func refusal(err error) (string, bool) {
+	var re gocql.RequestError
+	if errors.As(err, &re) && (re.Code() == gocql.ErrCodeInvalid || re.Code() == gocql.ErrCodeSyntax) {
+		return re.Message(), true
+	}
+	return "", false
+}
+
+// labRun runs a query of the lab (without paging when it lists partitions: Cassandra orders
+// the rows of several partitions only in one page), records it in the trial and returns the
+// rows it read.
+func labRun(ctx context.Context, sess gocqlx.Session, t *teaching.KeyTrial, cql string, unpaged bool) (int, error) {
+	start := time.Now()
+	q := sess.ContextQuery(ctx, cql, nil)
+	defer q.Release()
+	q.Idempotent(true)
+	if unpaged {
+		q.PageSize(0)
+	}
+	iter := q.Iter()
+	rows := iter.NumRows()
+	err := iter.Close()
+	st := teaching.LabStatement{CQL: cql, Took: time.Since(start), Rows: rows}
+	if err != nil {
+		st.Error, st.Rows = "error", -1
+		if msg, ok := refusal(err); ok {
+			st.Error = "InvalidRequest: " + msg
+		}
+	}
+	t.Statements = append(t.Statements, st)
+	return rows, err
+}
+
+// labExec runs a schema change or a write of the lab and records it in the trial.
+func labExec(ctx context.Context, sess gocqlx.Session, t *teaching.KeyTrial, cql string, shown string) error {
+	start := time.Now()
+	err := sess.ContextQuery(ctx, cql, nil).ExecRelease()
+	st := teaching.LabStatement{CQL: shown, Took: time.Since(start), Rows: -1}
+	if err != nil {
+		st.Error = "error"
+	}
+	t.Statements = append(t.Statements, st)
+	return err
+}
+
+// labSlot is a row of lab_slots.
+type labSlot struct {
+	Slot   int
+	Name   *string
+	Used   *time.Time
+	Filled *string
+}
+
+// ensureLab makes the scratch keyspace and its two tables, once per process.
+func (s *Store) ensureLab(ctx context.Context, sess gocqlx.Session, t *teaching.KeyTrial) error {
+	l := &s.lab
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ready {
+		return nil
+	}
+	for _, stmt := range []string{
+		fmt.Sprintf("CREATE KEYSPACE IF NOT EXISTS %s WITH replication = %s AND durable_writes = false", t.Keyspace, s.store.Replication().CQL()),
+		"CREATE TABLE IF NOT EXISTS " + t.Keyspace + ".lab_slots (slot int PRIMARY KEY, name text, used timestamp, filled text)",
+		"CREATE TABLE IF NOT EXISTS " + t.Keyspace + ".lab_changes (bucket text, at timeuuid, what text, PRIMARY KEY (bucket, at)) WITH default_time_to_live = 300",
+	} {
+		if err := labExec(ctx, sess, t, stmt, stmt); err != nil {
+			return wrap("query lab keyspace", err)
+		}
+	}
+	if err := sess.AwaitSchemaAgreement(ctx); err != nil {
+		return wrap("query lab schema agreement", err)
+	}
+	l.ready = true
+	return nil
+}
+
+// slots reads every claimed slot of the lab.
+func (s *Store) slots(ctx context.Context, sess gocqlx.Session, ks string) ([]labSlot, error) {
+	var out []labSlot
+	err := sess.ContextQuery(ctx, "SELECT slot, name, used, filled FROM "+ks+".lab_slots", nil).SelectRelease(&out)
+	return out, err
+}
+
+// spend counts one table made in the cluster's budget of the minute, or says how long until one
+// may be: an entry is written, then the entries of the last minute counted, every server's, its
+// own included; over the budget it is taken out again (so the count is exact however many
+// servers make tables at once).
+func (s *Store) spend(ctx context.Context, sess gocqlx.Session, ks, what string, makes int) (time.Duration, error) {
+	now := time.Now()
+	at := gocql.UUIDFromTime(now)
+	if err := sess.ContextQuery(ctx, "INSERT INTO "+ks+".lab_changes (bucket, at, what) VALUES ('made', ?, ?)", nil).Bind(at, what).ExecRelease(); err != nil {
+		return 0, err
+	}
+	var times []gocql.UUID
+	if err := sess.ContextQuery(ctx, "SELECT at FROM "+ks+".lab_changes WHERE bucket = 'made' AND at >= minTimeuuid(?) LIMIT ?", nil).
+		Bind(now.Add(-time.Minute), makes+1).SelectRelease(&times); err != nil {
+		return 0, err
+	}
+	if len(times) <= makes {
+		return 0, nil
+	}
+	if err := sess.ContextQuery(ctx, "DELETE FROM "+ks+".lab_changes WHERE bucket = 'made' AND at = ?", nil).Bind(at).ExecRelease(); err != nil {
+		return 0, err
+	}
+	return max(time.Second, times[0].Time().Add(time.Minute).Sub(now)), nil
+}
+
+// claim takes the slot of the trial's table: touches it when a slot holds it already, else
+// takes a free slot or the least recently tried one not tried for busyFor (its table to drop),
+// within the budget of tables made a minute. Every claim is a lightweight transaction on the
+// slot, so two servers never take one slot, and the lab never holds more tables than slots.
+func (s *Store) claim(ctx context.Context, sess gocqlx.Session, t *teaching.KeyTrial, now time.Time) (slot labSlot, evicted string, err error) {
+	tables, makes, busyFor := s.lab.limits()
+	spent := false
+	for range 5 {
+		slots, err := s.slots(ctx, sess, t.Keyspace)
+		if err != nil {
+			return slot, "", wrap("query lab slots", err)
+		}
+		taken := map[int]labSlot{}
+		for _, sl := range slots {
+			taken[sl.Slot] = sl
+			if sl.Name != nil && *sl.Name == t.Table {
+				ok, err := s.store.CAS(sess.ContextQuery(ctx, "UPDATE "+t.Keyspace+".lab_slots SET used = ? WHERE slot = ? IF name = ?", nil).Bind(now, sl.Slot, t.Table))
+				if err != nil {
+					return slot, "", wrap("query lab slot", err)
+				}
+				if ok {
+					return sl, "", nil
+				}
+				continue // another server took it meanwhile: read again
+			}
+		}
+		if !spent {
+			wait, err := s.spend(ctx, sess, t.Keyspace, t.Table, makes)
+			if err != nil {
+				return slot, "", wrap("query lab budget", err)
+			}
+			if wait > 0 {
+				return slot, "", &LabBusyError{Why: fmt.Sprintf("the lab has made its %d tables of the minute on this cluster", makes), After: wait}
+			}
+			spent = true
+		}
+		// A slot never used, or emptied by the sweep, else the least recently tried one that
+		// nobody tried for busyFor.
+		unused, emptied, lru := -1, -1, -1
+		for i := range tables {
+			sl, ok := taken[i]
+			switch {
+			case !ok:
+				unused = i
+			case sl.Name == nil:
+				emptied = i
+			case sl.Used != nil && now.Sub(*sl.Used) >= busyFor && (lru < 0 || sl.Used.Before(*taken[lru].Used)):
+				lru = i
+			}
+			if unused >= 0 || emptied >= 0 {
+				break
+			}
+		}
+		var ok bool
+		switch {
+		case unused >= 0:
+			ok, err = s.store.CAS(sess.ContextQuery(ctx, "INSERT INTO "+t.Keyspace+".lab_slots (slot, name, used) VALUES (?, ?, ?) IF NOT EXISTS", nil).Bind(unused, t.Table, now))
+			slot = labSlot{Slot: unused}
+		case emptied >= 0:
+			ok, err = s.store.CAS(sess.ContextQuery(ctx, "UPDATE "+t.Keyspace+".lab_slots SET name = ?, used = ?, filled = null WHERE slot = ? IF name = null", nil).Bind(t.Table, now, emptied))
+			slot = labSlot{Slot: emptied}
+		case lru >= 0:
+			old := taken[lru]
+			ok, err = s.store.CAS(sess.ContextQuery(ctx, "UPDATE "+t.Keyspace+".lab_slots SET name = ?, used = ?, filled = null WHERE slot = ? IF name = ? AND used = ?", nil).Bind(t.Table, now, lru, *old.Name, *old.Used))
+			slot, evicted = labSlot{Slot: lru}, *old.Name
+		default:
+			return slot, "", &LabBusyError{Why: fmt.Sprintf("all %d of the lab's tables were tried in the last minute", tables), After: busyFor}
+		}
+		if err != nil {
+			return slot, "", wrap("query lab slot", err)
+		}
+		if ok {
+			slot.Name = &t.Table
+			return slot, evicted, nil
+		}
+	}
+	return slot, "", &LabBusyError{Why: "the lab's tables are changing on other servers", After: time.Second}
+}
+
+// prepareLabTable makes the scratch keyspace on first use, claims the trial's table's slot
+// (claim), makes the table when the slot is new to it (dropping the table it held), and writes
+// its rows when they are not today's.
+func (s *Store) prepareLabTable(ctx context.Context, sess gocqlx.Session, t *teaching.KeyTrial, p teaching.KeyPattern, fix labFixture, now time.Time) error {
+	if err := s.ensureLab(ctx, sess, t); err != nil {
+		return err
+	}
+	s.lab.mu.Lock()
+	slot, evicted, err := s.claim(ctx, sess, t, now)
+	s.lab.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if slot.Used == nil { // a slot new to this table: make it
+		if evicted != "" {
+			stmt := "DROP TABLE IF EXISTS " + t.Keyspace + "." + evicted
+			if err := labExec(ctx, sess, t, stmt, stmt+" (the least recently tried of the lab's tables)"); err != nil {
+				return wrap("query lab drop", err)
+			}
+		}
+		schema := labSchema(t.Keyspace, t.Table, p, t.Choice)
+		if err := labExec(ctx, sess, t, schema, schema); err != nil {
+			// Give the slot back: the table is not there.
+			_, _ = s.store.CAS(sess.ContextQuery(context.WithoutCancel(ctx), "UPDATE "+t.Keyspace+".lab_slots SET name = null, used = null WHERE slot = ? IF name = ?", nil).Bind(slot.Slot, t.Table))
+			if msg, ok := refusal(err); ok {
+				return fmt.Errorf("%w: Cassandra refused the table: %s", domain.ErrInvalid, msg)
+			}
+			return wrap("query lab table", err)
+		}
+		if err := sess.AwaitSchemaAgreement(ctx); err != nil {
+			return wrap("query lab schema agreement", err)
+		}
+		t.Created = true
+	}
+	day := now.UTC().Format(time.DateOnly)
+	if slot.Filled != nil && *slot.Filled == day {
+		return nil
+	}
+	b := sess.NewBatch(gocql.UnloggedBatch).WithContext(ctx)
+	var names []string
+	for _, c := range p.Columns {
+		names = append(names, c.Name)
+	}
+	for _, r := range fix.rows {
+		vals := make([]string, len(names))
+		for i, n := range names {
+			vals[i] = r[n]
+		}
+		b.Query("INSERT INTO " + t.Keyspace + "." + t.Table + " (" + strings.Join(names, ", ") + ") VALUES (" + strings.Join(vals, ", ") + ")")
+	}
+	start := time.Now()
+	err = sess.ExecuteBatch(b)
+	t.Statements = append(t.Statements, teaching.LabStatement{
+		CQL:  fmt.Sprintf("BEGIN UNLOGGED BATCH %d × INSERT INTO %s.%s (%s) VALUES (…) APPLY BATCH", len(fix.rows), t.Keyspace, t.Table, strings.Join(names, ", ")),
+		Took: time.Since(start), Rows: -1})
+	if err != nil {
+		t.Statements[len(t.Statements)-1].Error = "error"
+		if unconfigured(err) {
+			return &LabBusyError{Why: "the table of this key is being made on another server", After: time.Second}
+		}
+		return wrap("query lab rows", err)
+	}
+	if err := sess.ContextQuery(ctx, "UPDATE "+t.Keyspace+".lab_slots SET filled = ? WHERE slot = ?", nil).Bind(day, slot.Slot).ExecRelease(); err != nil {
+		return wrap("query lab slot", err)
+	}
+	return nil
+}
+
+// SweepLab drops the lab's tables that nobody tried for labExpire, on whichever server runs
+// it: each server runs it every labSweepEvery (Module), so the tables go on time whatever
+// servers come and go. A lab never used has nothing to sweep.
+func (s *Store) SweepLab(ctx context.Context) (dropped []string, err error) {
+	sess, err := s.sess()
+	if err != nil {
+		return nil, err
+	}
+	ks := cql3.LabKeyspace(s.Keyspace())
+	slots, err := s.slots(ctx, sess, ks)
+	if err != nil {
+		if unconfigured(err) || strings.Contains(err.Error(), "Keyspace") {
+			return nil, nil // no lab yet
+		}
+		return nil, wrap("query lab sweep", err)
+	}
+	now := time.Now()
+	for _, sl := range slots {
+		if sl.Name == nil || sl.Used == nil || now.Sub(*sl.Used) < labExpire {
+			continue
+		}
+		ok, err := s.store.CAS(sess.ContextQuery(ctx, "UPDATE "+ks+".lab_slots SET name = null, used = null, filled = null WHERE slot = ? IF name = ? AND used = ?", nil).Bind(sl.Slot, *sl.Name, *sl.Used))
+		if err != nil {
+			return dropped, wrap("query lab sweep", err)
+		}
+		if !ok {
+			continue // tried again meanwhile, or swept by another server
+		}
+		if err := sess.ContextQuery(ctx, "DROP TABLE IF EXISTS "+ks+"."+*sl.Name, nil).ExecRelease(); err != nil {
+			return dropped, wrap("query lab sweep", err)
+		}
+		dropped = append(dropped, *sl.Name)
+	}
+	return dropped, nil
+}
