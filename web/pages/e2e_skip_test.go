@@ -10,17 +10,19 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"twissandra/internal/testkit/webkit"
 )
 
 // In Chromium, at 1280 and 390 px: the first Tab of a page reaches the "Skip to content" link,
 // which then shows inside the window (it is out of sight until then), and following it takes
 // the next Tab into the page's content, past the header's links (/login: its first field).
 func TestBrowserSkipLink(t *testing.T) {
-	app := newApp(t, memoryStores())
-	shots := screenshotDir(t)
+	app := newApp(t, webkit.MemoryStores())
+	shots := webkit.ScreenshotDir(t)
 	for _, width := range []int{1280, 390} {
 		t.Run(fmt.Sprint(width), func(t *testing.T) {
-			ctx := browser(t, width, 800, 60*time.Second)
+			ctx := webkit.Browser(t, width, 800, 60*time.Second)
 			eval := func(js string) string {
 				t.Helper()
 				v, err := chromedp.Run(ctx, chromedp.Evaluate[string](js))
@@ -30,7 +32,7 @@ func TestBrowserSkipLink(t *testing.T) {
 				return v
 			}
 			// A window cannot be narrower than 500 px in headless Chromium: emulate the viewport.
-			if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), 800), chromedp.Navigate(app.srv.URL+"/login"), chromedp.WaitVisible(chromedp.CSS("#login-username"))); err != nil {
+			if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(width), 800), chromedp.Navigate(app.Srv.URL+"/login"), chromedp.WaitVisible(chromedp.CSS("#login-username"))); err != nil {
 				t.Fatal(err)
 			}
 			if b := eval(`String(document.querySelector('.skip-link').getBoundingClientRect().bottom)`); b != "0" && !strings.HasPrefix(b, "-") {

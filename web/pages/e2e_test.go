@@ -1,7 +1,6 @@
 package pages
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,86 +11,36 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"twissandra/domain/blog"
+	"twissandra/internal/testkit/webkit"
 )
-
-const chromiumPath = "/usr/bin/chromium"
-
-// screenshotDir is artifacts/screenshots at the repository root (the folder holding go.mod).
-func screenshotDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test's directory")
-		}
-		dir = parent
-	}
-	out := filepath.Join(dir, "artifacts", "screenshots")
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// browser starts headless Chromium with a window of width x height and returns a context for
-// its first tab, with a deadline of timeout (the start itself has none). Without Chromium the
-// test skips loudly, and fails under CI.
-func browser(t *testing.T, width, height int, timeout time.Duration) context.Context {
-	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is missing and CI=true: install it with apt-get install -y chromium", chromiumPath)
-		}
-		t.Skipf("!!! SKIPPING THE BROWSER TEST: %s is missing (apt-get install -y chromium) !!!", chromiumPath)
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromiumPath), chromedp.NoSandbox, chromedp.Flag("disable-gpu", true), chromedp.WindowSize(width, height))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancelAlloc)
-	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
-	t.Cleanup(cancelBrowser)
-	if err := chromedp.Do(browserCtx); err != nil { // starts the browser, with no deadline
-		t.Fatalf("start chromium: %v", err)
-	}
-	ctx, cancel := context.WithTimeout(browserCtx, timeout)
-	t.Cleanup(cancel)
-	return ctx
-}
 
 // TestBrowserEndToEnd drives the pages in headless Chromium: two users sign up, follow, post,
 // page through older tweets, unfollow, comment on the blog, and a forged form is refused. It
 // saves full-page screenshots of the main pages to artifacts/screenshots (the teaching views'
 // are package teach's).
 func TestBrowserEndToEnd(t *testing.T) {
-	app := newApp(t, widerowStores(t))
-	base := app.srv.URL
+	app := newApp(t, webkit.WiderowStores(t))
+	base := app.Srv.URL
 
 	// bob has more than a page of tweets before anyone follows him.
-	if _, err := app.social.SignUp(bg(), "bob", "password1"); err != nil {
+	if _, err := app.Social.SignUp(webkit.BG(), "bob", "password1"); err != nil {
 		t.Fatal(err)
 	}
 	for i := range linePageSize + 5 {
-		if _, err := app.social.Post(bg(), "bob", fmt.Sprintf("bob tweet %d", i)); err != nil {
+		if _, err := app.Social.Post(webkit.BG(), "bob", fmt.Sprintf("bob tweet %d", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if _, err := app.blog.PutAuthor(bg(), "Arin Sarkissian", map[string]string{"twitter": "phatduckk", "bio": "bla bla bla"}); err != nil {
+	if _, err := app.Blog.PutAuthor(webkit.BG(), "Arin Sarkissian", map[string]string{"twitter": "phatduckk", "bio": "bla bla bla"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.blog.Publish(bg(), blog.Draft{Slug: "i-got-a-new-guitar", Title: "This is a blog entry about my new, awesome guitar",
+	if _, err := app.Blog.Publish(webkit.BG(), blog.Draft{Slug: "i-got-a-new-guitar", Title: "This is a blog entry about my new, awesome guitar",
 		Body: "this is a cool entry. etc etc yada yada", Author: "Arin Sarkissian", Tags: []string{"guitar", "musician"}}); err != nil {
 		t.Fatal(err)
 	}
-	shots := screenshotDir(t)
+	shots := webkit.ScreenshotDir(t)
 
-	ctx := browser(t, 1280, 900, 60*time.Second)
+	ctx := webkit.Browser(t, 1280, 900, 60*time.Second)
 
 	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
@@ -235,7 +184,7 @@ func TestBrowserEndToEnd(t *testing.T) {
 		})()`),
 		chromedp.WaitVisible(chromedp.Search(`//h1[text()="Form expired or forged"]`)))
 	shot("forbidden")
-	page, err := app.social.PublicLine(bg(), "", 0)
+	page, err := app.Social.PublicLine(webkit.BG(), "", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,44 +13,45 @@ import (
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
+	"twissandra/internal/testkit/webkit"
 	"twissandra/web"
 	"twissandra/web/site"
 )
 
 func TestSignUpLogInLogOut(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	c := app.client(t)
-	c.signUp("alice")
-	home := c.get("/")
-	mustContain(t, home.body, "Welcome, alice", "Your timeline", `id="post-form"`, "@alice")
-	r := c.post("/logout", nil)
-	if r.status != http.StatusSeeOther {
-		t.Fatalf("log out: %d", r.status)
+	app := newApp(t, webkit.MemoryStores())
+	c := app.Client(t)
+	c.SignUp("alice")
+	home := c.Get("/")
+	webkit.MustContain(t, home.Body, "Welcome, alice", "Your timeline", `id="post-form"`, "@alice")
+	r := c.Post("/logout", nil)
+	if r.Status != http.StatusSeeOther {
+		t.Fatalf("log out: %d", r.Status)
 	}
-	home = c.get("/")
-	mustContain(t, home.body, "You are signed out", "Public timeline")
-	mustNotContain(t, home.body, `id="post-form"`)
+	home = c.Get("/")
+	webkit.MustContain(t, home.Body, "You are signed out", "Public timeline")
+	webkit.MustNotContain(t, home.Body, `id="post-form"`)
 
-	r = c.post("/login", url.Values{"username": {"alice"}, "password": {"password1"}, "next": {"/public"}})
-	if r.status != http.StatusSeeOther || r.header.Get("Location") != "/public" {
-		t.Fatalf("log in: %d %q", r.status, r.header.Get("Location"))
+	r = c.Post("/login", url.Values{"username": {"alice"}, "password": {"password1"}, "next": {"/public"}})
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/public" {
+		t.Fatalf("log in: %d %q", r.Status, r.Header.Get("Location"))
 	}
 	// An off-site "next" is not followed.
-	c.post("/logout", nil)
-	r = c.post("/login", url.Values{"username": {"alice"}, "password": {"password1"}, "next": {"//evil.example/"}})
-	if r.header.Get("Location") != "/" {
-		t.Fatalf("next=//evil: redirected to %q", r.header.Get("Location"))
+	c.Post("/logout", nil)
+	r = c.Post("/login", url.Values{"username": {"alice"}, "password": {"password1"}, "next": {"//evil.example/"}})
+	if r.Header.Get("Location") != "/" {
+		t.Fatalf("next=//evil: redirected to %q", r.Header.Get("Location"))
 	}
 }
 
 func TestSessionCookieAttributes(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	c := app.client(t)
-	r := c.get("/login")
+	app := newApp(t, webkit.MemoryStores())
+	c := app.Client(t)
+	r := c.Get("/login")
 	var found bool
-	for _, sc := range r.header.Values("Set-Cookie") {
+	for _, sc := range r.Header.Values("Set-Cookie") {
 		if !strings.HasPrefix(sc, site.SessionCookie+"=") {
 			continue
 		}
@@ -65,19 +66,19 @@ func TestSessionCookieAttributes(t *testing.T) {
 		}
 	}
 	if !found {
-		t.Fatalf("no session cookie set: %v", r.header.Values("Set-Cookie"))
+		t.Fatalf("no session cookie set: %v", r.Header.Values("Set-Cookie"))
 	}
-	c.signUp("bob")
-	u, _ := url.Parse(app.srv.URL)
-	for _, ck := range c.http.Jar.Cookies(u) {
+	c.SignUp("bob")
+	u, _ := url.Parse(app.Srv.URL)
+	for _, ck := range c.HTTP.Jar.Cookies(u) {
 		if strings.Contains(ck.Value, "bob") {
 			t.Fatalf("the session cookie shows its content: %q", ck.Value)
 		}
 		// A tampered cookie is no session at all.
 		ck.Value = "x" + ck.Value[1:]
-		c.http.Jar.SetCookies(u, []*http.Cookie{ck})
+		c.HTTP.Jar.SetCookies(u, []*http.Cookie{ck})
 	}
-	mustNotContain(t, c.get("/").body, "@bob")
+	webkit.MustNotContain(t, c.Get("/").Body, "@bob")
 }
 
 // Behind a trusted proxy that says the client came over HTTPS, the session cookie is Secure;
@@ -88,12 +89,12 @@ func TestSessionCookieSecureBehindTrustedProxy(t *testing.T) {
 		trusted []string
 		secure  bool
 	}{{[]string{"127.0.0.1"}, true}, {[]string{"10.0.0.0/8"}, false}, {nil, false}} {
-		app := newAppWith(t, memoryStores(), web.Config{TrustedProxies: tc.trusted})
-		req, _ := http.NewRequest(http.MethodGet, app.srv.URL+"/login", nil)
+		app := newAppWith(t, webkit.MemoryStores(), web.Config{TrustedProxies: tc.trusted})
+		req, _ := http.NewRequest(http.MethodGet, app.Srv.URL+"/login", nil)
 		req.Header.Set("X-Forwarded-Proto", "https")
-		r := app.client(t).do(req)
+		r := app.Client(t).Do(req)
 		var cookie string
-		for _, sc := range r.header.Values("Set-Cookie") {
+		for _, sc := range r.Header.Values("Set-Cookie") {
 			if strings.HasPrefix(sc, site.SessionCookie+"=") {
 				cookie = sc
 			}
@@ -108,24 +109,24 @@ func TestSessionCookieSecureBehindTrustedProxy(t *testing.T) {
 // browser drops, a backslash it reads as a slash) sends the reader home instead.
 func TestLogInNextRefusesOtherHosts(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	c := app.client(t)
-	c.signUp("bob")
-	c.post("/logout", nil)
+	app := newApp(t, webkit.MemoryStores())
+	c := app.Client(t)
+	c.SignUp("bob")
+	c.Post("/logout", nil)
 	for _, next := range []string{"/\t/evil.example", "/\n/evil.example", "//evil.example", "/\\evil.example"} {
-		r := c.post("/login", url.Values{"username": {"bob"}, "password": {"password1"}, "next": {next}})
-		if r.status != http.StatusSeeOther || r.header.Get("Location") != "/" {
-			t.Errorf("next %q: %d to %q", next, r.status, r.header.Get("Location"))
+		r := c.Post("/login", url.Values{"username": {"bob"}, "password": {"password1"}, "next": {next}})
+		if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/" {
+			t.Errorf("next %q: %d to %q", next, r.Status, r.Header.Get("Location"))
 		}
-		c.post("/logout", nil)
+		c.Post("/logout", nil)
 	}
 }
 
 func TestSignUpBadInput(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	taken := app.client(t)
-	taken.signUp("taken")
+	app := newApp(t, webkit.MemoryStores())
+	taken := app.Client(t)
+	taken.SignUp("taken")
 	long := strings.Repeat("x", 5000)
 	tests := []struct {
 		name       string
@@ -147,103 +148,103 @@ func TestSignUpBadInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			c := app.client(t)
-			r := c.post("/signup", tc.form)
-			if r.status != tc.status {
-				t.Fatalf("status %d, want %d\n%s", r.status, tc.status, r.body)
+			c := app.Client(t)
+			r := c.Post("/signup", tc.form)
+			if r.Status != tc.status {
+				t.Fatalf("status %d, want %d\n%s", r.Status, tc.status, r.Body)
 			}
-			mustContain(t, r.body, tc.message, `id="signup-error"`)
+			webkit.MustContain(t, r.Body, tc.message, `id="signup-error"`)
 			if tc.kept != "" {
-				mustContain(t, r.body, tc.kept)
+				webkit.MustContain(t, r.Body, tc.kept)
 			}
 			if pw := tc.form.Get("password"); pw != "" {
-				mustNotContain(t, r.body, pw)
+				webkit.MustNotContain(t, r.Body, pw)
 			}
 			if tc.notCreated != "" {
-				if _, err := app.social.GetUser(bg(), tc.notCreated); !errors.Is(err, domain.ErrNotFound) {
+				if _, err := app.Social.GetUser(webkit.BG(), tc.notCreated); !errors.Is(err, domain.ErrNotFound) {
 					t.Fatalf("user %s exists after a refused sign-up (err %v)", tc.notCreated, err)
 				}
 			}
-			mustNotContain(t, c.get("/").body, "Your timeline")
+			webkit.MustNotContain(t, c.Get("/").Body, "Your timeline")
 		})
 	}
 }
 
 func TestLogInBadInputAndThrottle(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	app.client(t).signUp("gina")
-	c := app.client(t)
-	r := c.post("/login", url.Values{"username": {"gina"}})
-	if r.status != http.StatusBadRequest {
-		t.Fatalf("missing password: %d", r.status)
+	app := newApp(t, webkit.MemoryStores())
+	app.Client(t).SignUp("gina")
+	c := app.Client(t)
+	r := c.Post("/login", url.Values{"username": {"gina"}})
+	if r.Status != http.StatusBadRequest {
+		t.Fatalf("missing password: %d", r.Status)
 	}
-	mustContain(t, r.body, "Enter your username and your password", `value="gina"`)
+	webkit.MustContain(t, r.Body, "Enter your username and your password", `value="gina"`)
 	for i := range social.LoginLimit {
-		r = c.post("/login", url.Values{"username": {"gina"}, "password": {"wrong-password"}})
-		if r.status != http.StatusUnauthorized {
-			t.Fatalf("wrong password %d: status %d", i, r.status)
+		r = c.Post("/login", url.Values{"username": {"gina"}, "password": {"wrong-password"}})
+		if r.Status != http.StatusUnauthorized {
+			t.Fatalf("wrong password %d: status %d", i, r.Status)
 		}
-		mustContain(t, r.body, "Wrong username or password", `value="gina"`)
-		mustNotContain(t, r.body, "wrong-password")
+		webkit.MustContain(t, r.Body, "Wrong username or password", `value="gina"`)
+		webkit.MustNotContain(t, r.Body, "wrong-password")
 	}
-	r = c.post("/login", url.Values{"username": {"gina"}, "password": {"password1"}})
-	if r.status != http.StatusTooManyRequests {
-		t.Fatalf("after %d failures: status %d, want 429", social.LoginLimit, r.status)
+	r = c.Post("/login", url.Values{"username": {"gina"}, "password": {"password1"}})
+	if r.Status != http.StatusTooManyRequests {
+		t.Fatalf("after %d failures: status %d, want 429", social.LoginLimit, r.Status)
 	}
-	mustContain(t, r.body, "Too many sign-in attempts")
-	if r.header.Get("Retry-After") == "" {
+	webkit.MustContain(t, r.Body, "Too many sign-in attempts")
+	if r.Header.Get("Retry-After") == "" {
 		t.Fatal("429 without Retry-After")
 	}
-	mustNotContain(t, c.get("/").body, "Your timeline")
+	webkit.MustNotContain(t, c.Get("/").Body, "Your timeline")
 }
 
 func TestPostBadInput(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	anon := app.client(t)
-	r := anon.post("/tweets", url.Values{"body": {"hello"}})
-	if r.status != http.StatusSeeOther || r.header.Get("Location") != "/login" {
-		t.Fatalf("anonymous post: %d %q", r.status, r.header.Get("Location"))
+	app := newApp(t, webkit.MemoryStores())
+	anon := app.Client(t)
+	r := anon.Post("/tweets", url.Values{"body": {"hello"}})
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/login" {
+		t.Fatalf("anonymous post: %d %q", r.Status, r.Header.Get("Location"))
 	}
-	c := app.client(t)
-	c.signUp("hank")
+	c := app.Client(t)
+	c.SignUp("hank")
 	tooLong := strings.Repeat("é", domain.MaxTweetLen+1)
 	for _, tc := range []struct{ name, body, msg string }{
 		{"empty", "   ", "Body: must not be empty"},
 		{"too long", tooLong, "Body: must be at most 140 characters (got 141)"},
 	} {
-		r := c.post("/tweets", url.Values{"body": {tc.body}})
-		if r.status != http.StatusBadRequest {
-			t.Fatalf("%s: status %d", tc.name, r.status)
+		r := c.Post("/tweets", url.Values{"body": {tc.body}})
+		if r.Status != http.StatusBadRequest {
+			t.Fatalf("%s: status %d", tc.name, r.Status)
 		}
-		mustContain(t, r.body, tc.msg, `id="post-error"`)
+		webkit.MustContain(t, r.Body, tc.msg, `id="post-error"`)
 		if strings.TrimSpace(tc.body) != "" {
-			mustContain(t, r.body, tc.body)
+			webkit.MustContain(t, r.Body, tc.body)
 		}
 	}
-	page, _ := app.social.PublicLine(bg(), "", 0)
+	page, _ := app.Social.PublicLine(webkit.BG(), "", 0)
 	if len(page.Tweets) != 0 {
 		t.Fatalf("refused posts were stored: %v", page.Tweets)
 	}
 	// A body over the server's limit is refused before it is read.
-	r = c.postRaw("/tweets", url.Values{"body": {strings.Repeat("x", 70<<10)}})
-	if r.status != http.StatusRequestEntityTooLarge {
-		t.Fatalf("huge body: %d", r.status)
+	r = c.PostRaw("/tweets", url.Values{"body": {strings.Repeat("x", 70<<10)}})
+	if r.Status != http.StatusRequestEntityTooLarge {
+		t.Fatalf("huge body: %d", r.Status)
 	}
-	r = c.post("/tweets", url.Values{"body": {"  <b>hi</b> & bye  "}})
-	if r.status != http.StatusSeeOther {
-		t.Fatalf("post: %d\n%s", r.status, r.body)
+	r = c.Post("/tweets", url.Values{"body": {"  <b>hi</b> & bye  "}})
+	if r.Status != http.StatusSeeOther {
+		t.Fatalf("post: %d\n%s", r.Status, r.Body)
 	}
-	home := c.get("/")
-	mustContain(t, home.body, "Posted.", "&lt;b&gt;hi&lt;/b&gt; &amp; bye")
+	home := c.Get("/")
+	webkit.MustContain(t, home.Body, "Posted.", "&lt;b&gt;hi&lt;/b&gt; &amp; bye")
 }
 
 func TestCSRF(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	c := app.client(t)
-	c.signUp("ivan")
+	app := newApp(t, webkit.MemoryStores())
+	c := app.Client(t)
+	c.SignUp("ivan")
 	for _, tc := range []struct {
 		name string
 		tok  string
@@ -252,55 +253,55 @@ func TestCSRF(t *testing.T) {
 		if tc.tok != "" {
 			form.Set(site.CSRFField, tc.tok)
 		}
-		r := c.postRaw("/tweets", form)
-		if r.status != http.StatusForbidden {
-			t.Fatalf("%s token: status %d", tc.name, r.status)
+		r := c.PostRaw("/tweets", form)
+		if r.Status != http.StatusForbidden {
+			t.Fatalf("%s token: status %d", tc.name, r.Status)
 		}
-		mustContain(t, r.body, "Form expired or forged", "nothing was done")
+		webkit.MustContain(t, r.Body, "Form expired or forged", "nothing was done")
 	}
 	// A token from another session is no good either.
-	other := app.client(t)
-	r := c.postRaw("/tweets", url.Values{"body": {"forged"}, site.CSRFField: {other.csrf()}})
-	if r.status != http.StatusForbidden {
-		t.Fatalf("other session's token: %d", r.status)
+	other := app.Client(t)
+	r := c.PostRaw("/tweets", url.Values{"body": {"forged"}, site.CSRFField: {other.CSRF()}})
+	if r.Status != http.StatusForbidden {
+		t.Fatalf("other session's token: %d", r.Status)
 	}
-	page, _ := app.social.PublicLine(bg(), "", 0)
+	page, _ := app.Social.PublicLine(webkit.BG(), "", 0)
 	if len(page.Tweets) != 0 {
 		t.Fatal("a forged post was stored")
 	}
 	// The token changes at log-in: one seen before is refused after.
-	anon := app.client(t)
-	before := anon.csrf()
-	anon.signUp("judy")
-	r = anon.postRaw("/tweets", url.Values{"body": {"x"}, site.CSRFField: {before}})
-	if r.status != http.StatusForbidden {
-		t.Fatalf("pre-login token after login: %d", r.status)
+	anon := app.Client(t)
+	before := anon.CSRF()
+	anon.SignUp("judy")
+	r = anon.PostRaw("/tweets", url.Values{"body": {"x"}, site.CSRFField: {before}})
+	if r.Status != http.StatusForbidden {
+		t.Fatalf("pre-login token after login: %d", r.Status)
 	}
 }
 
 func TestNotFound(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	c := app.client(t)
+	app := newApp(t, webkit.MemoryStores())
+	c := app.Client(t)
 	for _, path := range []string{"/nope", "/users/ghost", "/users/bad%20name", "/users/ghost/friends", "/blog/entries/nope", "/blog/entries/Bad_Slug", "/blog/authors/Nobody", "/blog/tags/UPPER_"} {
-		r := c.get(path)
-		if r.status != http.StatusNotFound {
-			t.Fatalf("%s: status %d", path, r.status)
+		r := c.Get(path)
+		if r.Status != http.StatusNotFound {
+			t.Fatalf("%s: status %d", path, r.Status)
 		}
-		if ct := r.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+		if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
 			t.Fatalf("%s: content type %q", path, ct)
 		}
-		mustContain(t, r.body, "<h1>", "Go to the home page")
+		webkit.MustContain(t, r.Body, "<h1>", "Go to the home page")
 	}
-	r := c.get("/api/v1/nope")
+	r := c.Get("/api/v1/nope")
 	var body struct{ Error string }
-	if r.status != http.StatusNotFound || json.Unmarshal([]byte(r.body), &body) != nil || body.Error != "not_found" {
-		t.Fatalf("API 404: %d %s", r.status, r.body)
+	if r.Status != http.StatusNotFound || json.Unmarshal([]byte(r.Body), &body) != nil || body.Error != "not_found" {
+		t.Fatalf("API 404: %d %s", r.Status, r.Body)
 	}
-	req, _ := http.NewRequest(http.MethodDelete, app.srv.URL+"/login", nil)
-	r = c.do(req)
-	if r.status != http.StatusMethodNotAllowed || !strings.Contains(r.body, "Not allowed") {
-		t.Fatalf("HTML 405: %d %s", r.status, r.body)
+	req, _ := http.NewRequest(http.MethodDelete, app.Srv.URL+"/login", nil)
+	r = c.Do(req)
+	if r.Status != http.StatusMethodNotAllowed || !strings.Contains(r.Body, "Not allowed") {
+		t.Fatalf("HTML 405: %d %s", r.Status, r.Body)
 	}
 }
 
@@ -308,16 +309,16 @@ func TestNotFound(t *testing.T) {
 // a cursor it cannot read is a 400, as on the other lines.
 func TestUserPageReadsTheUserOnce(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	c := app.client(t)
-	c.signUp("bob")
-	r := c.get("/users/bob")
-	if ops := opCounts(t, r.header.Get(web.StorageOpsHeader)); r.status != http.StatusOK || ops["get"] != 1 || ops["slice"] != 3 {
+	app := newApp(t, webkit.MemoryStores())
+	c := app.Client(t)
+	c.SignUp("bob")
+	r := c.Get("/users/bob")
+	if ops := opCounts(t, r.Header.Get(web.StorageOpsHeader)); r.Status != http.StatusOK || ops["get"] != 1 || ops["slice"] != 3 {
 		t.Fatalf("user page: %d, Storage-Ops %q: want get=1 (the user) and slice=3 (the userline, both follow lists)",
-			r.status, r.header.Get(web.StorageOpsHeader))
+			r.Status, r.Header.Get(web.StorageOpsHeader))
 	}
-	if r := c.get("/users/bob?start=not-a-cursor"); r.status != http.StatusBadRequest {
-		t.Fatalf("bad cursor: %d", r.status)
+	if r := c.Get("/users/bob?start=not-a-cursor"); r.Status != http.StatusBadRequest {
+		t.Fatalf("bad cursor: %d", r.Status)
 	}
 }
 
@@ -350,81 +351,81 @@ func opCounts(t testing.TB, summary string) map[string]int {
 
 func TestPagingExact(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	c := app.client(t)
-	c.signUp("kate")
+	app := newApp(t, webkit.MemoryStores())
+	c := app.Client(t)
+	c.SignUp("kate")
 	for i := range linePageSize {
-		if _, err := app.social.Post(bg(), "kate", fmt.Sprintf("tweet number %d", i)); err != nil {
+		if _, err := app.Social.Post(webkit.BG(), "kate", fmt.Sprintf("tweet number %d", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// Exactly one page: no "Older" link.
-	mustNotContain(t, c.get("/").body, `id="older"`)
+	webkit.MustNotContain(t, c.Get("/").Body, `id="older"`)
 	for i := linePageSize; i < linePageSize+5; i++ {
-		if _, err := app.social.Post(bg(), "kate", fmt.Sprintf("tweet number %d", i)); err != nil {
+		if _, err := app.Social.Post(webkit.BG(), "kate", fmt.Sprintf("tweet number %d", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, base := range []string{"/", "/public", "/users/kate"} {
-		first := c.get(base)
-		mustContain(t, first.body, "tweet number 44<", "tweet number 5<", `id="older"`)
-		mustNotContain(t, first.body, "tweet number 4<")
-		m := olderLink.FindStringSubmatch(first.body)
+		first := c.Get(base)
+		webkit.MustContain(t, first.Body, "tweet number 44<", "tweet number 5<", `id="older"`)
+		webkit.MustNotContain(t, first.Body, "tweet number 4<")
+		m := olderLink.FindStringSubmatch(first.Body)
 		if m == nil {
 			t.Fatalf("%s: no older link", base)
 		}
-		second := c.get(strings.ReplaceAll(m[1], "&amp;", "&"))
-		if second.status != http.StatusOK {
-			t.Fatalf("%s older: %d", base, second.status)
+		second := c.Get(strings.ReplaceAll(m[1], "&amp;", "&"))
+		if second.Status != http.StatusOK {
+			t.Fatalf("%s older: %d", base, second.Status)
 		}
-		mustContain(t, second.body, "tweet number 4<", "tweet number 0<")
-		mustNotContain(t, second.body, "tweet number 5<", `id="older"`)
-		if n := strings.Count(second.body, `class="tweet"`); n != 5 {
+		webkit.MustContain(t, second.Body, "tweet number 4<", "tweet number 0<")
+		webkit.MustNotContain(t, second.Body, "tweet number 5<", `id="older"`)
+		if n := strings.Count(second.Body, `class="tweet"`); n != 5 {
 			t.Fatalf("%s older page holds %d tweets, want 5", base, n)
 		}
 	}
-	r := c.get("/?start=garbage")
-	if r.status != http.StatusBadRequest {
-		t.Fatalf("bad cursor: %d", r.status)
+	r := c.Get("/?start=garbage")
+	if r.Status != http.StatusBadRequest {
+		t.Fatalf("bad cursor: %d", r.Status)
 	}
 }
 
 func TestFollowUnfollowPages(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	a, b := app.client(t), app.client(t)
-	a.signUp("leo")
-	b.signUp("mia")
-	b.post("/tweets", url.Values{"body": {"mia was here"}})
-	page := a.get("/users/mia")
-	mustContain(t, page.body, `id="follow"`, "mia was here")
-	r := a.post("/users/mia/follow", url.Values{"next": {"/users/mia"}})
-	if r.status != http.StatusSeeOther {
-		t.Fatalf("follow: %d", r.status)
+	app := newApp(t, webkit.MemoryStores())
+	a, b := app.Client(t), app.Client(t)
+	a.SignUp("leo")
+	b.SignUp("mia")
+	b.Post("/tweets", url.Values{"body": {"mia was here"}})
+	page := a.Get("/users/mia")
+	webkit.MustContain(t, page.Body, `id="follow"`, "mia was here")
+	r := a.Post("/users/mia/follow", url.Values{"next": {"/users/mia"}})
+	if r.Status != http.StatusSeeOther {
+		t.Fatalf("follow: %d", r.Status)
 	}
-	page = a.get("/users/mia")
-	mustContain(t, page.body, "You now follow mia", `id="unfollow"`, `href="/users/leo">@leo`)
-	mustContain(t, a.get("/").body, "mia was here")
-	a.post("/users/mia/unfollow", url.Values{"next": {"/"}})
-	home := a.get("/")
-	mustContain(t, home.body, "You no longer follow mia")
-	mustNotContain(t, home.body, "mia was here")
+	page = a.Get("/users/mia")
+	webkit.MustContain(t, page.Body, "You now follow mia", `id="unfollow"`, `href="/users/leo">@leo`)
+	webkit.MustContain(t, a.Get("/").Body, "mia was here")
+	a.Post("/users/mia/unfollow", url.Values{"next": {"/"}})
+	home := a.Get("/")
+	webkit.MustContain(t, home.Body, "You no longer follow mia")
+	webkit.MustNotContain(t, home.Body, "mia was here")
 	// Following oneself or a ghost is a readable refusal.
-	r = a.post("/users/leo/follow", nil)
-	if r.status != http.StatusSeeOther {
-		t.Fatalf("self follow: %d", r.status)
+	r = a.Post("/users/leo/follow", nil)
+	if r.Status != http.StatusSeeOther {
+		t.Fatalf("self follow: %d", r.Status)
 	}
-	mustContain(t, a.get("/users/leo").body, "you cannot follow yourself")
-	if r = a.post("/users/ghost/follow", nil); r.status != http.StatusNotFound {
-		t.Fatalf("follow ghost: %d", r.status)
+	webkit.MustContain(t, a.Get("/users/leo").Body, "you cannot follow yourself")
+	if r = a.Post("/users/ghost/follow", nil); r.Status != http.StatusNotFound {
+		t.Fatalf("follow ghost: %d", r.Status)
 	}
 }
 
 func TestFind(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	c := app.client(t)
-	c.signUp("nina")
+	app := newApp(t, webkit.MemoryStores())
+	c := app.Client(t)
+	c.SignUp("nina")
 	for _, tc := range []struct {
 		q      string
 		status int
@@ -435,23 +436,23 @@ func TestFind(t *testing.T) {
 		{"no such!", 400, "must be 1 to 30"},
 		{"", 400, "is required"},
 	} {
-		r := c.get("/find?username=" + url.QueryEscape(tc.q))
-		if r.status != tc.status {
-			t.Fatalf("find %q: %d", tc.q, r.status)
+		r := c.Get("/find?username=" + url.QueryEscape(tc.q))
+		if r.Status != tc.status {
+			t.Fatalf("find %q: %d", tc.q, r.Status)
 		}
-		mustContain(t, r.body, tc.want)
+		webkit.MustContain(t, r.Body, tc.want)
 	}
 }
 
 func TestBlogPages(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	c := app.client(t)
-	r := c.get("/blog/new")
-	if r.status != http.StatusSeeOther {
-		t.Fatalf("anonymous write form: %d", r.status)
+	app := newApp(t, webkit.MemoryStores())
+	c := app.Client(t)
+	r := c.Get("/blog/new")
+	if r.Status != http.StatusSeeOther {
+		t.Fatalf("anonymous write form: %d", r.Status)
 	}
-	c.signUp("paul")
+	c.SignUp("paul")
 	good := url.Values{"title": {"My new guitar"}, "slug": {"my-new-guitar"}, "tags": {"guitar, Music"}, "body": {"It is red.\nIt is loud."}}
 	for _, tc := range []struct {
 		name   string
@@ -469,28 +470,28 @@ func TestBlogPages(t *testing.T) {
 			form[k] = v
 		}
 		tc.change(form)
-		r := c.post("/blog/new", form)
-		if r.status != tc.status {
-			t.Fatalf("%s: %d\n%s", tc.name, r.status, r.body)
+		r := c.Post("/blog/new", form)
+		if r.Status != tc.status {
+			t.Fatalf("%s: %d\n%s", tc.name, r.Status, r.Body)
 		}
-		mustContain(t, r.body, tc.msg, `id="publish-error"`, "It is red.")
+		webkit.MustContain(t, r.Body, tc.msg, `id="publish-error"`, "It is red.")
 	}
-	if _, err := app.blog.GetEntry(bg(), "my-new-guitar"); !errors.Is(err, domain.ErrNotFound) {
+	if _, err := app.Blog.GetEntry(webkit.BG(), "my-new-guitar"); !errors.Is(err, domain.ErrNotFound) {
 		t.Fatalf("a refused entry was stored: %v", err)
 	}
-	r = c.post("/blog/new", good)
-	if r.status != http.StatusSeeOther || r.header.Get("Location") != "/blog/entries/my-new-guitar" {
-		t.Fatalf("publish: %d %q\n%s", r.status, r.header.Get("Location"), r.body)
+	r = c.Post("/blog/new", good)
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/blog/entries/my-new-guitar" {
+		t.Fatalf("publish: %d %q\n%s", r.Status, r.Header.Get("Location"), r.Body)
 	}
-	r = c.post("/blog/new", good)
-	if r.status != http.StatusConflict {
-		t.Fatalf("publish again: %d", r.status)
+	r = c.Post("/blog/new", good)
+	if r.Status != http.StatusConflict {
+		t.Fatalf("publish again: %d", r.Status)
 	}
-	mustContain(t, r.body, "exists already")
-	mustContain(t, c.get("/blog").body, "My new guitar", `href="/blog/tags/music"`, `href="/blog/authors/paul"`)
-	mustContain(t, c.get("/blog/tags/music").body, "My new guitar")
-	mustNotContain(t, c.get("/blog/tags/drums").body, "My new guitar")
-	mustContain(t, c.get("/blog/authors/paul").body, "1 entry published")
+	webkit.MustContain(t, r.Body, "exists already")
+	webkit.MustContain(t, c.Get("/blog").Body, "My new guitar", `href="/blog/tags/music"`, `href="/blog/authors/paul"`)
+	webkit.MustContain(t, c.Get("/blog/tags/music").Body, "My new guitar")
+	webkit.MustNotContain(t, c.Get("/blog/tags/drums").Body, "My new guitar")
+	webkit.MustContain(t, c.Get("/blog/authors/paul").Body, "1 entry published")
 
 	for _, tc := range []struct {
 		name string
@@ -503,57 +504,57 @@ func TestBlogPages(t *testing.T) {
 		{"bad email", url.Values{"name": {"Quinn"}, "email": {"not-an-email"}, "text": {"nice guitar"}}, "Email: must look like", "not-an-email"},
 		{"huge text", url.Values{"name": {"Quinn"}, "text": {strings.Repeat("w", 2001)}}, "Text: must be at most 2000", `value="Quinn"`},
 	} {
-		r := c.post("/blog/entries/my-new-guitar/comments", tc.form)
-		if r.status != http.StatusBadRequest {
-			t.Fatalf("comment %s: %d", tc.name, r.status)
+		r := c.Post("/blog/entries/my-new-guitar/comments", tc.form)
+		if r.Status != http.StatusBadRequest {
+			t.Fatalf("comment %s: %d", tc.name, r.Status)
 		}
-		mustContain(t, r.body, tc.msg, tc.kept, `id="comment-error"`)
+		webkit.MustContain(t, r.Body, tc.msg, tc.kept, `id="comment-error"`)
 	}
-	cs, _ := app.blog.Comments(bg(), "my-new-guitar", "", 0)
+	cs, _ := app.Blog.Comments(webkit.BG(), "my-new-guitar", "", 0)
 	if len(cs.Comments) != 0 {
 		t.Fatal("a refused comment was stored")
 	}
-	r = c.post("/blog/entries/my-new-guitar/comments", url.Values{"name": {"Quinn"}, "text": {"nice <guitar>"}})
-	if r.status != http.StatusSeeOther {
-		t.Fatalf("comment: %d", r.status)
+	r = c.Post("/blog/entries/my-new-guitar/comments", url.Values{"name": {"Quinn"}, "text": {"nice <guitar>"}})
+	if r.Status != http.StatusSeeOther {
+		t.Fatalf("comment: %d", r.Status)
 	}
-	mustContain(t, c.get("/blog/entries/my-new-guitar").body, "nice &lt;guitar&gt;", "Quinn", "<p>It is loud.</p>")
-	if r = c.post("/blog/entries/no-such-entry/comments", url.Values{"name": {"Q"}, "text": {"x"}}); r.status != http.StatusNotFound {
-		t.Fatalf("comment on a missing entry: %d", r.status)
+	webkit.MustContain(t, c.Get("/blog/entries/my-new-guitar").Body, "nice &lt;guitar&gt;", "Quinn", "<p>It is loud.</p>")
+	if r = c.Post("/blog/entries/no-such-entry/comments", url.Values{"name": {"Q"}, "text": {"x"}}); r.Status != http.StatusNotFound {
+		t.Fatalf("comment on a missing entry: %d", r.Status)
 	}
 }
 
 func TestBlogOlderLink(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
-	if _, err := app.blog.PutAuthor(bg(), "Arin", nil); err != nil {
+	app := newApp(t, webkit.MemoryStores())
+	if _, err := app.Blog.PutAuthor(webkit.BG(), "Arin", nil); err != nil {
 		t.Fatal(err)
 	}
 	for i := range blogPageSize + 1 {
-		if _, err := app.blog.Publish(bg(), blog.Draft{Slug: fmt.Sprintf("entry-%d", i), Title: fmt.Sprintf("Entry %d", i), Body: "b", Author: "Arin"}); err != nil {
+		if _, err := app.Blog.Publish(webkit.BG(), blog.Draft{Slug: fmt.Sprintf("entry-%d", i), Title: fmt.Sprintf("Entry %d", i), Body: "b", Author: "Arin"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	c := app.client(t)
-	first := c.get("/blog")
-	m := olderLink.FindStringSubmatch(first.body)
+	c := app.Client(t)
+	first := c.Get("/blog")
+	m := olderLink.FindStringSubmatch(first.Body)
 	if m == nil {
 		t.Fatal("no older link on a blog of 11 entries")
 	}
-	second := c.get(m[1])
-	mustContain(t, second.body, "Entry 0<")
-	mustNotContain(t, second.body, "Entry 1<", `rel="next"`)
+	second := c.Get(m[1])
+	webkit.MustContain(t, second.Body, "Entry 0<")
+	webkit.MustNotContain(t, second.Body, "Entry 1<", `rel="next"`)
 }
 
 // The sign-in page has one heading of the first level and a second-level heading for each of
 // its two forms, which name the forms' sections.
 func TestLoginPageHeadings(t *testing.T) {
 	t.Parallel()
-	r := newApp(t, memoryStores()).client(t).get("/login")
-	if n := strings.Count(r.body, "<h1"); n != 1 {
+	r := newApp(t, webkit.MemoryStores()).Client(t).Get("/login")
+	if n := strings.Count(r.Body, "<h1"); n != 1 {
 		t.Errorf("/login has %d h1", n)
 	}
-	mustContain(t, r.body, `<h1>Sign in or sign up</h1>`,
+	webkit.MustContain(t, r.Body, `<h1>Sign in or sign up</h1>`,
 		`<section class="card" aria-labelledby="login-heading"><h2 id="login-heading">Sign in</h2>`,
 		`<section class="card" aria-labelledby="signup-heading"><h2 id="signup-heading">Sign up</h2>`)
 }

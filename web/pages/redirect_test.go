@@ -3,13 +3,15 @@ package pages
 import (
 	"net/http"
 	"testing"
+
+	"twissandra/internal/testkit/webkit"
 )
 
 // TestTrailingSlashes: pages redirect "/blog/" to "/blog" (keeping the query), the JSON API
 // never redirects (its clients get the documented 404), and "//host/" is no open redirect.
 func TestTrailingSlashes(t *testing.T) {
 	t.Parallel()
-	app := newApp(t, memoryStores())
+	app := newApp(t, webkit.MemoryStores())
 	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	cases := []struct {
 		path     string
@@ -23,7 +25,7 @@ func TestTrailingSlashes(t *testing.T) {
 		{"//evil.example/", http.StatusNotFound, ""},
 	}
 	for _, tc := range cases {
-		res, err := noFollow.Get(app.srv.URL + tc.path)
+		res, err := noFollow.Get(app.Srv.URL + tc.path)
 		if err != nil {
 			t.Fatal(err)
 		}

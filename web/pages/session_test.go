@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"testing"
 
+	"twissandra/internal/testkit/webkit"
 	"twissandra/web/site"
 )
 
@@ -14,37 +15,37 @@ import (
 // a post made with it is refused and writes nothing.
 func TestCopiedSessionCookieIsRefusedAfterLogout(t *testing.T) {
 	t.Parallel()
-	for name, st := range map[string]func(testing.TB) stores{
-		"memory":  func(testing.TB) stores { return memoryStores() },
-		"widerow": widerowStores,
+	for name, st := range map[string]func(testing.TB) webkit.Stores{
+		"memory":  func(testing.TB) webkit.Stores { return webkit.MemoryStores() },
+		"widerow": webkit.WiderowStores,
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			app := newApp(t, st(t))
-			c := app.client(t)
-			c.signUp("mallory")
-			u, _ := url.Parse(app.srv.URL)
-			copied := c.http.Jar.Cookies(u)
-			csrf := c.csrf()
-			thief := app.client(t)
+			c := app.Client(t)
+			c.SignUp("mallory")
+			u, _ := url.Parse(app.Srv.URL)
+			copied := c.HTTP.Jar.Cookies(u)
+			csrf := c.CSRF()
+			thief := app.Client(t)
 			jar, _ := cookiejar.New(nil)
 			jar.SetCookies(u, copied)
-			thief.http.Jar = jar
-			mustContain(t, thief.get("/").body, "Your timeline")
+			thief.HTTP.Jar = jar
+			webkit.MustContain(t, thief.Get("/").Body, "Your timeline")
 
-			if r := c.post("/logout", nil); r.status != http.StatusSeeOther {
-				t.Fatalf("logout: %d", r.status)
+			if r := c.Post("/logout", nil); r.Status != http.StatusSeeOther {
+				t.Fatalf("logout: %d", r.Status)
 			}
 			// The thief's jar still sends the cookie of before the logout.
 			jar.SetCookies(u, copied)
-			mustNotContain(t, thief.get("/").body, "Your timeline")
+			webkit.MustNotContain(t, thief.Get("/").Body, "Your timeline")
 			jar.SetCookies(u, copied)
-			r := thief.postRaw("/tweets", url.Values{"body": {"posted with a stolen cookie"}, site.CSRFField: {csrf}})
+			r := thief.PostRaw("/tweets", url.Values{"body": {"posted with a stolen cookie"}, site.CSRFField: {csrf}})
 			// Signed out, the session got a new CSRF token: the form's old one is refused.
-			if r.status != http.StatusForbidden {
-				t.Fatalf("a post with the copied cookie: %d %q, want 403", r.status, r.header.Get("Location"))
+			if r.Status != http.StatusForbidden {
+				t.Fatalf("a post with the copied cookie: %d %q, want 403", r.Status, r.Header.Get("Location"))
 			}
-			if p, err := app.social.Userline(bg(), "mallory", "", 10); err != nil || len(p.Tweets) != 0 {
+			if p, err := app.Social.Userline(webkit.BG(), "mallory", "", 10); err != nil || len(p.Tweets) != 0 {
 				t.Fatalf("mallory's userline after the refused post: %+v %v", p, err)
 			}
 		})

@@ -1,115 +1,35 @@
-// Package teach serves Twissandra's teaching views in the frame of package site: the "Models"
-// pages (the running backend's schema beside the other model's, the storage inspector of the
-// widerow engine's rows and the cql3 backend's partitions, where a record lives, the comparator
-// lab, the partition lessons, three generations of the data model, the celebrity problem, the
-// uniqueness race), and the footer of every page, which says what the page cost the storage, in
-// each model's own words.
+// Package teach puts Twissandra's teaching room into the frame of package site: it checks the
+// teaching views' Deps, builds the room's packages on them and adds their routes, and installs
+// the footer of every page (site.Teacher), which says what the page cost the storage, in each
+// model's own words. The room itself is in the packages below:
 //
-// The footer comes through the site's Teacher hook: the site renders what this package gives
-// it, and the product's pages (package pages) say what they are (a measured home page, a form's
-// action) through the site, never to this package.
+//   - frame: what every teaching view shares (the footer and banner, the action and cost
+//     ledgers, the gates, the notation, the shared components, the schema helpers);
+//   - models: the models page, the inspectors, where a record lives, partitions, generations;
+//   - labs: the comparator and consistency labs, the race, the celebrity page, and each
+//     browser's lab memory;
+//   - course: /learn, the reference pages, and the one list of the lessons;
+//   - lessons: a package a lesson, each its handler, component and test;
+//   - static: the figures the pages embed.
+//
+// The footer comes through the site's Teacher hook: the site renders what the frame gives it,
+// and the product's pages (package pages) say what they are (a measured home page, a form's
+// action) through the site, never to the teaching room.
 package teach
 
 import (
-	"embed"
 	"errors"
-	"io/fs"
-	"log/slog"
-	"reflect"
 
-	"github.com/gin-gonic/gin"
-
-	"twissandra/domain/blog"
-	"twissandra/domain/social"
-	"twissandra/ports/teaching"
 	"twissandra/web/site"
+	"twissandra/web/teach/course"
+	"twissandra/web/teach/frame"
+	"twissandra/web/teach/labs"
+	"twissandra/web/teach/models"
+	"twissandra/web/teach/static"
 )
 
-// noneIfNil sets *p, an interface, to nil when it holds a nil pointer.
-func noneIfNil[T any](p *T) {
-	if r := reflect.ValueOf(*p); r.Kind() == reflect.Pointer && r.IsNil() {
-		var none T
-		*p = none
-	}
-}
-
-// The views are templ components in the .templ files (see views.go); this writes their Go.
-//go:generate go tool templ generate -path .
-
-//go:embed static
-var staticFS embed.FS
-
 // Deps are the teaching views' collaborators.
-type Deps struct {
-	// Social runs Twissandra's use cases (required). Its stores record what each request cost
-	// them (package oplog), which the footer lists.
-	Social *social.Service
-	// Blog runs the blog; nil leaves blog entries and comments out of "where does it live".
-	Blog *blog.Service
-	// Backend names the running backend: "widerow", "cql3" or "memory".
-	Backend string
-	// Wide reads the widerow engine's rows, for the storage inspector and the live schema; nil
-	// on the other backends.
-	Wide teaching.WideRowInspector
-	// StorageConf is the widerow engine's storage-conf.xml, shown on the models page when the
-	// running backend is another (Wide nil).
-	StorageConf string
-	// CQL reads the cql3 backend's tables for the storage inspector; nil elsewhere.
-	CQL teaching.CQLInspector
-	// Lab is the comparator and slice lab's scratch keyspace; nil leaves the lab out.
-	Lab teaching.ColumnLab
-	// Consistency is the consistency lab's ring of three replicas; nil leaves it out.
-	Consistency teaching.ConsistencyLab
-	// ClusterLevels tries each consistency level on the cql3 backend's cluster; nil elsewhere.
-	ClusterLevels teaching.ClusterLevels
-	// Claims is the uniqueness race's sandbox in the running backend's model; nil leaves the
-	// race out.
-	Claims teaching.NameClaims
-	// Sizes measures the running store's rows for the partition lessons; nil leaves them out.
-	Sizes teaching.RowSizer
-	// CompareSizes measures compare mode's second backend, named CompareBackend, beside the
-	// running one; nil outside compare mode.
-	CompareSizes   teaching.RowSizer
-	CompareBackend string
-	// Actions keeps what each action cost until the page after its redirect shows it, on
-	// whichever server answers that page (the cql3 store); nil keeps them in this process,
-	// for a store that this process alone writes.
-	Actions teaching.ActionLedger
-	// Locator says where each record lives, for the "where does it live" pages; nil leaves
-	// them out.
-	Locator teaching.Locator
-	// CQLSchema is the CQL DDL the cql3 adapter's migrations apply (cql3.SchemaText()),
-	// whatever the backend: every CQL3 table a page shows is read from it (empty: from
-	// QueryFirstDDL). The pages keep no copy of a schema of their own.
-	CQLSchema string
-	// QueryFirstDDL is the cql3 adapter's migrations whatever the backend, for the Chebotko
-	// diagram of the generations page and the lessons on CQL3; empty leaves them out.
-	QueryFirstDDL string
-	// QueryLab tries a learner's primary keys on a real node (the query-first lesson): the cql3
-	// backend's, or compare mode's second backend's when that is cql3; a store without CQL
-	// says why not; nil leaves the exercise out.
-	QueryLab teaching.QueryLab
-	// Ring places keys on the running backend's ring, for the tokens-and-replicas lesson and
-	// the tokens "where does it live" shows; CompareRing is compare mode's second backend's,
-	// shown beside it. nil leaves them out.
-	Ring, CompareRing teaching.Ring
-}
-
-type handler struct {
-	deps    Deps
-	site    *site.Site
-	log     *slog.Logger
-	actions teaching.ActionLedger // Deps.Actions, or this process's memoryLedger
-	labs    *labMemory            // what each browser's lab and race forms did last
-	costs   costLedger
-	diagram *chebDiagram // of Deps.QueryFirstDDL, laid out once
-	// raceGate and labGate bound the runs of the race and the lab's writes, which anyone may
-	// start.
-	raceGate, labGate *gate
-	queries           queryBlocks
-	// keyTrials are the query-first lesson's last trial of each browser.
-	keyTrials keyTrialStore
-}
+type Deps = frame.Deps
 
 // Register adds the teaching views to the site: their routes and static files, and the footer
 // of every page (site.Teacher).
@@ -118,53 +38,38 @@ func Register(st *site.Site, deps Deps) error {
 		return errors.New("teach: Deps.Social is required")
 	}
 	// A nil pointer from an optional fx dependency is no collaborator.
-	noneIfNil(&deps.Wide)
-	noneIfNil(&deps.CQL)
-	noneIfNil(&deps.Lab)
-	noneIfNil(&deps.Consistency)
-	noneIfNil(&deps.ClusterLevels)
-	noneIfNil(&deps.Claims)
-	noneIfNil(&deps.Sizes)
-	noneIfNil(&deps.CompareSizes)
-	noneIfNil(&deps.Locator)
-	noneIfNil(&deps.Actions)
+	frame.NoneIfNil(&deps.Wide)
+	frame.NoneIfNil(&deps.CQL)
+	frame.NoneIfNil(&deps.Lab)
+	frame.NoneIfNil(&deps.Consistency)
+	frame.NoneIfNil(&deps.ClusterLevels)
+	frame.NoneIfNil(&deps.Claims)
+	frame.NoneIfNil(&deps.Sizes)
+	frame.NoneIfNil(&deps.CompareSizes)
+	frame.NoneIfNil(&deps.Locator)
+	frame.NoneIfNil(&deps.Actions)
 	if deps.Actions == nil {
-		deps.Actions = newMemoryLedger()
+		deps.Actions = frame.NewMemoryLedger()
 	}
-	noneIfNil(&deps.QueryLab)
-	noneIfNil(&deps.Ring)
-	noneIfNil(&deps.CompareRing)
+	frame.NoneIfNil(&deps.QueryLab)
+	frame.NoneIfNil(&deps.Ring)
+	frame.NoneIfNil(&deps.CompareRing)
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}
-	h := &handler{deps: deps, site: st, log: st.Logger(), actions: deps.Actions, labs: newLabMemory(),
-		raceGate: newGate("race", raceTotal, 1, racesPerMinute), labGate: newGate("lab", labTotal, labPerAddr, labPerMinute)}
+	b := &frame.Base{Deps: deps, Site: st, Log: st.Logger(), Actions: deps.Actions,
+		RaceGate: frame.NewGate("race", labs.RaceTotal, 1, labs.RacesPerMinute), LabGate: frame.NewGate("lab", labs.LabTotal, labs.LabPerAddr, labs.LabPerMinute)}
 	if deps.QueryFirstDDL != "" {
-		d := chebotko(deps.QueryFirstDDL)
-		h.diagram = &d
+		d := frame.Chebotko(deps.QueryFirstDDL)
+		b.Diagram = &d
 	}
-	static, err := fs.Sub(staticFS, "static")
-	if err != nil {
-		return err
-	}
-	st.Static(static, "celebrity.svg", "celebrity-simulation.svg")
-	h.routes(st.Routes())
-	st.Teach(h)
+	st.Static(static.FS, "celebrity.svg", "celebrity-simulation.svg")
+	g := st.Routes()
+	mh := &models.Handler{Base: b}
+	mh.Register(g)
+	lh := labs.New(mh)
+	lh.Register(g)
+	course.Register(g, lh)
+	st.Teach(b)
 	return nil
-}
-
-func (h *handler) routes(g *gin.RouterGroup) {
-	h.registerCourse(g)
-	h.registerReference(g)
-	h.registerLessonForms(g)
-	g.GET("models", h.models)
-	g.GET("models/inspect", h.inspect)
-	g.GET("models/where", h.locate)
-	h.registerLab(g)
-	h.registerConsistency(g)
-	g.GET("models/partitions", h.partitions)
-	g.GET("models/generations", h.generations)
-	g.GET("models/celebrity", h.celebrity)
-	g.GET("models/race", h.racePage)
-	g.POST("models/race", h.admit(h.raceGate), h.runRace)
 }

@@ -1,0 +1,102 @@
+// Package teachkit is the kit of the teaching room's tests: a server of the pages and every
+// teaching view on one backend's stores (webkit's), and what several of the room's packages ask of
+// a page.
+package teachkit
+
+import (
+	"fmt"
+	"html"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"twissandra/adapters/cql3"
+	"twissandra/adapters/widerow/engine"
+	wideteach "twissandra/adapters/widerow/teach"
+	"twissandra/internal/testkit/webkit"
+	"twissandra/web"
+	"twissandra/web/pages"
+	"twissandra/web/site"
+	"twissandra/web/teach"
+)
+
+// NewApp serves the pages, the teaching views (and the JSON API) on st.
+func NewApp(t testing.TB, st webkit.Stores) *webkit.App {
+	t.Helper()
+	return webkit.NewApp(t, st, web.Config{}, registerPages, registerTeach)
+}
+
+func registerPages(_ testing.TB, s *site.Site, sv webkit.Services) error {
+	return pages.Register(s, pages.Deps{Social: sv.Social, Blog: sv.Blog, Access: sv.Access})
+}
+
+// registerTeach adds the teaching views on st's readers, with a comparator lab of the test's own
+// unless st.NoLab.
+func registerTeach(t testing.TB, s *site.Site, sv webkit.Services) error {
+	st := sv.Stores
+	var lab *wideteach.Lab
+	if !st.NoLab {
+		lab = webkit.Lab(t)
+	}
+	return teach.Register(s, teach.Deps{Social: sv.Social, Blog: sv.Blog, Backend: st.Backend, Wide: st.Wide, CQL: st.CQL, Locator: st.Locator,
+		StorageConf: engine.DefaultSchemaXML, Lab: lab, Consistency: lab, ClusterLevels: st.Levels, Claims: st.Claims, Sizes: st.Sizes,
+		CompareSizes: st.CompareSizes, CompareBackend: st.CompareBackend, QueryFirstDDL: cql3.SchemaText(), QueryLab: st.QueryLab, Ring: st.Ring, CompareRing: st.CompareRing})
+}
+
+// PostMany signs up author and fans who follow author, then posts as author.
+func PostMany(t *testing.T, app *webkit.App, author string, fans, posts int) {
+	t.Helper()
+	if _, err := app.Social.SignUp(webkit.BG(), author, "password1"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range fans {
+		fan := fmt.Sprintf("fan%d", i)
+		if _, err := app.Social.SignUp(webkit.BG(), fan, "password1"); err != nil {
+			t.Fatal(err)
+		}
+		if err := app.Social.Follow(webkit.BG(), fan, author); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range posts {
+		if _, err := app.Social.Post(webkit.BG(), author, fmt.Sprintf("post %d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// LabColumn is the text of one comparator's column of the order table, top to bottom: the
+// names as the comparator reads them.
+func LabColumn(t *testing.T, body string, col int) []string {
+	t.Helper()
+	i := strings.Index(body, `id="lab-order"`)
+	if i < 0 {
+		t.Fatalf("no order table:\n%s", body)
+	}
+	table := body[i : i+strings.Index(body[i:], "</table>")]
+	var out []string
+	for _, tr := range strings.Split(table, "<tr>")[2:] {
+		cells := strings.Split(tr, "<td")
+		if col+1 >= len(cells) {
+			continue
+		}
+		if m := labCode.FindStringSubmatch(cells[col+1]); m != nil {
+			out = append(out, html.UnescapeString(m[1]))
+		}
+	}
+	return out
+}
+
+var labCode = regexp.MustCompile(`<code>([^<]*)</code>`)
+
+// PostFromLesson posts a tweet from a lesson's form and returns the page its redirect leads to.
+func PostFromLesson(t *testing.T, c *webkit.Client, slug, body string) string {
+	t.Helper()
+	r := c.Post("/learn/act/post", url.Values{"lesson": {slug}, "body": {body}})
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/learn/"+slug+"#live" {
+		t.Fatalf("post from %s: %d %q", slug, r.Status, r.Header.Get("Location"))
+	}
+	return html.UnescapeString(c.Get("/learn/" + slug).Body)
+}

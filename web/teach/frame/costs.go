@@ -1,0 +1,29 @@
+package frame
+
+import (
+	"sync/atomic"
+
+	"twissandra/ports/oplog"
+)
+
+// costLedger keeps the last measured cost of a home timeline page and of a post. A home page
+// writes it on every visit, so it takes no lock: each is one atomic pointer.
+type costLedger struct {
+	Page, Post atomic.Pointer[Measured]
+}
+
+type Measured struct {
+	Summary, Secondary, SecondaryModel string
+}
+
+// costOf is what ops cost, or nil for a request that touched no storage.
+func costOf(ops *oplog.Log) *Measured {
+	if ops.Len() == 0 {
+		return nil
+	}
+	m := &Measured{Summary: ops.Summary()}
+	if model, shadow := ops.Shadowed(); shadow != nil {
+		m.SecondaryModel, m.Secondary = model, shadow.Summary()
+	}
+	return m
+}

@@ -1,0 +1,195 @@
+// Package cql3 is lesson 8 of the course: from 0.6 to CQL3. Each column family became a table, its
+// row key the partition key and its comparator the clustering column; Cassandra 1.2 to 2.x stored
+// each table as the wide rows of 0.6, their cells named by composites; a static column is one cell
+// per partition. The live part is a user's followers partition (the static follower_count beside a
+// row per follower), read from the running store, with a follow that changes it.
+package cql3
+
+//go:generate go tool templ generate -path .
+
+import (
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/gin-gonic/gin"
+
+	"twissandra/domain"
+	"twissandra/domain/social"
+	"twissandra/ports/teaching"
+	"twissandra/web/site"
+	"twissandra/web/teach/frame"
+	"twissandra/web/teach/labs"
+	"twissandra/web/teach/models"
+)
+
+// Lesson is this package's lesson, for the course's list (package course).
+func Lesson(lh *labs.Handler) frame.Lesson {
+	h := &handler{lh}
+	return frame.Lesson{Slug: "cql3", Title: "From 0.6 to CQL3",
+		Summary: "Each column family becomes a table: the row key a partition key, the comparator a clustering column; how 1.2 stored the tables as composite cells, and a static column.",
+		Show:    func(c *gin.Context) (templ.Component, error) { return showCQL3Lesson(h, c) }}
+}
+
+// handler is the labs' handler, which the lesson reads the running store through.
+type handler struct{ *labs.Handler }
+
+// cql3Mapping is one column family and the table of the migrations that holds its data.
+type cql3Mapping struct {
+	CF, Comparator, RowKey string
+	Table                  string // "" when no table does (the Username index)
+	Key                    string // the table's primary key in marks: "K username, C↓ time"
+	Why                    string
+}
+
+// followersShown bounds the rows of the live followers partition.
+const followersShown = 10
+
+type cql3LessonData struct {
+	Backend  string
+	Mappings []cql3Mapping
+	DDL      string // the mapped tables' statements, from the migrations
+	// TimelineComparator and FollowersComparator are the 1.2 comparators of the two tables the
+	// lesson takes apart, from the migrations.
+	TimelineComparator, FollowersComparator string
+
+	// The live part: User's followers partition.
+	User, Me string
+	Error    string
+	Count    int64 // the exact follower count, through the use cases
+	Follows  bool  // Me follows User
+	// Live names where the rows come from: "cql3" (the running node), or "built" (from the
+	// follows the use cases read, as the table would hold them).
+	Live               string
+	CQLLines, WideRows []frame.NotationLine
+	Returned           int
+	// Thrift are the 0.6 rows on widerow: the Followers row and the User row's count.
+	Thrift, ThriftUser []frame.NotationLine
+}
+
+func showCQL3Lesson(h *handler, c *gin.Context) (templ.Component, error) {
+	ddl := h.Deps.QueryFirstDDL
+	d := cql3LessonData{Backend: h.Deps.Backend, Me: site.User(c)}
+	var tables []string
+	for _, m := range models.MappingRows(h.Deps.StorageConf, ddl) {
+		names := m.Tables
+		if len(names) == 0 {
+			names = []string{""} // no table does (the Username index)
+		}
+		for _, name := range names {
+			cm := cql3Mapping{CF: m.Keyspace + "." + m.CF, Comparator: m.Comparator, RowKey: m.RowKey, Table: name, Why: m.Explain}
+			if t, ok := frame.SchemaTable(ddl, name); ok {
+				var b frame.ChebBox
+				for _, col := range append(append([]frame.CQLColumn{}, t.PartitionKey...), t.Clustering...) {
+					mark := "K"
+					switch {
+					case col.Desc:
+						mark = "C↓"
+					case !containsCol(t.PartitionKey, col.Name):
+						mark = "C↑"
+					}
+					b.Cols = append(b.Cols, frame.ChebCol{Name: col.Name, Mark: mark})
+				}
+				cm.Key = b.KeyOf()
+				tables = append(tables, name)
+			} else {
+				cm.Table = ""
+			}
+			d.Mappings = append(d.Mappings, cm)
+		}
+	}
+	var ddls []string
+	for _, t := range tables {
+		if s := frame.MigrationDDL(ddl, t); s != "" && !slices.Contains(ddls, s) {
+			ddls = append(ddls, s)
+		}
+	}
+	d.DDL = strings.Join(ddls, "\n\n")
+	if t, ok := frame.SchemaTable(ddl, "timeline"); ok {
+		d.TimelineComparator = models.CompositeComparator(&t)
+	}
+	followers, ok := frame.SchemaTable(ddl, "followers")
+	if ok {
+		d.FollowersComparator = models.CompositeComparator(&followers)
+	}
+
+	d.User = strings.TrimSpace(c.Query("user"))
+	if d.User == "" {
+		d.User = d.Me
+	}
+	if d.User == "" || !ok {
+		return cql3LessonView(d), nil
+	}
+	ctx := c.Request.Context()
+	_, err := h.Deps.Social.GetUser(ctx, d.User)
+	var f social.Fanout
+	if err == nil {
+		f, err = h.Deps.Social.FanoutOf(ctx, d.User)
+	}
+	switch {
+	case errors.Is(err, domain.ErrNotFound), errors.Is(err, domain.ErrInvalid):
+		d.Error = "There is no user named “" + d.User + "”."
+		return cql3LessonView(d), nil
+	case err != nil:
+		return nil, err
+	}
+	d.Count = f.Followers
+	if d.Me != "" && d.Me != d.User {
+		if d.Follows, err = h.Deps.Social.IsFollowing(ctx, d.Me, d.User); err != nil {
+			return nil, err
+		}
+	}
+	if h.Deps.CQL != nil { // the running node's partition, with each cell's write time
+		rows, err := h.Deps.CQL.ReadPartition(ctx, "followers", []string{d.User}, teaching.Slice{Count: followersShown})
+		if err != nil {
+			return nil, err
+		}
+		d.Live, d.Returned = "cql3", len(rows)
+		d.CQLLines, d.WideRows = models.CqlNotation(&followers, []string{d.User}, rows), models.WideRowNotation(&followers, []string{d.User}, rows)
+		return cql3LessonView(d), nil
+	}
+	// Elsewhere: the same follows, read through the use cases, as the table holds them.
+	page, err := h.Deps.Social.Followers(ctx, d.User, "", followersShown)
+	if err != nil {
+		return nil, err
+	}
+	rows := builtFollowerRows(d.User, f.Followers, page.Follows)
+	d.Live, d.Returned = "built", len(rows)
+	d.CQLLines, d.WideRows = models.CqlNotation(&followers, []string{d.User}, rows), models.WideRowNotation(&followers, []string{d.User}, rows)
+	if h.Deps.Wide != nil { // and the 0.6 rows they come from
+		if uid, err := h.Deps.Wide.UserRowKey(ctx, d.User); err == nil {
+			if cols, err := h.Deps.Wide.ReadRow(ctx, "Twissandra", "Followers", uid, teaching.Slice{Count: followersShown}); err == nil {
+				d.Thrift = frame.Notation("Followers", uid, cols)
+			}
+			if cols, err := h.Deps.Wide.ReadRow(ctx, "Twissandra", "User", uid, teaching.Slice{Start: "followers", Finish: "followers", Count: 1}); err == nil {
+				d.ThriftUser = frame.Notation("User", uid, cols)
+			}
+		}
+	}
+	return cql3LessonView(d), nil
+}
+
+// builtFollowerRows are the rows of the followers table for user's follows, as the cql3
+// adapter writes them (since in milliseconds, since_us the microseconds past it), the static
+// count on each: what a SELECT of the partition would return.
+func builtFollowerRows(user string, count int64, follows []domain.Follow) [][]frame.CQLCell {
+	rows := make([][]frame.CQLCell, 0, len(follows))
+	for _, f := range follows {
+		since := f.Since.UTC()
+		rows = append(rows, []frame.CQLCell{
+			{Name: "username", Value: models.QuoteName(user)},
+			{Name: "follower", Value: models.QuoteName(f.Username)},
+			{Name: "follower_count", Value: strconv.FormatInt(count, 10)},
+			{Name: "since", Value: since.Truncate(time.Millisecond).Format(time.RFC3339Nano)},
+			{Name: "since_us", Value: strconv.Itoa(since.Nanosecond() / 1000 % 1000)},
+		})
+	}
+	return rows
+}
+
+func containsCol(cols []frame.CQLColumn, name string) bool {
+	return slices.ContainsFunc(cols, func(c frame.CQLColumn) bool { return c.Name == name })
+}

@@ -1,0 +1,139 @@
+// Package timeuuid is lesson 6 of the course: TimeUUIDs. Two generated in one microsecond, laid out
+// field by field (the time they carry, the clock sequence and node that keep them apart), then the
+// blog's TaggedPosts row sliced between the smallest TimeUUID of one day and the largest of
+// another: one get_slice.
+package timeuuid
+
+//go:generate go tool templ generate -path .
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"twissandra/domain"
+	"twissandra/domain/blog"
+	"twissandra/web/teach/frame"
+	"twissandra/web/teach/labs"
+	"twissandra/web/teach/models"
+)
+
+// Lesson is this package's lesson, for the course's list (package course).
+func Lesson(lh *labs.Handler) frame.Lesson {
+	h := &handler{lh}
+	return frame.Lesson{Slug: "timeuuid", Title: "TimeUUIDs",
+		Summary: "Generate two TimeUUIDs in one microsecond and read their version-1 layout, then page a tag's entries between two dates in one slice.",
+		Show:    func(c *gin.Context) (templ.Component, error) { return showTimeUUID(h, c) }}
+}
+
+// handler is the labs' handler, which the lesson reads the running store through.
+type handler struct{ *labs.Handler }
+
+type timeuuidData struct {
+	A, B     uuidLayout // two TimeUUIDs of one microsecond
+	SameTime bool
+	Order    int // TimeUUIDType's order of A and B: -1, 0 or 1
+
+	Blog    bool // the server runs the blog
+	Tag     string
+	From    string // YYYY-MM-DD
+	To      string
+	Lo, Hi  string // the slice's bounds: the smallest TimeUUID of From, the largest of To
+	Entries []blog.EntryView
+	NextURL string
+	Error   string
+	Empty   bool // the blog has no entry at all
+}
+
+// uuidLayout is a version-1 UUID field by field, as RFC 4122 names them.
+type uuidLayout struct {
+	UUID                                     string
+	TimeLow, TimeMid, TimeHi, ClockSeq, Node string // hex, as the UUID's text writes them
+	Version                                  int
+	Ticks                                    uint64 // 100-ns ticks since 1582-10-15
+	Micros                                   int64
+	Date                                     string
+	ClockSeqValue                            int // the 14 bits of the clock sequence
+	Multicast                                bool
+}
+
+func layoutOf(u uuid.UUID) uuidLayout {
+	s := u.String()
+	l := uuidLayout{UUID: s, TimeLow: s[0:8], TimeMid: s[9:13], TimeHi: s[14:18], ClockSeq: s[19:23], Node: s[24:],
+		Version: int(u.Version()), Ticks: domain.TimeUUIDTicks(u), Micros: domain.TimeUUIDMicros(u),
+		ClockSeqValue: int(u[8]&0x3f)<<8 | int(u[9]), Multicast: u[10]&1 == 1}
+	l.Date = domain.MicrosDate(l.Micros)
+	return l
+}
+
+// compareTimeUUIDs is TimeUUIDType's order: the time, then the bytes.
+func compareTimeUUIDs(a, b uuid.UUID) int {
+	ta, tb := domain.TimeUUIDTicks(a), domain.TimeUUIDTicks(b)
+	switch {
+	case ta < tb:
+		return -1
+	case ta > tb:
+		return 1
+	}
+	return strings.Compare(string(a[:]), string(b[:]))
+}
+
+const (
+	dateForm     = "2006-01-02"
+	timeuuidPage = 10
+)
+
+func showTimeUUID(h *handler, c *gin.Context) (templ.Component, error) {
+	now := time.Now().UnixMicro()
+	a, b := domain.NewTimeUUID(now), domain.NewTimeUUID(now)
+	d := timeuuidData{A: layoutOf(a), B: layoutOf(b), SameTime: domain.TimeUUIDTicks(a) == domain.TimeUUIDTicks(b), Order: compareTimeUUIDs(a, b),
+		Blog: h.Deps.Blog != nil, Tag: c.Query("tag"), From: c.Query("from"), To: c.Query("to")}
+	if !d.Blog {
+		return timeuuidView(d), nil
+	}
+	ctx := c.Request.Context()
+	if d.Tag == "" {
+		d.Tag = blog.NoTag
+	}
+	if d.From == "" || d.To == "" {
+		// By default, the week up to the newest entry.
+		newest, err := h.Deps.Blog.Entries(ctx, "", "", 1)
+		if err != nil {
+			return nil, err
+		}
+		if len(newest.Entries) == 0 {
+			d.Empty = true
+			return timeuuidView(d), nil
+		}
+		to := newest.Entries[0].PublishedAt.UTC()
+		d.From, d.To = to.AddDate(0, 0, -7).Format(dateForm), to.Format(dateForm)
+	}
+	from, err1 := time.Parse(dateForm, d.From)
+	to, err2 := time.Parse(dateForm, d.To)
+	if err1 != nil || err2 != nil {
+		d.Error = fmt.Sprintf("Dates are written YYYY-MM-DD, like 2009-08-18: not %q and %q.", d.From, d.To)
+		return timeuuidView(d), nil
+	}
+	oldest, newest := from, to.AddDate(0, 0, 1).Add(-time.Microsecond)
+	lo := domain.TimeUUIDFromTicks(domain.MicrosTicks(oldest.UnixMicro()), [8]byte{})
+	hi := domain.TimeUUIDFromTicks(domain.MicrosTicks(newest.UnixMicro())+9, [8]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
+	d.Lo, d.Hi = lo.String(), hi.String()
+	page, err := h.Deps.Blog.EntriesBetween(ctx, d.Tag, oldest, newest, c.Query("start"), timeuuidPage)
+	if err != nil {
+		if models.StatusOf(err) >= 500 {
+			return nil, err
+		}
+		d.Error = models.InspectError(err)
+		return timeuuidView(d), nil
+	}
+	d.Entries = page.Entries
+	if page.Next != "" {
+		d.NextURL = "/learn/timeuuid?" + url.Values{"tag": {d.Tag}, "from": {d.From}, "to": {d.To}, "start": {page.Next}}.Encode() + "#paging"
+	}
+	return timeuuidView(d), nil
+}

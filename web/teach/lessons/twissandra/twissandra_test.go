@@ -1,0 +1,57 @@
+package twissandra_test
+
+import (
+	"html"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"twissandra/internal/testkit/teachkit"
+	"twissandra/internal/testkit/webkit"
+)
+
+// Lesson 4: a tweet posted from the lesson, then every place it went (its Tweet row, the lines,
+// a follower's timeline) and its author's User row beside the Username index, with what the post
+// cost; anonymous learners see the newest tweet; a bad ID says so.
+func TestLessonTwissandra(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.WiderowStores(t))
+	anon := app.Client(t)
+	body := anon.LessonPage("/learn/twissandra")
+	webkit.MustContain(t, body, `<code>Twissandra.Timeline</code>`, `<ColumnFamily Name="Username" CompareWith="BytesType"/>`, `id="twissandra-signin"`, `id="twissandra-none"`)
+	if r := anon.Post("/learn/twissandra/post", url.Values{"body": {"hello"}}); r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/login?next=/learn/twissandra" {
+		t.Errorf("an anonymous post: %d to %q", r.Status, r.Header.Get("Location"))
+	}
+
+	c := app.Client(t)
+	c.SignUp("learner")
+	fan := app.Client(t)
+	fan.SignUp("fan")
+	if err := app.Social.Follow(webkit.BG(), "fan", "learner"); err != nil {
+		t.Fatal(err)
+	}
+	r := c.Post("/learn/twissandra/post", url.Values{"body": {"where does this live?"}})
+	loc := r.Header.Get("Location")
+	m := regexp.MustCompile(`^/learn/twissandra\?tweet=([0-9a-f-]{36})&posted=1#where$`).FindStringSubmatch(loc)
+	if r.Status != http.StatusSeeOther || m == nil {
+		t.Fatalf("post: %d to %q", r.Status, loc)
+	}
+	body = html.UnescapeString(c.Get(strings.TrimSuffix(loc, "#where")).Body)
+	webkit.MustContain(t, body, "Your tweet <q>where does this live?</q>", "Its author has 1 follower: push",
+		"Twissandra.Tweet['"+m[1]+"']", "learner's userline", "the public line", "follower fan's timeline",
+		"Twissandra.User['", "Twissandra.Username['learner']", "What your tweet cost", "fan-out: the tweet went to 4 lines")
+	if n := strings.Count(body, `class="badge no"`); n != 0 {
+		t.Errorf("%d of the tweet's places are absent", n)
+	}
+	// The anonymous learner now sees the newest tweet, this one.
+	webkit.MustContain(t, anon.LessonPage("/learn/twissandra"), "The tweet <q>where does this live?</q>")
+	webkit.MustContain(t, anon.LessonPage("/learn/twissandra?tweet="+uuid.NewString()), "No tweet has the ID ")
+	webkit.MustContain(t, anon.LessonPage("/learn/twissandra?tweet=nope"), "is not a tweet's ID: here is the newest tweet instead.", "The tweet <q>where does this live?</q>")
+	// A refused post is said on the lesson.
+	body = html.UnescapeString(c.Submit("/learn/twissandra/post", url.Values{"body": {strings.Repeat("x", 141)}}, "/learn/twissandra#post").Body)
+	webkit.MustContain(t, body, `id="twissandra-error"`)
+}
