@@ -86,6 +86,9 @@ func TestSessionsRowsArePrivate(t *testing.T) {
 		if _, err := in.StoredRow(ctx, widerow.KeyspaceSessions, cf, "addr:192.0.2.1", 10); !errors.Is(err, domain.ErrInvalid) {
 			t.Errorf("StoredRow of Sessions.%s: %v, want ErrInvalid", cf, err)
 		}
+		if keys, err := in.RowKeys(ctx, widerow.KeyspaceSessions, cf, 10); !errors.Is(err, domain.ErrInvalid) || len(keys) > 0 {
+			t.Errorf("RowKeys of Sessions.%s: %v %v, want ErrInvalid and no key", cf, keys, err)
+		}
 	}
 	if _, err := in.ReadRow(ctx, widerow.KeyspaceTwissandra, widerow.CFUser, "nobody", teaching.Slice{Count: 10}); err != nil {
 		t.Fatalf("ReadRow of the application's User: %v", err)

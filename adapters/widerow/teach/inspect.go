@@ -165,6 +165,9 @@ func (in *Inspector) UserRowKey(ctx context.Context, username string) (string, e
 // RowKeys implements teaching.WideRowInspector: get_range_slices, skipping the rows that hold only
 // tombstones (range ghosts).
 func (in *Inspector) RowKeys(ctx context.Context, keyspace, cf string, limit int) ([]string, error) {
+	if _, err := in.cf(keyspace, cf); err != nil {
+		return nil, err
+	}
 	rows, err := in.node.GetRangeSlices(ctx, keyspace, engine.ColumnParent{ColumnFamily: cf},
 		engine.SlicePredicate{SliceRange: &engine.SliceRange{Count: 1}}, engine.KeyRange{Count: int32(limit)}, inspectCL)
 	if err != nil {

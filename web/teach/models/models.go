@@ -1,6 +1,7 @@
 package models
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -252,7 +253,10 @@ func (h *Handler) Inspect(c *gin.Context) {
 	}
 	if d.Key == "" {
 		keys, err := h.Deps.Wide.RowKeys(ctx, d.Keyspace, d.CF, inspectKeyList)
-		if err != nil {
+		switch {
+		case errors.Is(err, domain.ErrInvalid): // a column family whose rows no page shows
+			d.Error = site.Sentence(InspectError(err))
+		case err != nil:
 			d.Error = "Listing keys failed: " + err.Error()
 		}
 		d.Keys = keys
