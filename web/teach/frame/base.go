@@ -91,8 +91,8 @@ type Base struct {
 	Actions teaching.ActionLedger // Deps.Actions, or this process's memoryLedger
 	Costs   costLedger
 	Diagram *ChebDiagram // of Deps.QueryFirstDDL, laid out once
-	// RaceGate and LabGate bound the runs of the race and the lab's writes, which anyone may
-	// start.
-	RaceGate, LabGate *Gate
+	// RaceGate, LabGate, TrialsGate and RingGate bound the runs of the race, the lab's writes,
+	// the consistency lab's trials and the tokens lesson's rings, which anyone may start.
+	RaceGate, LabGate, TrialsGate, RingGate *Gate
 	queries           queryBlocks
 }

@@ -12,9 +12,12 @@ import (
 )
 
 // Gate admits the runs of a teaching action that costs the server real work (the race's
-// hundreds of sign-ups, the lab's writes), which anyone may start without logging in: at most
-// Total at once on this server, at most PerAddr at once from one client address, and at most
-// PerMinute begun in a minute from one address. A run it cannot admit is refused at once with
+// hundreds of sign-ups, the lab's writes, the consistency trials), which anyone may start
+// without logging in: at most Total at once on this server, at most PerAddr at once from one
+// learner, and at most PerMinute begun in a minute by one learner. A learner is a browser's
+// device (a signed cookie given at a log-in or a sign-up, which a client cannot make up), else
+// its address: a classroom behind one address is counted learner by learner, and a client
+// without a device by its address. A run it cannot admit is refused at once with
 // 429 and Retry-After, never queued: a queue would hold connections for as long as a client
 // likes. The page states the bounds (the gate's own figures, never a copy).
 type Gate struct {
@@ -80,13 +83,22 @@ func (g *Gate) Enter(addr string) (leave func(), wait time.Duration, why string)
 // Bounds is the sentence a page states the gate's bounds in.
 func (g *Gate) Bounds() string {
 	return "At most " + strconv.Itoa(g.Total) + " run at once on this server, " + strconv.Itoa(g.PerAddr) +
-		" at a time and " + strconv.Itoa(g.PerMinute) + " a minute from one address."
+		" at a time and " + strconv.Itoa(g.PerMinute) + " a minute from one browser (or, for a browser that never signed in, from one address)."
+}
+
+// Learner is whom a gate counts a request's runs against: its browser's device, else its
+// address.
+func (h *Base) Learner(c *gin.Context) string {
+	if cl := h.Site.LoginClient(c); cl.Device != "" {
+		return "device:" + cl.Device
+	}
+	return "addr:" + c.ClientIP()
 }
 
 // Admit is the gate as middleware of a page's POST: a run it cannot admit gets the 429 page.
 func (h *Base) Admit(g *Gate) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		leave, wait, why := g.Enter(c.ClientIP())
+		leave, wait, why := g.Enter(h.Learner(c))
 		if leave == nil {
 			secs := max(1, int((wait+time.Second-1)/time.Second))
 			c.Header("Retry-After", strconv.Itoa(secs))

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -59,7 +60,7 @@ func TestGateBounds(t *testing.T) {
 	if leave, _, why := g.Enter("a"); leave == nil {
 		t.Fatalf("after the wait: %q", why)
 	}
-	if !strings.Contains(g.Bounds(), "At most 2 run at once on this server, 1 at a time and 3 a minute from one address.") {
+	if !strings.Contains(g.Bounds(), "At most 2 run at once on this server, 1 at a time and 3 a minute from one browser (or, for a browser that never signed in, from one address).") {
 		t.Fatalf("bounds: %q", g.Bounds())
 	}
 }
@@ -71,7 +72,7 @@ func TestRaceIsBounded(t *testing.T) {
 	app := teachkit.NewApp(t, webkit.MemoryStores())
 	c := app.Client(t)
 	webkit.MustContain(t, html.UnescapeString(c.Get("/models/race").Body), `id="race-bounds"`,
-		"At most "+strconv.Itoa(labs.RaceTotal)+" run at once on this server, 1 at a time and "+strconv.Itoa(labs.RacesPerMinute)+" a minute from one address.")
+		"At most "+strconv.Itoa(labs.RaceTotal)+" run at once on this server, 1 at a time and "+strconv.Itoa(labs.RacesPerMinute)+" a minute from one browser")
 	form := url.Values{"name": {"rita"}, "racers": {"2"}}
 	for i := range labs.RacesPerMinute {
 		if r := c.Post("/models/race", form); r.Status != http.StatusSeeOther {
@@ -108,4 +109,70 @@ func TestRaceWhoseClientLeftIs499(t *testing.T) {
 	if rec.Code != 499 {
 		t.Fatalf("a race whose client left: %d, want 499", rec.Code)
 	}
+}
+
+// A learner is counted by the device a sign-up gave their browser: two learners behind one
+// address each have their own allowance, and a client without a device is counted by its
+// address, whatever session cookies it drops.
+func TestGatesCountLearners(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.MemoryStores())
+	form := url.Values{"name": {"rita"}, "racers": {"2"}}
+	for _, who := range []string{"ann", "bob"} {
+		c := app.Client(t)
+		c.SignUp(who)
+		for i := range labs.RacesPerMinute {
+			if r := c.Post("/models/race", form); r.Status != http.StatusSeeOther {
+				t.Fatalf("%s's race %d behind the room's address: %d", who, i+1, r.Status)
+			}
+		}
+		if r := c.Post("/models/race", form); r.Status != http.StatusTooManyRequests {
+			t.Fatalf("%s's race %d in a minute: %d, want 429", who, labs.RacesPerMinute+1, r.Status)
+		}
+	}
+	// Without a device, a fresh client (no cookies) each time is still the same address.
+	for i := range labs.RacesPerMinute + 1 {
+		c := app.Client(t)
+		r := c.Post("/models/race", form)
+		if want := http.StatusSeeOther; i == labs.RacesPerMinute {
+			if r.Status != http.StatusTooManyRequests {
+				t.Fatalf("race %d from one address with fresh cookies: %d, want 429", i+1, r.Status)
+			}
+		} else if r.Status != want {
+			t.Fatalf("race %d from one address with fresh cookies: %d", i+1, r.Status)
+		}
+	}
+}
+
+// The consistency lab's runs of trials take turns on all but one core, one at a time for each
+// learner and TrialsPerMinute a minute; the tokens lesson draws RingsPerMinute rings a minute for
+// each learner, then answers 429 with Retry-After.
+func TestTrialsAndRingsAreBounded(t *testing.T) {
+	t.Parallel()
+	if want := max(1, runtime.GOMAXPROCS(0)-1); labs.TrialsTotal != want {
+		t.Fatalf("TrialsTotal = %d with GOMAXPROCS %d, want %d", labs.TrialsTotal, runtime.GOMAXPROCS(0), want)
+	}
+	app := teachkit.NewApp(t, webkit.WiderowStores(t))
+	c := app.Client(t)
+	trials := url.Values{"write": {"ONE"}, "read": {"ONE"}, "delay_a": {"0"}, "delay_b": {"50"}, "delay_c": {"100"},
+		"gap": {"10"}, "seed": {"1"}, "trials": {"10"}, "value": {"v"}}
+	for i := range labs.TrialsPerMinute {
+		if r := c.Post("/models/lab/consistency/trials", trials); r.Status != http.StatusSeeOther {
+			t.Fatalf("run of trials %d: %d", i+1, r.Status)
+		}
+	}
+	r := c.Post("/models/lab/consistency/trials", trials)
+	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("run of trials %d in a minute: %d (Retry-After %q)", labs.TrialsPerMinute+1, r.Status, r.Header.Get("Retry-After"))
+	}
+	for i := range labs.RingsPerMinute {
+		if r := c.Get("/learn/tokens?key=k" + strconv.Itoa(i) + "&nodes=32&rf=3"); r.Status != http.StatusOK {
+			t.Fatalf("ring %d: %d", i+1, r.Status)
+		}
+	}
+	r = c.Get("/learn/tokens?key=one-too-many&nodes=32&rf=3")
+	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("ring %d in a minute: %d (Retry-After %q)", labs.RingsPerMinute+1, r.Status, r.Header.Get("Retry-After"))
+	}
+	webkit.MustContain(t, html.UnescapeString(r.Body), "no ring drawn")
 }

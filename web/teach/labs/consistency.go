@@ -15,7 +15,7 @@ import (
 
 func (h *Handler) registerConsistency(g *gin.RouterGroup) {
 	g.POST("models/lab/consistency", h.Admit(h.LabGate), h.consistencyStep)
-	g.POST("models/lab/consistency/trials", h.Admit(h.LabGate), h.consistencyTrials)
+	g.POST("models/lab/consistency/trials", h.Admit(h.TrialsGate), h.consistencyTrials)
 	g.POST("models/lab/consistency/cluster", h.Admit(h.LabGate), h.clusterLevels)
 }
 

@@ -1,6 +1,7 @@
 package labs
 
 import (
+	"runtime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -34,6 +35,26 @@ const (
 	LabTotal     = 16
 	LabPerAddr   = 2
 	LabPerMinute = 120
+)
+
+// The consistency lab's trials: a run of teaching.MaxTrials trials of each pair of levels is
+// about a second of a core, so runs take turns on all but one of the server's cores (one at
+// least), whoever starts them, and a core is always left to everyone else's requests; each
+// learner runs one at a time and TrialsPerMinute a minute.
+var TrialsTotal = max(1, runtime.GOMAXPROCS(0)-1)
+
+const (
+	TrialsPerLearner = 1
+	TrialsPerMinute  = 10
+)
+
+// The tokens lesson's rings: placing a key on a simulated ring of up to teaching.MaxSimNodes
+// nodes and drawing it is a fraction of a millisecond, but a page anyone may ask for as fast as
+// they like.
+const (
+	RingTotal      = 8
+	RingPerLearner = 2
+	RingsPerMinute = 60
 )
 
 // A sign-up hashes the password between its read of the name and its write (bcrypt, at this

@@ -54,7 +54,7 @@ type consistencyData struct {
 
 func showConsistency(h *handler, c *gin.Context) (templ.Component, error) {
 	q, _ := teaching.BlockFor("QUORUM", teaching.RingReplicas)
-	d := consistencyData{Available: h.Deps.Consistency != nil, Back: labs.ConsistencyBack, Bounds: h.LabGate.Bounds(), Levels: teaching.Levels,
+	d := consistencyData{Available: h.Deps.Consistency != nil, Back: labs.ConsistencyBack, Bounds: "Steps: " + h.LabGate.Bounds() + " Runs of trials: " + h.TrialsGate.Bounds(), Levels: teaching.Levels,
 		Quorum: q, N: teaching.RingReplicas, MaxTrials: teaching.MaxTrials, Form: defaultRingForm,
 		Cluster: h.Deps.ClusterLevels != nil, Backend: h.Deps.Backend}
 	st := h.Recalled(c)
