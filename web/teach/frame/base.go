@@ -94,5 +94,5 @@ type Base struct {
 	// RaceGate, LabGate, TrialsGate and RingGate bound the runs of the race, the lab's writes,
 	// the consistency lab's trials and the tokens lesson's rings, which anyone may start.
 	RaceGate, LabGate, TrialsGate, RingGate *Gate
-	queries           queryBlocks
+	queries                                 queryBlocks
 }

@@ -1,8 +1,8 @@
 package labs
 
 import (
-	"runtime"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
