@@ -21,10 +21,11 @@ import (
 // and says, in their own model's terms, why.
 //
 // The lab is bounded: its tables live in one scratch keyspace, a table is reused for the same
-// pattern and key, the least recently used go when there are too many, and a session (a
-// browser) may try only so many keys a minute (ErrTooManyTrials).
+// pattern and key, the least recently used go when there are too many, and a learner may try
+// only so many keys a minute (ErrTooManyTrials).
 type QueryLab interface {
-	TryKey(ctx context.Context, session string, k KeyChoice) (KeyTrial, error)
+	// TryKey tries k for learner (whom the limit counts: a browser's device, else its address).
+	TryKey(ctx context.Context, learner string, k KeyChoice) (KeyTrial, error)
 }
 
 // ErrNoQueryLab is what a store without CQL answers TryKey with.

@@ -188,7 +188,9 @@ func (h *handler) tryKey(c *gin.Context) {
 			ctx = oplog.With(ctx, l.Shadow(h.Deps.CompareBackend))
 		}
 	}
-	trial, err := h.Deps.QueryLab.TryKey(ctx, session, f.choice(pattern))
+	// The lab counts the trials of the learner (their device, else their address), not of the
+	// session: a client that drops its cookies is still one learner.
+	trial, err := h.Deps.QueryLab.TryKey(ctx, h.Learner(c), f.choice(pattern))
 	switch {
 	case err == nil:
 		h.keyTrials.put(session, keyTrialResult{Trial: trial, at: time.Now()})
