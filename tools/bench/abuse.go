@@ -51,6 +51,12 @@ type AbuseGate struct {
 
 // AbuseGates are the gates RunAbuse knows, in the order it tries them.
 var AbuseGates = []AbuseGate{
+	// The control: what a flood of requests that start no work costs the server (a 404 of the
+	// API), against which each gate's phase is read.
+	{Name: "flood", What: "GET /api/v1/no-such-thing as fast as it can (the control: no work started)",
+		request: func(ctx context.Context, a *attacker) (*http.Request, error) {
+			return a.req(ctx, http.MethodGet, "/api/v1/no-such-thing", nil, "")
+		}},
 	{Name: "signup", What: "POST /api/v1/users, a new name each time (bcrypt)",
 		request: func(ctx context.Context, a *attacker) (*http.Request, error) {
 			return a.json(ctx, "/api/v1/users", fmt.Sprintf(`{"username":"abuse_%s","password":"a password of the attacker"}`, randomHex(6)))
@@ -323,25 +329,31 @@ func bystand(ctx context.Context, cfg AbuseConfig) []time.Duration {
 func (r AbuseResult) Summary() string {
 	var b strings.Builder
 	w := tabwriter.NewWriter(&b, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(w, "gate\tattacker answers/s\trefused (429)\tbystander p50\tp99\tp99 / idle p99\t")
-	var idle time.Duration
+	fmt.Fprintln(w, "gate\tattacker answers/s\trefused (429)\tbystander p50\tp99\tp99 / idle p99\tp99 / flood p99\t")
+	var idle, flood time.Duration
 	for _, p := range r.Phases {
-		if p.Gate == "idle" {
+		switch p.Gate {
+		case "idle":
 			idle = p.P99
+		case "flood":
+			flood = p.P99
 		}
 		if p.Err != "" {
 			fmt.Fprintf(w, "%s\t(not run: %s)\t\t\t\t\t\n", p.Gate, p.Err)
 			continue
 		}
-		ratio := "-"
+		ratio, vsFlood := "-", "-"
 		if idle > 0 && p.Gate != "idle" {
 			ratio = fmt.Sprintf("%.2f", float64(p.P99)/float64(idle))
+		}
+		if flood > 0 && p.Gate != "idle" && p.Gate != "flood" {
+			vsFlood = fmt.Sprintf("%.2f", float64(p.P99)/float64(flood))
 		}
 		refused := "-"
 		if p.Sent > 0 {
 			refused = fmt.Sprintf("%.1f%%", 100*float64(p.Refused)/float64(p.Sent))
 		}
-		fmt.Fprintf(w, "%s\t%.0f\t%s\t%v\t%v\t%s\t\n", p.Gate, float64(p.Sent)/max(p.Seconds, 1e-9), refused, p.P50.Round(10*time.Microsecond), p.P99.Round(10*time.Microsecond), ratio)
+		fmt.Fprintf(w, "%s\t%.0f\t%s\t%v\t%v\t%s\t%s\t\n", p.Gate, float64(p.Sent)/max(p.Seconds, 1e-9), refused, p.P50.Round(10*time.Microsecond), p.P99.Round(10*time.Microsecond), ratio, vsFlood)
 	}
 	w.Flush()
 	return b.String()
