@@ -91,6 +91,22 @@ var AbuseGates = []AbuseGate{
 		request: func(ctx context.Context, a *attacker) (*http.Request, error) {
 			return a.req(ctx, http.MethodGet, "/learn/tokens?key="+randomHex(6)+"&nodes=32&rf=32", nil, "")
 		}},
+	{Name: "querylab", What: "POST /learn/act/key, a new primary key each time (cql3: a table each)",
+		prepare: formPage("/learn/query-first"),
+		request: func(ctx context.Context, a *attacker) (*http.Request, error) {
+			cols := []string{"username", "day", "time", "tweet_id", "body"}
+			b := make([]byte, 3)
+			_, _ = rand.Read(b)
+			p, c := cols[int(b[0])%len(cols)], cols[int(b[1])%len(cols)]
+			v := url.Values{"pattern": {"userline"}, "p1": {p}}
+			if c != p {
+				v.Set("c1", c)
+				if b[2]%2 == 0 {
+					v.Set("d1", "desc")
+				}
+			}
+			return a.form(ctx, "/learn/act/key", v)
+		}},
 	{Name: "race", What: "POST /models/race (the uniqueness race)",
 		prepare: formPage("/models/race"),
 		request: func(ctx context.Context, a *attacker) (*http.Request, error) {
