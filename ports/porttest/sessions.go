@@ -314,28 +314,10 @@ func testSprayFromOneAddress(t *testing.T, s ports.SessionStore, st Stores) {
 		}, social.DevicesPerAddressLimit},
 	} {
 		n := 3 * tc.limit
-		errs := make([]error, n)
-		start := make(chan struct{})
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Go(func() {
-				<-start
-				_, errs[i] = servers[i%len(servers)].LogIn(c, name("sprayed"), "wrong", tc.client(i))
-			})
-		}
-		close(start)
-		wg.Wait()
-		checked, refused := 0, 0
-		for _, err := range errs {
-			switch {
-			case errors.Is(err, domain.ErrUnauthenticated):
-				checked++
-			case errors.Is(err, domain.ErrTooManyAttempts):
-				refused++
-			default:
-				t.Fatalf("a guess: %v", err)
-			}
-		}
+		checked, refused := guessAtOnce(t, n, func(i int) error {
+			_, err := servers[i%len(servers)].LogIn(c, name("sprayed"), "wrong", tc.client(i))
+			return err
+		})
 		if checked > tc.limit || checked+refused != n {
 			t.Fatalf("%s: of %d guesses at once from one address over %d servers, %d were checked, %d refused: want at most %d checked",
 				tc.what, n, len(servers), checked, refused, tc.limit)
@@ -358,28 +340,10 @@ func testLoginLimitRush(t *testing.T, s ports.SessionStore, st Stores) {
 		t.Fatal(err)
 	}
 	const n = 40
-	errs := make([]error, n)
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			<-start
-			_, errs[i] = servers[i%len(servers)].LogIn(c, victim, "wrong", from("203.0.113."+strconv.Itoa(i+1)))
-		})
-	}
-	close(start)
-	wg.Wait()
-	checked, refused := 0, 0
-	for _, err := range errs {
-		switch {
-		case errors.Is(err, domain.ErrUnauthenticated):
-			checked++
-		case errors.Is(err, domain.ErrTooManyAttempts):
-			refused++
-		default:
-			t.Fatalf("a guess: %v", err)
-		}
-	}
+	checked, refused := guessAtOnce(t, n, func(i int) error {
+		_, err := servers[i%len(servers)].LogIn(c, victim, "wrong", from("203.0.113."+strconv.Itoa(i+1)))
+		return err
+	})
 	if checked > social.LoginLimit || checked+refused != n {
 		t.Fatalf("of %d guesses at once over %d servers, %d had their password checked, %d refused: want at most %d checked",
 			n, len(servers), checked, refused, social.LoginLimit)
@@ -429,4 +393,32 @@ func testLogInsBehindOneAddress(t *testing.T, s ports.SessionStore, st Stores) {
 			}
 		}
 	}
+}
+
+// guessAtOnce makes n wrong guesses at once (guess(i) the i-th), and counts those whose password
+// was checked (ErrUnauthenticated) and those refused for a limit; any other answer fails the test.
+func guessAtOnce(t *testing.T, n int, guess func(i int) error) (checked, refused int) {
+	t.Helper()
+	errs := make([]error, n)
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			errs[i] = guess(i)
+		})
+	}
+	close(start)
+	wg.Wait()
+	for _, err := range errs {
+		switch {
+		case errors.Is(err, domain.ErrUnauthenticated):
+			checked++
+		case errors.Is(err, domain.ErrTooManyAttempts):
+			refused++
+		default:
+			t.Fatalf("a guess: %v", err)
+		}
+	}
+	return checked, refused
 }
