@@ -174,8 +174,11 @@ func showCQL3Lesson(h *handler, c *gin.Context) (templ.Component, error) {
 
 // builtFollowerRows are the rows of the followers table for user's follows, as the cql3
 // adapter writes them (since in milliseconds, since_us the microseconds past it), the static
-// count on each: what a SELECT of the partition would return.
+// count on each: what a SELECT of the partition would return, in the clustering column's order
+// (text compares as bytes, as Go compares strings), whatever order the follows came in (widerow's
+// Followers row sorts them by the followers' UUIDs).
 func builtFollowerRows(user string, count int64, follows []domain.Follow) [][]frame.CQLCell {
+	follows = slices.SortedFunc(slices.Values(follows), func(a, b domain.Follow) int { return strings.Compare(a.Username, b.Username) })
 	rows := make([][]frame.CQLCell, 0, len(follows))
 	for _, f := range follows {
 		since := f.Since.UTC()

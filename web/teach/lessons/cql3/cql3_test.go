@@ -83,3 +83,35 @@ func TestCQL3LessonOnNode(t *testing.T) {
 		t.Errorf("the static column in both views:\n%s", body)
 	}
 }
+
+// Built from widerow's follows (a Followers row sorted by the followers' random UUIDs), the rows
+// come as the followers table returns them: in the clustering column's order, by follower.
+func TestCQL3LessonRowsInClusteringOrder(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.WiderowStores(t))
+	app.Client(t).SignUp("ann")
+	names := []string{"fred", "erin", "dave", "carl", "bess", "abby"}
+	for _, name := range names {
+		c := app.Client(t)
+		c.SignUp(name)
+		if f := c.Post("/learn/act/follow", url.Values{"lesson": {"cql3"}, "user": {"ann"}}); f.Status != http.StatusSeeOther {
+			t.Fatalf("follow: %d", f.Status)
+		}
+	}
+	body := app.Client(t).LessonPage("/learn/cql3?user=ann")
+	for _, id := range []string{`id="cql3-rows"`, `id="cql3-wide"`} {
+		_, part, ok := strings.Cut(body, id)
+		if !ok {
+			t.Fatalf("no %s:\n%s", id, body)
+		}
+		part, _, _ = strings.Cut(part, "</section>")
+		last := -1
+		for i := len(names) - 1; i >= 0; i-- { // abby, bess, ... fred
+			at := strings.Index(part, "'"+names[i]+"'")
+			if at < last {
+				t.Errorf("%s: %s before %s, out of clustering order:\n%s", id, names[i], names[i+1], part)
+			}
+			last = at
+		}
+	}
+}
