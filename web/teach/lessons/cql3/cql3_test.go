@@ -4,6 +4,7 @@ import (
 	"html"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -114,4 +115,33 @@ func TestCQL3LessonRowsInClusteringOrder(t *testing.T) {
 			last = at
 		}
 	}
+}
+
+// The DDL shown is the migrations' statements for the tables the column families became; the
+// page names the migrations' other tables (none maps a column family), so that the two together
+// are every table the server creates, and it claims no more than it shows.
+func TestCQL3LessonNamesEveryMigrationTable(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.MemoryStores())
+	body := app.Client(t).LessonPage("/learn/cql3")
+	_, ddl, _ := strings.Cut(body, `<pre class="code" id="cql3-ddl">`)
+	ddl, _, _ = strings.Cut(ddl, "</pre>")
+	_, others, ok := strings.Cut(body, `id="cql3-other-tables"`)
+	if !ok {
+		t.Fatalf("no list of the other tables:\n%s", body)
+	}
+	others, _, _ = strings.Cut(others, "</p>")
+	tables := regexp.MustCompile(`CREATE TABLE IF NOT EXISTS (\w+)`).FindAllStringSubmatch(cql3.SchemaText(), -1)
+	if len(tables) < 17 {
+		t.Fatalf("%d tables in the migrations", len(tables))
+	}
+	for _, m := range tables {
+		inDDL := strings.Contains(ddl, m[0]+" ") || strings.Contains(ddl, m[0]+"(")
+		listed := strings.Contains(others, "<code>"+m[1]+"</code>")
+		if inDDL == listed {
+			t.Errorf("table %s: in the DDL %v, among the others %v", m[1], inDDL, listed)
+		}
+	}
+	webkit.MustContain(t, others, "007_action_records.cql")
+	webkit.MustNotContain(t, body, "applies exactly this text")
 }
