@@ -108,3 +108,17 @@ func TestLessonTimeUUIDOnNode(t *testing.T) {
 	webkit.MustNotContain(t, bounds, "BloggyAppy.TaggedPosts", "-ffff-ffffffffffff")
 	webkit.MustContain(t, body, "Another cool guitar", "tagged_posts")
 }
+
+// In compare mode widerow answers with 0.6's slice and cql3 runs its statement second: the page
+// names both, each with the bounds of its own order.
+func TestLessonTimeUUIDInCompareMode(t *testing.T) {
+	app := teachkit.NewApp(t, webkit.CompareStores(t))
+	if err := blog.LoadFixture(webkit.BG(), app.Blog); err != nil {
+		t.Fatal(err)
+	}
+	body := app.Client(t).LessonPage("/learn/timeuuid?tag=guitar&from=2009-08-19&to=2009-08-20")
+	_, bounds, _ := strings.Cut(body, `id="paging-bounds"`)
+	bounds, _, _ = strings.Cut(bounds, "</p>")
+	webkit.MustContain(t, bounds, "BloggyAppy.TaggedPosts['guitar']", "-ffff-ffffffffffff</code>", "tagged_posts", "-7f7f-7f7f7f7f7f7f</code>")
+	webkit.MustContain(t, body, "Another cool guitar")
+}
