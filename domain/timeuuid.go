@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"bytes"
 	"crypto/rand"
 
 	"github.com/google/uuid"
@@ -39,6 +40,81 @@ func TimeUUIDFromTicks(ts uint64, lsb [8]byte) uuid.UUID {
 	u[7] = byte(ts >> 48)
 	copy(u[8:], lsb[:])
 	return u
+}
+
+// TieBreak is how TimeUUIDType orders two names of one time: by their last eight bytes (clock
+// sequence and node), compared unsigned in 0.6 and as signed
+// bytes from 0.7 on, where the comparators read java.nio.ByteBuffers and ByteBuffer.compareTo
+// compares signed bytes; Cassandra's timeuuid, CQL3's included, still does. The widerow
+// emulation follows 0.6, the cql3 backend's node the later order; the smallest and largest
+// names of a time, which bound a slice by time alone, differ with it.
+type TieBreak int
+
+const (
+	TieUnsigned TieBreak = iota // 0.6: 0x00 smallest, 0xff largest
+	TieSigned                   // 0.7 on and CQL3: 0x80 smallest, 0x7f largest
+)
+
+func (o TieBreak) String() string {
+	if o == TieSigned {
+		return "signed"
+	}
+	return "unsigned"
+}
+
+// lsb is the last eight bytes of the smallest (max false) or largest name of a time under o.
+func (o TieBreak) lsb(max bool) (b [8]byte) {
+	switch {
+	case o == TieSigned && max:
+		b = [8]byte{0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f}
+	case o == TieSigned:
+		b = [8]byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80}
+	case max:
+		b = [8]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+	}
+	return b
+}
+
+// MinTimeUUID is the smallest TimeUUID of the microsecond micros under o: its first tick, the
+// smallest last eight bytes (CQL's minTimeuuid() under TieSigned).
+func (o TieBreak) MinTimeUUID(micros int64) uuid.UUID {
+	return TimeUUIDFromTicks(MicrosTicks(micros), o.lsb(false))
+}
+
+// MaxTimeUUID is the largest TimeUUID of the microsecond micros under o: its last tick, the
+// largest last eight bytes (CQL's maxTimeuuid() under TieSigned).
+func (o TieBreak) MaxTimeUUID(micros int64) uuid.UUID {
+	return TimeUUIDFromTicks(MicrosTicks(micros)+9, o.lsb(true))
+}
+
+// TickBounds are the smallest and largest TimeUUIDs of u's 100-ns tick under o.
+func (o TieBreak) TickBounds(u uuid.UUID) (lo, hi uuid.UUID) {
+	ts := TimeUUIDTicks(u)
+	return TimeUUIDFromTicks(ts, o.lsb(false)), TimeUUIDFromTicks(ts, o.lsb(true))
+}
+
+// Compare orders a and b as TimeUUIDType does under o: by their time, then by their last eight
+// bytes.
+func (o TieBreak) Compare(a, b uuid.UUID) int {
+	ta, tb := TimeUUIDTicks(a), TimeUUIDTicks(b)
+	switch {
+	case ta < tb:
+		return -1
+	case ta > tb:
+		return 1
+	}
+	if o == TieSigned {
+		for i := 8; i < 16; i++ {
+			if x, y := int8(a[i]), int8(b[i]); x != y {
+				if x < y {
+					return -1
+				}
+				return 1
+			}
+		}
+		return 0
+	}
+	return bytes.Compare(a[8:], b[8:])
 }
 
 // MicrosTicks returns the version-1 UUID timestamp of a Unix time in microseconds: the first

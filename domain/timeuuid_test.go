@@ -2,6 +2,7 @@ package domain_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -86,4 +87,35 @@ func FuzzTimeUUID(f *testing.F) {
 			t.Fatalf("%d: ticks %#x, want %#x", micros, domain.TimeUUIDTicks(v), domain.MicrosTicks(micros))
 		}
 	})
+}
+
+// TimeUUIDType breaks a tie of times on the last eight bytes: unsigned in 0.6, signed from 0.7,
+// so the bounds of a time differ. The CQL3 ones are those a 5.0 node answers to
+// SELECT maxTimeuuid('2009-08-20 00:00+0000'), minTimeuuid('2009-08-20 00:00+0000')
+// (maxTimeuuid of a millisecond is the last tick of its last microsecond).
+func TestTimeUUIDBoundsOfEachOrder(t *testing.T) {
+	ms := time.Date(2009, 8, 20, 0, 0, 0, 0, time.UTC).UnixMicro()
+	for _, c := range []struct {
+		o        domain.TieBreak
+		min, max string
+	}{
+		{domain.TieUnsigned, "67564000-8d1c-11de-0000-000000000000", "6756670f-8d1c-11de-ffff-ffffffffffff"},
+		{domain.TieSigned, "67564000-8d1c-11de-8080-808080808080", "6756670f-8d1c-11de-7f7f-7f7f7f7f7f7f"},
+	} {
+		if lo, hi := c.o.MinTimeUUID(ms), c.o.MaxTimeUUID(ms+999); lo.String() != c.min || hi.String() != c.max {
+			t.Errorf("%v: %s %s, want %s %s", c.o, lo, hi, c.min, c.max)
+		}
+		// Every name of the time lies between them under the order, whatever its last bytes.
+		for _, lsb := range [][8]byte{{}, {0x7f, 0xff}, {0x80}, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, {0x80, 0x7f}} {
+			u := domain.TimeUUIDFromTicks(domain.MicrosTicks(ms), lsb)
+			if c.o.Compare(c.o.MinTimeUUID(ms), u) > 0 || c.o.Compare(u, c.o.MaxTimeUUID(ms)) > 0 {
+				t.Errorf("%v: %s outside its time's bounds", c.o, u)
+			}
+		}
+	}
+	a := domain.TimeUUIDFromTicks(domain.MicrosTicks(ms), [8]byte{0x80})
+	b := domain.TimeUUIDFromTicks(domain.MicrosTicks(ms), [8]byte{0x7f})
+	if domain.TieUnsigned.Compare(a, b) != 1 || domain.TieSigned.Compare(a, b) != -1 {
+		t.Errorf("0x80 after 0x7f unsigned, before it signed")
+	}
 }

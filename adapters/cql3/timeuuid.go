@@ -10,29 +10,18 @@ import (
 )
 
 // Cassandra orders timeuuid values by their 60-bit timestamp, then by their last eight bytes
-// compared as SIGNED bytes. The smallest and largest "clock sequence and node" halves under that
-// order are the ones minTimeuuid() and maxTimeuuid() use; with them Go computes the bounds that
-// the queries bind, so no CQL is ever built from values.
-var (
-	minLSB = [8]byte{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80}
-	maxLSB = [8]byte{0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f}
-)
+// compared as SIGNED bytes (domain.TieSigned). The smallest and largest "clock sequence and node"
+// halves under that order are the ones minTimeuuid() and maxTimeuuid() use; with them Go computes
+// the bounds that the queries bind, so no CQL is ever built from values.
 
 // minTimeUUID is the smallest timeuuid of the microsecond micros, maxTimeUUID the largest: a
 // line slice "strictly older than T" is time < minTimeUUID(T), and the rows of microsecond T
 // are minTimeUUID(T) <= time <= maxTimeUUID(T).
-func minTimeUUID(micros int64) uuid.UUID {
-	return domain.TimeUUIDFromTicks(domain.MicrosTicks(micros), minLSB)
-}
-func maxTimeUUID(micros int64) uuid.UUID {
-	return domain.TimeUUIDFromTicks(domain.MicrosTicks(micros)+9, maxLSB)
-}
+func minTimeUUID(micros int64) uuid.UUID { return domain.TieSigned.MinTimeUUID(micros) }
+func maxTimeUUID(micros int64) uuid.UUID { return domain.TieSigned.MaxTimeUUID(micros) }
 
 // tickBounds are the smallest and largest timeuuids of u's 100-ns tick.
-func tickBounds(u uuid.UUID) (lo, hi uuid.UUID) {
-	ts := domain.TimeUUIDTicks(u)
-	return domain.TimeUUIDFromTicks(ts, minLSB), domain.TimeUUIDFromTicks(ts, maxLSB)
-}
+func tickBounds(u uuid.UUID) (lo, hi uuid.UUID) { return domain.TieSigned.TickBounds(u) }
 
 // lineTime is an entry's clustering value in every line table. It depends on the entry alone,
 // so a tweet has the same value in the userline, the public line and every timeline, and a

@@ -357,15 +357,14 @@ func (s *BlogStore) SliceTagged(ctx context.Context, tag string, before uuid.UUI
 
 // SliceTaggedBetween reads the tag row backwards from the largest TimeUUID of newest (or from
 // before, when it is older) to the smallest of oldest: one get_slice with both ends set, so the
-// columns outside the range are never read. Under TimeUUIDType a name orders by its time, then
-// by its bytes, so the bounds of a microsecond are its first tick with the last eight bytes all
-// 0x00 and its last tick with them all 0xff.
+// columns outside the range are never read. Under 0.6's TimeUUIDType a name orders by its time,
+// then by its last eight bytes unsigned (domain.TieUnsigned), so the bounds of a microsecond are
+// its first tick with those bytes all 0x00 and its last tick with them all 0xff.
 func (s *BlogStore) SliceTaggedBetween(ctx context.Context, tag string, oldest, newest time.Time, before uuid.UUID, limit int) ([]model.TagRef, error) {
 	if limit <= 0 || newest.Before(oldest) {
 		return nil, nil
 	}
-	start := domain.TimeUUIDFromTicks(domain.MicrosTicks(newest.UnixMicro())+9, [8]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
-	finish := domain.TimeUUIDFromTicks(domain.MicrosTicks(oldest.UnixMicro()), [8]byte{})
+	start, finish := domain.TieUnsigned.MaxTimeUUID(newest.UnixMicro()), domain.TieUnsigned.MinTimeUUID(oldest.UnixMicro())
 	r := &engine.SliceRange{Start: start[:], Finish: finish[:], Reversed: true, Count: count32(limit)}
 	if before != uuid.Nil {
 		if model.CompareTimeUUID(before, finish) <= 0 {

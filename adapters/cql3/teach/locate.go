@@ -74,16 +74,35 @@ func cqlPlaces(lc teaching.Locus) []cqlWhere {
 	return nil
 }
 
+// addressOf is where w is in t, as the WHERE clause of a CQL statement: each value a literal of
+// its column's type.
+func addressOf(t InspectTable, w cqlWhere) string {
+	where := []string{fmt.Sprintf("%s = %s", t.PartitionKey[0].Name, literalOf(t.PartitionKey[0], w.key))}
+	if w.clustering != "" {
+		where = append(where, fmt.Sprintf("%s = %s", t.Clustering[0].Name, literalOf(t.Clustering[0], w.clustering)))
+	}
+	return t.Name + " WHERE " + strings.Join(where, " AND ")
+}
+
+// literalOf writes v, a value of column c in its text form, as a CQL literal: in quotes for the
+// types CQL writes as strings (text, a date, a timestamp), bare for the others (a uuid, a
+// timeuuid, a number), which quotes would make invalid.
+func literalOf(c InspectColumn, v string) string {
+	switch c.Type {
+	case "text", "varchar", "ascii", "date", "timestamp", "time", "inet":
+		return quoteText(v)
+	}
+	return v
+}
+
 func (s *Store) place(ctx context.Context, lc teaching.Locus, t InspectTable, w cqlWhere) (teaching.Placement, error) {
 	p := teaching.Placement{Locus: lc, Model: "cql3", Container: t.Keyspace + "." + t.Name, Key: w.key, Token: keyToken(t, w.key), Table: &t}
 	q := url.Values{"table": {t.Name}, "key": {w.key}}
-	where := []string{fmt.Sprintf("%s = %s", t.PartitionKey[0].Name, quoteText(w.key))}
 	if w.clustering != "" {
-		where = append(where, fmt.Sprintf("%s = %s", t.Clustering[0].Name, w.clustering))
 		q.Set("start", w.clustering)
 		q.Set("finish", w.clustering)
 	}
-	p.Address = t.Name + " WHERE " + strings.Join(where, " AND ")
+	p.Address = addressOf(t, w)
 	p.Inspect = q.Encode()
 	rows, err := s.ReadPartition(ctx, t.Name, []string{w.key}, PartitionSlice{Start: w.clustering, Finish: w.clustering, Count: 1})
 	if err != nil {

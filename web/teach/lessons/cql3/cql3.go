@@ -9,6 +9,7 @@ package cql3
 
 import (
 	"errors"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,6 +53,8 @@ type cql3LessonData struct {
 	Backend  string
 	Mappings []cql3Mapping
 	DDL      string // the mapped tables' statements, from the migrations
+	// Others are the migrations' tables that no column family maps to, each with its file.
+	Others []migrationTable
 	// TimelineComparator and FollowersComparator are the 1.2 comparators of the two tables the
 	// lesson takes apart, from the migrations.
 	TimelineComparator, FollowersComparator string
@@ -108,6 +111,11 @@ func showCQL3Lesson(h *handler, c *gin.Context) (templ.Component, error) {
 		}
 	}
 	d.DDL = strings.Join(ddls, "\n\n")
+	for _, t := range migrationTables(ddl) {
+		if !slices.Contains(tables, t.Name) {
+			d.Others = append(d.Others, t)
+		}
+	}
 	if t, ok := frame.SchemaTable(ddl, "timeline"); ok {
 		d.TimelineComparator = models.CompositeComparator(&t)
 	}
@@ -174,8 +182,11 @@ func showCQL3Lesson(h *handler, c *gin.Context) (templ.Component, error) {
 
 // builtFollowerRows are the rows of the followers table for user's follows, as the cql3
 // adapter writes them (since in milliseconds, since_us the microseconds past it), the static
-// count on each: what a SELECT of the partition would return.
+// count on each: what a SELECT of the partition would return, in the clustering column's order
+// (text compares as bytes, as Go compares strings), whatever order the follows came in (widerow's
+// Followers row sorts them by the followers' UUIDs).
 func builtFollowerRows(user string, count int64, follows []domain.Follow) [][]frame.CQLCell {
+	follows = slices.SortedFunc(slices.Values(follows), func(a, b domain.Follow) int { return strings.Compare(a.Username, b.Username) })
 	rows := make([][]frame.CQLCell, 0, len(follows))
 	for _, f := range follows {
 		since := f.Since.UTC()
@@ -188,6 +199,31 @@ func builtFollowerRows(user string, count int64, follows []domain.Follow) [][]fr
 		})
 	}
 	return rows
+}
+
+// migrationTable is a table the migrations create, and the file that creates it.
+type migrationTable struct{ Name, File string }
+
+// migrationFile is the line cql3.SchemaText() puts before each migration's text, and
+// createTable the start of a statement that makes a table.
+var (
+	migrationFile = regexp.MustCompile(`^-- (\d{3}_\w+\.cql)$`)
+	createTable   = regexp.MustCompile(`^CREATE TABLE IF NOT EXISTS (\w+)`)
+)
+
+// migrationTables are the tables of the migrations' text, in the order it creates them.
+func migrationTables(ddl string) []migrationTable {
+	var out []migrationTable
+	file := ""
+	for _, line := range strings.Split(ddl, "\n") {
+		line = strings.TrimSpace(line)
+		if m := migrationFile.FindStringSubmatch(line); m != nil {
+			file = m[1]
+		} else if m := createTable.FindStringSubmatch(line); m != nil {
+			out = append(out, migrationTable{Name: m[1], File: file})
+		}
+	}
+	return out
 }
 
 func containsCol(cols []frame.CQLColumn, name string) bool {

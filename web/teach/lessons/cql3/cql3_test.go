@@ -4,6 +4,7 @@ import (
 	"html"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -82,4 +83,65 @@ func TestCQL3LessonOnNode(t *testing.T) {
 	if strings.Count(body, "follower_count") < 2 {
 		t.Errorf("the static column in both views:\n%s", body)
 	}
+}
+
+// Built from widerow's follows (a Followers row sorted by the followers' random UUIDs), the rows
+// come as the followers table returns them: in the clustering column's order, by follower.
+func TestCQL3LessonRowsInClusteringOrder(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.WiderowStores(t))
+	app.Client(t).SignUp("ann")
+	names := []string{"fred", "erin", "dave", "carl", "bess", "abby"}
+	for _, name := range names {
+		c := app.Client(t)
+		c.SignUp(name)
+		if f := c.Post("/learn/act/follow", url.Values{"lesson": {"cql3"}, "user": {"ann"}}); f.Status != http.StatusSeeOther {
+			t.Fatalf("follow: %d", f.Status)
+		}
+	}
+	body := app.Client(t).LessonPage("/learn/cql3?user=ann")
+	for _, id := range []string{`id="cql3-rows"`, `id="cql3-wide"`} {
+		_, part, ok := strings.Cut(body, id)
+		if !ok {
+			t.Fatalf("no %s:\n%s", id, body)
+		}
+		part, _, _ = strings.Cut(part, "</section>")
+		last := -1
+		for i := len(names) - 1; i >= 0; i-- { // abby, bess, ... fred
+			at := strings.Index(part, "'"+names[i]+"'")
+			if at < last {
+				t.Errorf("%s: %s before %s, out of clustering order:\n%s", id, names[i], names[i+1], part)
+			}
+			last = at
+		}
+	}
+}
+
+// The DDL shown is the migrations' statements for the tables the column families became; the
+// page names the migrations' other tables (none maps a column family), so that the two together
+// are every table the server creates, and it claims no more than it shows.
+func TestCQL3LessonNamesEveryMigrationTable(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.MemoryStores())
+	body := app.Client(t).LessonPage("/learn/cql3")
+	_, ddl, _ := strings.Cut(body, `<pre class="code" id="cql3-ddl">`)
+	ddl, _, _ = strings.Cut(ddl, "</pre>")
+	_, others, ok := strings.Cut(body, `id="cql3-other-tables"`)
+	if !ok {
+		t.Fatalf("no list of the other tables:\n%s", body)
+	}
+	others, _, _ = strings.Cut(others, "</p>")
+	tables := regexp.MustCompile(`CREATE TABLE IF NOT EXISTS (\w+)`).FindAllStringSubmatch(cql3.SchemaText(), -1)
+	if len(tables) < 17 {
+		t.Fatalf("%d tables in the migrations", len(tables))
+	}
+	for _, m := range tables {
+		inDDL := strings.Contains(ddl, m[0]+" ") || strings.Contains(ddl, m[0]+"(")
+		listed := strings.Contains(others, "<code>"+m[1]+"</code>")
+		if inDDL == listed {
+			t.Errorf("table %s: in the DDL %v, among the others %v", m[1], inDDL, listed)
+		}
+	}
+	webkit.MustContain(t, others, "007_action_records.cql")
+	webkit.MustNotContain(t, body, "applies exactly this text")
 }

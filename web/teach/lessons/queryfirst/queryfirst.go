@@ -160,6 +160,23 @@ func showQueryFirstLesson(h *handler, c *gin.Context) (templ.Component, error) {
 }
 
 // hotKey says the key's partition key holds only constant columns: one partition for every row.
+// orderNote says in which order the rows of one partition came back: the clustering order, or
+// its reverse when the query's ORDER BY asks the other way than the table's first clustering
+// column sorts (the node then reads the partition backwards).
+func orderNote(p teaching.KeyPattern, k teaching.KeyChoice) string {
+	for _, c := range p.Columns {
+		if c.Role != teaching.Ordered || len(k.Clustering) == 0 || k.Clustering[0].Column != c.Name {
+			continue
+		}
+		orderBy := "ORDER BY " + c.Name + map[bool]string{true: " DESC", false: " ASC"}[p.Desc]
+		if k.Clustering[0].Desc != p.Desc {
+			return "in the reverse of the clustering order (" + orderBy + ")"
+		}
+		return "in clustering order (" + orderBy + " is the table's own)"
+	}
+	return "in clustering order"
+}
+
 func hotKey(p teaching.KeyPattern, k teaching.KeyChoice) bool {
 	return !slices.ContainsFunc(k.Partition, func(name string) bool {
 		c, _ := p.Column(name)

@@ -32,7 +32,7 @@ func TestQueryFirstLessonOnWiderow(t *testing.T) {
 		t.Fatalf("lesson: %d", r.Status)
 	}
 	webkit.MustContain(t, r.Body, `id="qf-patterns"`, `id="chebotko-diagram"`, `id="workflow-diagram"`, `id="qf-form"`,
-		"which has no CQL node", `<option value="username" selected>username</option>`)
+		"which has no CQL node", `<option value="username" selected>username</option>`, `ALLOW FILTERING</a>. This server runs`)
 	body := tryKey(t, c, url.Values{"pattern": {"userline"}, "p1": {"username"}, "c1": {"time"}, "d1": {"desc"}})
 	webkit.MustContain(t, body, `id="qf-why"`, "Cassandra 0.6 has no CQL and no primary key", "get_range_slices")
 	bad := c.Post("/learn/act/key", url.Values{"pattern": {"userline"}, "p1": {"username"}, "c1": {"username"}})
@@ -56,7 +56,7 @@ func TestQueryFirstLessonOnNode(t *testing.T) {
 		wants []string
 	}{
 		{"answer", url.Values{"pattern": {"userline"}, "p1": {"username"}, "c1": {"time"}, "d1": {"desc"}},
-			[]string{"<strong>One partition.</strong>", "6 rows came back", "PRIMARY KEY (username, time) WITH CLUSTERING ORDER BY (time DESC)",
+			[]string{"<strong>One partition.</strong>", "6 rows came back, in clustering order (ORDER BY time DESC is the table's own).", "PRIMARY KEY (username, time) WITH CLUSTERING ORDER BY (time DESC)",
 				"What your table cost", "CREATE TABLE IF NOT EXISTS", "WHERE username = 'ann' ORDER BY time DESC LIMIT 10"}},
 		{"buckets", url.Values{"pattern": {"userline"}, "p1": {"username"}, "p2": {"day"}, "c1": {"time"}, "d1": {"desc"}},
 			[]string{"<strong>3 partitions.</strong>", "day IN ("}},
@@ -64,6 +64,9 @@ func TestQueryFirstLessonOnNode(t *testing.T) {
 			[]string{"<strong>Refused without ALLOW FILTERING.</strong>", "ALLOW FILTERING", "reads every partition (6)"}},
 		{"hot", url.Values{"pattern": {"public"}, "p1": {"line"}, "c1": {"time"}, "d1": {"desc"}},
 			[]string{"<strong>One partition.</strong>", "hot partition"}},
+		// An ascending table read newest first: ORDER BY DESC reverses the clustering order.
+		{"reversed", url.Values{"pattern": {"userline"}, "p1": {"username"}, "c1": {"time"}},
+			[]string{"<strong>One partition.</strong>", "6 rows came back, in the reverse of the clustering order (ORDER BY time DESC)"}},
 	} {
 		body := tryKey(t, c, tc.form)
 		_, result, ok := strings.Cut(body, `id="result"`)

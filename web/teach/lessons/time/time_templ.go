@@ -51,20 +51,20 @@ func timeView(d timeData) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<h2 id=\"tombstones\">What a tombstone is for, and when it may go</h2><p>A replica that was down when a delete was sent still holds the old column. When it answers a read, or a repair compares the replicas, the tombstone on the others is newer and wins: the old column is hidden, and the tombstone is copied to the replica that missed it. That is why a delete cannot simply remove the column: the tombstone is the only thing that says \"this was deleted, at this time\".</p><p>It cannot stay forever either. Each column family has a <a href=\"/learn/glossary#gcgraceseconds\">GCGraceSeconds</a> (<code>gc_grace_seconds</code> in CQL), ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 3, "<h2 id=\"tombstones\">What a tombstone is for, and when it may go</h2><p>A replica that was down when a delete was sent still holds the old column. When it answers a read, or a repair compares the replicas, the tombstone on the others is newer and wins: the old column is hidden, and the tombstone is copied to the replica that missed it. That is why a delete cannot simply remove the column: the tombstone is the only thing that says \"this was deleted, at this time\".</p><p>It cannot stay forever either. In 0.6 <a href=\"/learn/glossary#gcgraceseconds\">GCGraceSeconds</a> is one setting of <code>storage-conf.xml</code>'s <code>&lt;Storage&gt;</code>, for every column family of the node, ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var2 string
 		templ_7745c5c3_Var2, templ_7745c5c3_Err = templ.JoinStringErrs(labs.GraceDays(labs.DefaultGCGrace))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `time.templ`, Line: 23, Col: 197}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `time.templ`, Line: 23, Col: 256}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var2))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, " by default: once a tombstone is older than that, a compaction may drop it for good. The promise the operator must keep is that every replica has received every tombstone before its grace runs out: a repair (<code>nodetool repair</code>) of every node within every gc_grace.</p><p>Cassandra 0.7 added TTL: a column written with a time to live (<code>USING TTL 86400</code> in CQL) expires on every replica by itself, since each holds the TTL, and becomes a tombstone there; it then waits gc_grace like any other. This server's cql3 inspector shows each cell's remaining TTL; 0.6, and this engine, have none.</p><h2 id=\"replicas\">The deleted column that comes back</h2>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, " by default; from 0.7 each column family has its own (<code>gc_grace_seconds</code> in CQL). Once a tombstone is older than that, a compaction may drop it for good. Its age counts from when the node received the delete (the tombstone's localDeletionTime, the node's clock), not from the client's timestamp. The promise the operator must keep is that every replica has received every tombstone before its grace runs out: a repair (<code>nodetool repair</code>) of every node within every gc_grace.</p><p>Cassandra 0.7 added TTL: a column written with a time to live (<code>USING TTL 86400</code> in CQL) expires on every replica by itself, since each holds the TTL, and becomes a tombstone there; it then waits gc_grace like any other. This server's cql3 inspector shows each cell's remaining TTL; 0.6, and this engine, have none.</p><h2 id=\"replicas\">The deleted column that comes back</h2>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -57,3 +57,14 @@ func TestLessonTime(t *testing.T) {
 	body = html.UnescapeString(c.Submit("/models/lab/replicas", form("x", "9", "13", ""), "/learn/time#replicas").Body)
 	webkit.MustContain(t, body, `The delete: must be a day from 0 to 3650, not "x".`)
 }
+
+// In 0.6 GCGraceSeconds is one setting of storage-conf.xml's <Storage>, for every column family
+// of the node; from 0.7 each column family has its own. The grace runs from when the node
+// received the delete (its localDeletionTime), not from the client's timestamp.
+func TestLessonTimeGraceSetting(t *testing.T) {
+	t.Parallel()
+	body := teachkit.NewApp(t, webkit.MemoryStores()).Client(t).LessonPage("/learn/time")
+	webkit.MustContain(t, body, "one setting of <code>storage-conf.xml</code>'s <code><Storage></code>", "every column family of the node",
+		"from 0.7 each column family has its own", "localDeletionTime")
+	webkit.MustNotContain(t, body, "Each column family has a")
+}

@@ -1,7 +1,8 @@
 // Package timeuuid is lesson 6 of the course: TimeUUIDs. Two generated in one microsecond, laid out
 // field by field (the time they carry, the clock sequence and node that keep them apart), then the
 // blog's TaggedPosts row sliced between the smallest TimeUUID of one day and the largest of
-// another: one get_slice.
+// another: one get_slice (one clustering range on cql3), under 0.6's order of TimeUUIDs and
+// under later Cassandra's, whose bounds differ.
 package timeuuid
 
 //go:generate go tool templ generate -path .
@@ -9,7 +10,6 @@ package timeuuid
 import (
 	"fmt"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/a-h/templ"
@@ -37,17 +37,25 @@ type handler struct{ *labs.Handler }
 type timeuuidData struct {
 	A, B     uuidLayout // two TimeUUIDs of one microsecond
 	SameTime bool
-	Order    int // TimeUUIDType's order of A and B: -1, 0 or 1
+	// Order06 and OrderLater are TimeUUIDType's order of A and B (-1, 0 or 1) in 0.6 (ties
+	// broken on unsigned bytes) and from 0.7 on (signed), CQL3's timeuuid included.
+	Order06, OrderLater int
 
-	Blog    bool // the server runs the blog
-	Tag     string
-	From    string // YYYY-MM-DD
-	To      string
-	Lo, Hi  string // the slice's bounds: the smallest TimeUUID of From, the largest of To
-	Entries []blog.EntryView
-	NextURL string
-	Error   string
-	Empty   bool // the blog has no entry at all
+	Blog     bool   // the server runs the blog
+	Backend  string // the backend that answers: widerow, cql3 or memory
+	Compare  bool   // compare mode: cql3 runs the same calls second
+	Tag      string
+	From     string // YYYY-MM-DD
+	To       string
+	Reversed bool   // From is after To: no slice is sent
+	SwapURL  string // the same slice with the dates the right way round
+	// The slice's bounds, the largest TimeUUID of To and the smallest of From, under each order:
+	// 0.6's (what widerow slices with) and later Cassandra's (what cql3 binds).
+	Lo06, Hi06, LoCQL, HiCQL string
+	Entries                  []blog.EntryView
+	NextURL                  string
+	Error                    string
+	Empty                    bool // the blog has no entry at all
 }
 
 // uuidLayout is a version-1 UUID field by field, as RFC 4122 names them.
@@ -71,18 +79,6 @@ func layoutOf(u uuid.UUID) uuidLayout {
 	return l
 }
 
-// compareTimeUUIDs is TimeUUIDType's order: the time, then the bytes.
-func compareTimeUUIDs(a, b uuid.UUID) int {
-	ta, tb := domain.TimeUUIDTicks(a), domain.TimeUUIDTicks(b)
-	switch {
-	case ta < tb:
-		return -1
-	case ta > tb:
-		return 1
-	}
-	return strings.Compare(string(a[:]), string(b[:]))
-}
-
 const (
 	dateForm     = "2006-01-02"
 	timeuuidPage = 10
@@ -91,8 +87,10 @@ const (
 func showTimeUUID(h *handler, c *gin.Context) (templ.Component, error) {
 	now := time.Now().UnixMicro()
 	a, b := domain.NewTimeUUID(now), domain.NewTimeUUID(now)
-	d := timeuuidData{A: layoutOf(a), B: layoutOf(b), SameTime: domain.TimeUUIDTicks(a) == domain.TimeUUIDTicks(b), Order: compareTimeUUIDs(a, b),
-		Blog: h.Deps.Blog != nil, Tag: c.Query("tag"), From: c.Query("from"), To: c.Query("to")}
+	d := timeuuidData{A: layoutOf(a), B: layoutOf(b), SameTime: domain.TimeUUIDTicks(a) == domain.TimeUUIDTicks(b),
+		Order06: domain.TieUnsigned.Compare(a, b), OrderLater: domain.TieSigned.Compare(a, b),
+		Blog: h.Deps.Blog != nil, Backend: h.Deps.Backend, Compare: h.Deps.CompareBackend == "cql3",
+		Tag: c.Query("tag"), From: c.Query("from"), To: c.Query("to")}
 	if !d.Blog {
 		return timeuuidView(d), nil
 	}
@@ -120,9 +118,15 @@ func showTimeUUID(h *handler, c *gin.Context) (templ.Component, error) {
 		return timeuuidView(d), nil
 	}
 	oldest, newest := from, to.AddDate(0, 0, 1).Add(-time.Microsecond)
-	lo := domain.TimeUUIDFromTicks(domain.MicrosTicks(oldest.UnixMicro()), [8]byte{})
-	hi := domain.TimeUUIDFromTicks(domain.MicrosTicks(newest.UnixMicro())+9, [8]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
-	d.Lo, d.Hi = lo.String(), hi.String()
+	d.Lo06, d.Hi06 = domain.TieUnsigned.MinTimeUUID(oldest.UnixMicro()).String(), domain.TieUnsigned.MaxTimeUUID(newest.UnixMicro()).String()
+	d.LoCQL, d.HiCQL = domain.TieSigned.MinTimeUUID(oldest.UnixMicro()).String(), domain.TieSigned.MaxTimeUUID(newest.UnixMicro()).String()
+	if newest.Before(oldest) {
+		// The slice would start below its finish: 0.6 refuses such a range, CQL3 answers it with
+		// no row; the page sends neither, and says so.
+		d.Reversed = true
+		d.SwapURL = "/learn/timeuuid?" + url.Values{"tag": {d.Tag}, "from": {d.To}, "to": {d.From}}.Encode() + "#paging"
+		return timeuuidView(d), nil
+	}
 	page, err := h.Deps.Blog.EntriesBetween(ctx, d.Tag, oldest, newest, c.Query("start"), timeuuidPage)
 	if err != nil {
 		if models.StatusOf(err) >= 500 {
