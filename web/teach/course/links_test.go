@@ -1,6 +1,7 @@
 package course_test
 
 import (
+	"fmt"
 	"html"
 	"net/http"
 	"net/url"
@@ -98,3 +99,27 @@ func crawlCourse(t *testing.T, c *webkit.Client, who string, pages []string) {
 	}
 }
 
+// The course ends at its last lesson, and only there: that page recaps every lesson (its title
+// and its sentence, from the course's list) and says where to go next; no other lesson says the
+// course ends.
+func TestCourseEnd(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.MemoryStores())
+	c := app.Client(t)
+	ls := frame.Course()
+	for i, l := range ls {
+		body := c.LessonPage("/learn/" + l.Slug)
+		if i+1 < len(ls) {
+			webkit.MustNotContain(t, body, `id="course-end"`, "That is the course", "the end of the course")
+			continue
+		}
+		_, end, ok := strings.Cut(body, `id="course-end"`)
+		if !ok {
+			t.Fatalf("the last lesson, %s, has no end of the course:\n%s", l.Slug, body)
+		}
+		for _, r := range ls {
+			webkit.MustContain(t, end, fmt.Sprintf(`href="/learn/%s">%s</a>`, r.Slug, r.Title), r.Summary)
+		}
+		webkit.MustContain(t, end, `id="course-next"`, `href="/learn/glossary"`, `href="/models"`)
+	}
+}
