@@ -48,6 +48,10 @@ type ColumnLab interface {
 	Replicas(ctx context.Context, session string, s ReplicaScenario) (ReplicaRun, error)
 }
 
+// LabMaxRow is the most names one session's row of the lab holds: a count that a slice may
+// ask for and that reads the whole row.
+const LabMaxRow = 200
+
 // The column families of the primer rows, in the keyspace Scratch: a standard one, and the
 // super column family of seed 004's AddressBook.
 const (

@@ -36,11 +36,11 @@ type Lab struct {
 
 // Lab bounds.
 const (
-	LabMaxNames   = 50  // names in one insert
-	LabMaxName    = 100 // bytes of one name or value
-	LabMaxRow     = 200 // names in one session's row
-	LabMaxWrites  = 4   // writes of one last write wins run
-	LabMaxSession = 64  // bytes of a session id
+	LabMaxNames   = 50                 // names in one insert
+	LabMaxName    = 100                // bytes of one name or value
+	LabMaxRow     = teaching.LabMaxRow // names in one session's row
+	LabMaxWrites  = 4                  // writes of one last write wins run
+	LabMaxSession = 64                 // bytes of a session id
 	// labMaxCells starts the scratch node over empty after this many cells: the lab keeps no
 	// data worth keeping, and a stream of learners must not grow it forever.
 	labMaxCells = 200_000

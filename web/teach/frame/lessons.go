@@ -27,10 +27,13 @@ type Lesson struct {
 type LessonLink struct {
 	N           int
 	Slug, Title string
+	Summary     string // the lesson's one sentence
 }
 
 // Link is a link to l.
-func (l Lesson) Link() *LessonLink { return &LessonLink{N: l.N, Slug: l.Slug, Title: l.Title} }
+func (l Lesson) Link() *LessonLink {
+	return &LessonLink{N: l.N, Slug: l.Slug, Title: l.Title, Summary: l.Summary}
+}
 
 // course is the links to the course's lessons, in order, as package course published them: the
 // pages that name a lesson (the lab, the race, the reference pages) read its number here, so that

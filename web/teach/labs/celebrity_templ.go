@@ -274,7 +274,7 @@ func celebrityView(d celebrityData) templ.Component {
 				}
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<p class=\"muted\" id=\"pulled-friends\"><a href=\"/login\">Sign in</a> to see which pulled authors your home page merges.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "<p class=\"muted\" id=\"pulled-friends\"><a href=\"/login?next=/models/celebrity\">Sign in</a> to see which pulled authors your home page merges.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -66,6 +66,7 @@ type LabData struct {
 	Reversed   bool
 	Count      string
 	Slice      *teaching.LabSlice
+	SliceWhy   string // why the slice returned nothing
 	SliceError string
 
 	LWW      lwwForm
@@ -99,6 +100,8 @@ type labSliceRun struct {
 	Cmp, Start, Finish, Count string
 	Reversed                  bool
 	Slice                     teaching.LabSlice
+	// Why says, when the slice returned nothing, where its bounds fall in the row's order.
+	Why string
 }
 
 // lwwRun is the last last-write-wins run.
@@ -152,7 +155,7 @@ func (h *Handler) LabData(c *gin.Context, back string) LabData {
 		d.Depth = append(d.Depth, i)
 	}
 	if s := st.Slice; s != nil {
-		d.Cmp, d.Start, d.Finish, d.Count, d.Reversed, d.Slice = s.Cmp, s.Start, s.Finish, s.Count, s.Reversed, &s.Slice
+		d.Cmp, d.Start, d.Finish, d.Count, d.Reversed, d.Slice, d.SliceWhy = s.Cmp, s.Start, s.Finish, s.Count, s.Reversed, &s.Slice, s.Why
 	}
 	if r := st.Refusal("slice"); r != nil {
 		d.Cmp, d.Start, d.Finish, d.Count, d.Reversed, d.Slice, d.SliceError = r.Form["cmp"], r.Form["start"], r.Form["finish"], r.Form["count"], r.Form["reversed"] != "", nil, r.Msg
@@ -266,6 +269,9 @@ func (h *Handler) labSlice(c *gin.Context) {
 		err = domain.Invalid("count", "must be a whole number, not %q", run.Count)
 	} else {
 		run.Slice, err = h.Deps.Lab.Slice(c.Request.Context(), LabSession(c, true), run.Cmp, teaching.Slice{Start: run.Start, Finish: run.Finish, Reversed: run.Reversed, Count: n})
+		if err == nil && len(run.Slice.Names) == 0 && n > 0 {
+			run.Why, err = h.emptySliceWhy(c, run)
+		}
 	}
 	if err == nil {
 		h.remember(c, func(s *labState) { s.Slice = run })
@@ -364,4 +370,72 @@ func nameAt(ns []teaching.LabName, i int) *teaching.LabName {
 		return &ns[i]
 	}
 	return nil
+}
+
+// emptySliceWhy says why a slice of count above 0 returned nothing: the row holds no names under
+// the comparator, or both bounds fall between the same two of its names in the comparator's
+// order. Two more get_slice calls read it from the store: the whole row, then the names up to
+// a bound (a slice that returns nothing has no name from its lower bound to its upper, so one
+// bound's place is the other's).
+func (h *Handler) emptySliceWhy(c *gin.Context, run *labSliceRun) (string, error) {
+	ctx, session := c.Request.Context(), LabSession(c, true)
+	row, err := h.Deps.Lab.Slice(ctx, session, run.Cmp, teaching.Slice{Count: teaching.LabMaxRow})
+	if err != nil {
+		return "", err
+	}
+	names := row.Names
+	if len(names) == 0 {
+		return fmt.Sprintf("Your row holds no names under %s: store some above, then slice them. (The get_slice after yours in the footer read the whole row.)", run.Cmp), nil
+	}
+	lower, upper := strings.TrimSpace(run.Start), strings.TrimSpace(run.Finish) // in the comparator's order
+	if run.Reversed {
+		lower, upper = upper, lower
+	}
+	bound := lower
+	if bound == "" {
+		bound = upper
+	}
+	k := 0 // the names before the bounds
+	if bound != "" {
+		upTo, err := h.Deps.Lab.Slice(ctx, session, run.Cmp, teaching.Slice{Finish: bound, Count: teaching.LabMaxRow})
+		if err != nil {
+			return "", err
+		}
+		k = len(upTo.Names)
+	}
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = n.Name
+	}
+	var where string
+	switch {
+	case k == 0:
+		where = "before " + quoted[0]
+	case k >= len(names):
+		where = "after " + quoted[len(quoted)-1]
+	default:
+		where = "between " + quoted[k-1] + " and " + quoted[k]
+	}
+	why := fmt.Sprintf("Under %s your row's %d %s sort %s, and both bounds (start %s, finish %s) sort %s: no name lies between them.",
+		run.Cmp, len(names), frame.Plural(len(names), "name", "names"), strings.Join(quoted, ", "), boundText(run.Start), boundText(run.Finish), where)
+	if textual[run.Cmp] {
+		why += " " + run.Cmp + " compares names as text, byte by byte: a name of digits is not a number here (LongType reads it as one)."
+	}
+	if bound != "" {
+		why += " (The two get_slice calls after yours in the footer read the whole row, then its names up to " + bound + ".)"
+	} else {
+		why += " (The get_slice after yours in the footer read the whole row.)"
+	}
+	return why, nil
+}
+
+// textual are the comparators that order names as text.
+var textual = map[string]bool{"BytesType": true, "AsciiType": true, "UTF8Type": true}
+
+// boundText is a slice bound as the form gave it, or that it is open.
+func boundText(b string) string {
+	if b = strings.TrimSpace(b); b == "" {
+		return "open"
+	}
+	return b
 }

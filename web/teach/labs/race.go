@@ -1,6 +1,7 @@
 package labs
 
 import (
+	"fmt"
 	"net/http"
 	"runtime"
 	"strconv"
@@ -152,4 +153,16 @@ func (h *Handler) RunRace(c *gin.Context) {
 	}
 	h.remember(c, func(s *labState) { s.Race = run })
 	h.Site.Redirect(c, backTo(c, raceHome)+"#race-result", "your race")
+}
+
+// raceReading says what a read-then-write race of racers measured, from its count of winners.
+func raceReading(racers, winners int) string {
+	switch {
+	case winners >= racers:
+		return fmt.Sprintf(`This race: all %d racers read "free" before any of them wrote, and every one was told it won: the window was wide enough for all.`, racers)
+	case winners == 1:
+		return fmt.Sprintf(`This race: one racer of %d was welcomed. Every other read came after the first write and found the name taken: the reads and writes happened to run one after another, and the check and the write were still two steps.`, racers)
+	default:
+		return fmt.Sprintf(`This race: %d of %d racers read "free" before the first write landed, and were welcomed; the other %d read the name taken.`, winners, racers, racers-winners)
+	}
 }

@@ -223,7 +223,7 @@ func compareLessonView(d compareLessonData) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<p>That is the course. The words are in the <a href=\"/learn/glossary\">glossary</a>, the versions on <a href=\"/learn/timeline\">the timeline</a>, and what this application does otherwise than the seeds on <a href=\"/learn/departures\">the departures page</a>.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 21, "<p>The words are in the <a href=\"/learn/glossary\">glossary</a>, the versions on <a href=\"/learn/timeline\">the timeline</a>, and what this application does otherwise than the seeds on <a href=\"/learn/departures\">the departures page</a>.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

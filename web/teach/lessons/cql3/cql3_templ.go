@@ -404,7 +404,7 @@ func cql3LessonView(d cql3LessonData) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else if d.User == "" {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "<p class=\"muted\" id=\"cql3-live\">Name a user, or <a href=\"/login\">sign in</a> to see your own followers.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "<p class=\"muted\" id=\"cql3-live\">Name a user, or <a href=\"/login?next=/learn/cql3\">sign in</a> to see your own followers.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -42,6 +42,8 @@ const defaultSimNodes = 5
 type tokensData struct {
 	Available bool
 	Key       string
+	// Me is the learner signed in ("" for none): "Where does it live" of their own record.
+	Me string
 	// Nodes and RF are the simulated ring's size and factor as the form sends them back.
 	Nodes, RF string
 	Simulated bool // the running backend's ring is simulated (the form asks for its size)
@@ -59,9 +61,9 @@ type ringView struct {
 }
 
 func showTokens(h *handler, c *gin.Context) (templ.Component, error) {
-	d := tokensData{Available: h.Deps.Ring != nil, Key: strings.TrimSpace(c.Query("key")), Nodes: c.DefaultQuery("nodes", strconv.Itoa(defaultSimNodes)), RF: c.Query("rf")}
+	d := tokensData{Available: h.Deps.Ring != nil, Key: strings.TrimSpace(c.Query("key")), Me: site.User(c), Nodes: c.DefaultQuery("nodes", strconv.Itoa(defaultSimNodes)), RF: c.Query("rf")}
 	if d.Key == "" {
-		d.Key = site.User(c)
+		d.Key = d.Me
 	}
 	if d.Key == "" {
 		d.Key = "jericevans"

@@ -128,7 +128,7 @@ func twissandraView(d twissandraData) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if d.Me == "" {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<p class=\"card try\" id=\"twissandra-signin\"><a href=\"/login?next=/learn/twissandra\">Sign in</a> (or <a href=\"/signup\">sign up</a>) to post a tweet from here; meanwhile, here is where the newest tweet lives.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 10, "<p class=\"card try\" id=\"twissandra-signin\"><a href=\"/login?next=/learn/twissandra\">Sign in</a> (or <a href=\"/login?next=/learn/twissandra#signup-heading\">sign up</a>) to post a tweet from here; meanwhile, here is where the newest tweet lives.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
