@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -23,22 +25,41 @@ const maxHeader = 64
 
 // At 390 px (a phone) every figure and table of the pages that have them can be read and
 // compared: each SVG text element shows at no less than minText px on the screen (its computed
-// font size times the scale its SVG is drawn at), each table cell's text too; no table header
+// font size times the scale its SVG is drawn at), an SVG drawn by an img (lesson 11's plot) its
+// smallest stated font size times its drawn scale, each table cell's text too; no table header
 // breaks inside a word; the celebrity lesson's comparison stays a table (one row per line, its
 // columns side by side); nothing makes the page wider than the viewport; and the sticky header
 // takes at most maxHeader px. The same pages at 1280 px keep their figures at full size.
 // Screenshots: artifacts/screenshots/phone-*-390.png and phone-*-1280.png.
 func TestFiguresReadableAt390px(t *testing.T) {
 	app := teachkit.NewApp(t, webkit.WiderowStores(t))
-	// each page, what shows it is ready, and its figure or table (a screenshot of its own)
-	pages := []struct{ name, path, wait, figure string }{
-		{"home", "/", "header.top", "header.top"},
-		{"tokens", "/learn/tokens", "svg.ring-diagram", "figure.ring-figure"},
-		{"query-first", "/learn/query-first", "svg.diagram", ".diagram-wrap:has(#chebotko-diagram)"},
-		{"generations", "/models/generations", "#chebotko-diagram", ".diagram-wrap:has(#workflow-diagram)"},
-		{"slices", "/learn/slices", "#lab-submit", ".table-wrap:has(#lab-order)"},
-		{"lab", "/models/lab", "#lab-submit", ".table-wrap:has(#lab-order)"},
-		{"celebrity", "/learn/celebrity", "article.lesson", ".table-wrap:has(#cl-sim)"},
+	// each page, what shows it is ready, the button (if any) whose answer shows its figure, and
+	// its figure or table (a screenshot of its own)
+	pages := []struct{ name, path, wait, click, figure string }{
+		{"home", "/", "header.top", "", "header.top"},
+		{"tokens", "/learn/tokens", "svg.ring-diagram", "", "figure.ring-figure"},
+		{"query-first", "/learn/query-first", "svg.diagram", "", ".diagram-wrap:has(#chebotko-diagram)"},
+		{"generations", "/models/generations", "#chebotko-diagram", "", ".diagram-wrap:has(#workflow-diagram)"},
+		{"slices", "/learn/slices", "#lab-submit", "#lab-submit", ".table-wrap:has(#lab-order)"},
+		{"lab", "/models/lab", "#lab-submit", "#lab-submit", ".table-wrap:has(#lab-order)"},
+		{"lww", "/models/lab", "#lww-submit", "#lww-submit", "figure.lww-figure"},
+		{"celebrity", "/learn/celebrity", "article.lesson", "", ".table-wrap:has(#cl-sim)"},
+		{"celebrity-plot", "/learn/celebrity", "#cl-sim-plot", "", ".diagram-wrap:has(#cl-sim-plot)"},
+	}
+	// the smallest font size an SVG picture (an img's) states, in its own pixels
+	fontSize := regexp.MustCompile(`font-size(?:="|:\s*)([0-9.]+)`)
+	smallestFont := func(src string) float64 {
+		body := app.Client(t).Get(src).Body
+		least := 0.0
+		for _, m := range fontSize.FindAllStringSubmatch(body, -1) {
+			if px, err := strconv.ParseFloat(m[1], 64); err == nil && (least == 0 || px < least) {
+				least = px
+			}
+		}
+		if least == 0 {
+			t.Fatalf("%s states no font size", src)
+		}
+		return least
 	}
 	type reading struct {
 		Texts, Cells       int
@@ -48,20 +69,24 @@ func TestFiguresReadableAt390px(t *testing.T) {
 		Header             float64
 		Stacked            []string
 		Viewport, PageWide float64
+		Pictures           []struct {
+			Src   string
+			Scale float64
+		}
 	}
 	for _, width := range []int64{390, 1280} {
 		b := webkit.NewTab(t, int(width), 900, 3*time.Minute)
 		b.Do("csp", webkit.CSPWatch())
 		for _, p := range pages {
 			b.Do(p.path, chromedp.EmulateViewport(width, 900), chromedp.Navigate(app.Srv.URL+p.path), chromedp.WaitVisible(chromedp.CSS(p.wait)))
-			if p.wait == "#lab-submit" { // the comparators' table shows the row inserted
-				// the page reloads: wait for the new document, not the old one's table
-				b.Do("insert", chromedp.Evaluate[chromedp.Void](`window.__before = true`), chromedp.Click(chromedp.CSS("#lab-submit")))
-				b.WaitFor(`!window.__before && document.readyState === "complete" && !!document.querySelector("#lab-inserted") && !!document.querySelector("table.lab-order")`)
+			if p.click != "" {
+				// the page reloads: wait for the new document's figure, not the old one's
+				b.Do(p.click, chromedp.Evaluate[chromedp.Void](`window.__before = true`), chromedp.Click(chromedp.CSS(p.click)))
+				b.WaitFor(`!window.__before && document.readyState === "complete" && !!document.querySelector(` + fmt.Sprintf("%q", p.figure) + `)`)
 			}
 			b.Health()
 			got, err := chromedp.Run(b.Ctx, chromedp.Evaluate[reading](`(() => {
-				const r = {Texts: 0, Cells: 0, MinText: 1e9, MinCell: 1e9, Smallest: "", Cell: "", Broken: [], Stacked: [],
+				const r = {Texts: 0, Cells: 0, MinText: 1e9, MinCell: 1e9, Smallest: "", Cell: "", Broken: [], Stacked: [], Pictures: [],
 					Header: document.querySelector("header.top").getBoundingClientRect().height,
 					Viewport: document.documentElement.clientWidth, PageWide: document.documentElement.scrollWidth};
 				const shown = e => { const b = e.getBoundingClientRect(); return b.width > 0 && b.height > 0; };
@@ -78,6 +103,9 @@ func TestFiguresReadableAt390px(t *testing.T) {
 					r.Cells++;
 					if (px < r.MinCell) { r.MinCell = px; r.Cell = c.textContent.trim().slice(0, 40); }
 				}
+				// an SVG drawn by an img: the scale it is drawn at
+				for (const i of document.querySelectorAll('main img[src$=".svg"]'))
+					if (shown(i)) r.Pictures.push({Src: i.getAttribute("src"), Scale: i.getBoundingClientRect().width / i.naturalWidth});
 				// a header broken inside a word: one of its words lies on more than one line
 				for (const th of document.querySelectorAll("main table th")) {
 					if (!shown(th)) continue;
@@ -107,6 +135,13 @@ func TestFiguresReadableAt390px(t *testing.T) {
 				p.path, width, got.Texts, got.MinText, got.Smallest, got.Cells, got.MinCell, got.Cell, got.Header)
 			if got.Texts > 0 && got.MinText < minText {
 				t.Errorf("%s at %d px: SVG text %q shows at %.1f px, under %d px", p.path, width, got.Smallest, got.MinText, minText)
+			}
+			for _, pic := range got.Pictures {
+				if px := smallestFont(pic.Src) * pic.Scale; px < minText {
+					t.Errorf("%s at %d px: the picture %s is drawn at %.2f of its size, its smallest text at %.1f px, under %d px", p.path, width, pic.Src, pic.Scale, px, minText)
+				} else {
+					t.Logf("%s at %d px: the picture %s's smallest text shows at %.1f px", p.path, width, pic.Src, px)
+				}
 			}
 			if got.Cells > 0 && got.MinCell < minText {
 				t.Errorf("%s at %d px: table text %q shows at %.1f px, under %d px", p.path, width, got.Cell, got.MinCell, minText)
