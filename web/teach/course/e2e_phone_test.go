@@ -50,6 +50,7 @@ func TestFiguresReadableAt390px(t *testing.T) {
 		{"step", "/learn/consistency", "#consistency-submit", "#consistency-submit", "#step-chart"},
 		{"trials", "/learn/consistency", "#trials-submit", "#trials-submit", "#trials-chart"},
 		{"celebrity-plot", "/learn/celebrity", "#cl-sim-plot", "", ".diagram-wrap:has(#cl-sim-plot)"},
+		{"celebrity-models", "/models/celebrity", "#celebrity-plot", "", ".diagram-wrap:has(#celebrity-plot)"},
 	}
 	// the smallest font size an SVG picture (an img's) states, in its own pixels
 	fontSize := regexp.MustCompile(`font-size(?:="|:\s*)([0-9.]+)`)
