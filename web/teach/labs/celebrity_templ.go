@@ -693,7 +693,7 @@ func celebrityView(d celebrityData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 67, "</p><p><img id=\"celebrity-plot\" src=\"/static/celebrity.svg\" alt=\"Post latency against followers, push and hybrid, on each backend; a home page's rate against a plain one's, by pulled authors followed\" width=\"940\" height=\"700\"></p><div class=\"table-wrap\"><table class=\"mapping\" id=\"celebrity-figures\"><thead><tr><th>Backend</th><th>Followers</th><th>Push: post</th><th>Hybrid: post</th><th>Timelines written (push / hybrid)</th><th>Peak memory over the posts (push / hybrid)</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 67, "</p><p class=\"diagram-wrap\"><img id=\"celebrity-plot\" src=\"/static/celebrity.svg\" alt=\"Post latency against followers, push and hybrid, on each backend; a home page's rate against a plain one's, by pulled authors followed\" width=\"940\" height=\"700\"></p><div class=\"table-wrap\"><table class=\"mapping\" id=\"celebrity-figures\"><thead><tr><th>Backend</th><th>Followers</th><th>Push: post</th><th>Hybrid: post</th><th>Timelines written (push / hybrid)</th><th>Peak memory over the posts (push / hybrid)</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

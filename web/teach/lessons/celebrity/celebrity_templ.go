@@ -58,7 +58,7 @@ func celebrityLessonView(d celebrityLessonData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, " is pulled, everyone else pushed. A page reads its timeline row and merges the userlines of the pulled authors it follows, found through their list (<code>Followers['!PULLED!']</code> on widerow, <code>pulled_authors</code> on cql3). The choice reads the author's exact follower count at every post, which the seeds never kept (<a href=\"/learn/departures#followers-count\">departures</a>).</li></ul><h2 id=\"measured\">What it costs, measured</h2><p>Made with <code>twissandra celebrity</code> (the <a href=\"/models/celebrity#curves\">celebrity page</a> has the curves). At the most followers measured, a post pushed and the same post under the hybrid:</p><div class=\"table-wrap\"><table class=\"mapping\" id=\"cl-largest\"><thead><tr><th>Backend</th><th>Followers</th><th>Push</th><th>Hybrid</th><th>Timelines written (push / hybrid)</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, " is pulled, everyone else pushed. A page reads its timeline row and merges the userlines of the pulled authors it follows, found through their list (<code>Followers['!PULLED!']</code> on widerow, <code>pulled_authors</code> on cql3). The choice reads the author's exact follower count at every post, which the seeds never kept (<a href=\"/learn/departures#followers-count\">departures</a>).</li></ul><h2 id=\"measured\">What it costs, measured</h2><p>Made with <code>twissandra celebrity</code> (the <a href=\"/models/celebrity#curves\">celebrity page</a> has the curves). At the most followers measured, a post pushed and the same post under the hybrid:</p><div class=\"table-wrap\"><table class=\"mapping rows\" id=\"cl-largest\"><thead><tr><th>Backend</th><th>Followers</th><th>Push</th><th>Hybrid</th><th>Timelines written (push / hybrid)</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -146,7 +146,7 @@ func celebrityLessonView(d celebrityLessonData) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "</tbody></table></div><p>And what pulling costs the reader: a home page of 40 with no pulled author followed, and with the most:</p><div class=\"table-wrap\"><table class=\"mapping\" id=\"cl-pages\"><thead><tr><th>Backend</th><th>Pulled authors followed</th><th>Home page</th><th>Rate against a plain page</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "</tbody></table></div><p>And what pulling costs the reader: a home page of 40 with no pulled author followed, and with the most:</p><div class=\"table-wrap\"><table class=\"mapping rows\" id=\"cl-pages\"><thead><tr><th>Backend</th><th>Pulled authors followed</th><th>Home page</th><th>Rate against a plain page</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -795,20 +795,20 @@ func celebritySimulation(f labs.SimFigures) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 68, "</p><p><img id=\"cl-sim-plot\" src=\"/static/celebrity-simulation.svg\" alt=\"Rows read and written per 1,000 actions under each fan-out rule, and the best fixed threshold\" width=\"940\" height=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 68, "</p><p class=\"diagram-wrap\"><img id=\"cl-sim-plot\" src=\"/static/celebrity-simulation.svg\" alt=\"Rows read and written per 1,000 actions under each fan-out rule, and the best fixed threshold\" width=\"940\" height=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var49 string
 		templ_7745c5c3_Var49, templ_7745c5c3_Err = templruntime.NewAttributeExpression(f.Height).Resolve(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `celebrity.templ`, Line: 107, Col: 194}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `celebrity.templ`, Line: 107, Col: 215}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var49)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 69, "\"></p><div class=\"table-wrap\"><table class=\"mapping\" id=\"cl-sim\"><thead><tr><th>Rule</th><th>Rows read per 1,000 actions</th><th>Rows written</th><th>Total</th><th>Follows pulled</th><th>Against the best fixed threshold</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 69, "\"></p><div class=\"table-wrap\"><table class=\"mapping rows\" id=\"cl-sim\"><thead><tr><th>Rule</th><th>Rows read per 1,000 actions</th><th>Rows written</th><th>Total</th><th>Follows pulled</th><th>Against the best fixed threshold</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -1004,7 +1004,7 @@ func celebritySimulation(f labs.SimFigures) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if len(f.Verdicts) > 1 {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 87, "<p>The verdict rests on how often users read against how often they post. The same graph and costs, at other read rates:</p><div class=\"table-wrap\"><table class=\"mapping\" id=\"cl-sim-verdicts\"><thead><tr><th>Home pages a day (median)</th><th>Posts a day (median)</th><th>Best fixed threshold</th><th>Cheapest rule</th><th>Rows it saves</th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 87, "<p>The verdict rests on how often users read against how often they post. The same graph and costs, at other read rates:</p><div class=\"table-wrap\"><table class=\"mapping rows\" id=\"cl-sim-verdicts\"><thead><tr><th>Home pages a day (median)</th><th>Posts a day (median)</th><th>Best fixed threshold</th><th>Cheapest rule</th><th>Rows it saves</th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
