@@ -21,7 +21,7 @@ import (
 // answered it (the host the driver sent it to). The driver's observation carries the host but
 // not the level: a statement runs at the session's level (consistency; a lightweight
 // transaction's Paxos round at serial), and the few the adapter sends at another level carry
-// an observer of their own that says so (Store.atSerial).
+// an observer of their own that says so (Store.AtLevel).
 type opsObserver struct {
 	queries gocql.QueryObserver
 	batches gocql.BatchObserver
@@ -172,6 +172,15 @@ func queryOutcome(err error, rows, attempt int) string {
 // flight), and has its record say so.
 func (s *Store) atSerial(q *gocqlx.Queryx) *gocqlx.Queryx {
 	q.Consistency(gocql.Consistency(s.cfg.serial))
-	q.Observer(opsObserver{queries: s.cfg.QueryObserver, fixed: s.cfg.serial.String()})
+	q.Observer(opsObserver{queries: s.cfg.QueryObserver, fixed: s.cfg.serial.String()}) // a Consistency's name for it is UNKNOWN_CONS_0x8
+	return q
+}
+
+// AtLevel sends q at consistency level cl instead of the session's, and has its record name
+// cl: the driver's observation does not carry the level a query set for itself, so the query
+// carries an observer that knows it.
+func (s *Store) AtLevel(q *gocqlx.Queryx, cl gocql.Consistency) *gocqlx.Queryx {
+	q.Consistency(cl)
+	q.Observer(opsObserver{queries: s.cfg.QueryObserver, fixed: cl.String()})
 	return q
 }
