@@ -60,7 +60,12 @@ func (o opsObserver) ObserveQuery(ctx context.Context, q gocql.ObservedQuery) {
 		p := describe(q.Statement)
 		oplog.Record(ctx, oplog.Op{Model: "cql3", Kind: p.kind, Call: p.verb})
 	case oplog.Enabled(ctx):
-		p, touched := describe(q.Statement), queryOutcome(q.Err, q.Rows, q.Attempt)
+		p := describe(q.Statement)
+		rows := q.Rows
+		if p.verb != "SELECT" { // a write returns no rows to count (an LWT one, whether it applied)
+			rows = -1
+		}
+		touched := queryOutcome(q.Err, rows, q.Attempt)
 		oplog.Record(ctx, oplog.Op{Model: "cql3", Kind: p.kind, Call: p.verb, Family: p.table, Predicate: p.where, Touched: touched,
 			Took: q.End.Sub(q.Start), Consistency: o.levelOf(p.kind), Coordinator: coordinator(q.Host), Text: p.line + " -> " + touched})
 	}
@@ -154,11 +159,15 @@ func oneLine(stmt string) string {
 	return strings.Join(strings.Fields(stmt), " ")
 }
 
+// queryOutcome is how a statement ended: "error", the rows a SELECT returned, or "ok" (rows < 0:
+// a write, acknowledged); and its retry, if it was one.
 func queryOutcome(err error, rows, attempt int) string {
 	s := "ok"
 	switch {
 	case err != nil:
 		s = "error"
+	case rows == 1:
+		s = "1 row"
 	case rows >= 0:
 		s = fmt.Sprintf("%d rows", rows)
 	}
