@@ -21,7 +21,7 @@ import (
 // answered it (the host the driver sent it to). The driver's observation carries the host but
 // not the level: a statement runs at the session's level (consistency; a lightweight
 // transaction's Paxos round at serial), and the few the adapter sends at another level carry
-// an observer of their own that says so (Store.atSerial).
+// an observer of their own that says so (Store.AtLevel).
 type opsObserver struct {
 	queries gocql.QueryObserver
 	batches gocql.BatchObserver
@@ -60,7 +60,12 @@ func (o opsObserver) ObserveQuery(ctx context.Context, q gocql.ObservedQuery) {
 		p := describe(q.Statement)
 		oplog.Record(ctx, oplog.Op{Model: "cql3", Kind: p.kind, Call: p.verb})
 	case oplog.Enabled(ctx):
-		p, touched := describe(q.Statement), queryOutcome(q.Err, q.Rows, q.Attempt)
+		p := describe(q.Statement)
+		rows := q.Rows
+		if p.verb != "SELECT" { // a write returns no rows to count (an LWT one, whether it applied)
+			rows = -1
+		}
+		touched := queryOutcome(q.Err, rows, q.Attempt)
 		oplog.Record(ctx, oplog.Op{Model: "cql3", Kind: p.kind, Call: p.verb, Family: p.table, Predicate: p.where, Touched: touched,
 			Took: q.End.Sub(q.Start), Consistency: o.levelOf(p.kind), Coordinator: coordinator(q.Host), Text: p.line + " -> " + touched})
 	}
@@ -154,11 +159,15 @@ func oneLine(stmt string) string {
 	return strings.Join(strings.Fields(stmt), " ")
 }
 
+// queryOutcome is how a statement ended: "error", the rows a SELECT returned, or "ok" (rows < 0:
+// a write, acknowledged); and its retry, if it was one.
 func queryOutcome(err error, rows, attempt int) string {
 	s := "ok"
 	switch {
 	case err != nil:
 		s = "error"
+	case rows == 1:
+		s = "1 row"
 	case rows >= 0:
 		s = fmt.Sprintf("%d rows", rows)
 	}
@@ -172,6 +181,15 @@ func queryOutcome(err error, rows, attempt int) string {
 // flight), and has its record say so.
 func (s *Store) atSerial(q *gocqlx.Queryx) *gocqlx.Queryx {
 	q.Consistency(gocql.Consistency(s.cfg.serial))
-	q.Observer(opsObserver{queries: s.cfg.QueryObserver, fixed: s.cfg.serial.String()})
+	q.Observer(opsObserver{queries: s.cfg.QueryObserver, fixed: s.cfg.serial.String()}) // a Consistency's name for it is UNKNOWN_CONS_0x8
+	return q
+}
+
+// AtLevel sends q at consistency level cl instead of the session's, and has its record name
+// cl: the driver's observation does not carry the level a query set for itself, so the query
+// carries an observer that knows it.
+func (s *Store) AtLevel(q *gocqlx.Queryx, cl gocql.Consistency) *gocqlx.Queryx {
+	q.Consistency(cl)
+	q.Observer(opsObserver{queries: s.cfg.QueryObserver, fixed: cl.String()})
 	return q
 }

@@ -240,8 +240,7 @@ func (s *Store) Ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, min(pingTimeout, s.cfg.Timeout))
 	defer cancel()
 	var now gocql.UUID
-	q := sess.ContextQuery(ctx, "SELECT now() FROM system.local", nil)
-	q.Consistency(gocql.One)
+	q := s.AtLevel(sess.ContextQuery(ctx, "SELECT now() FROM system.local", nil), gocql.One)
 	if err := q.GetRelease(&now); err != nil {
 		return wrap("ping", err)
 	}

@@ -67,8 +67,8 @@ func TestFanOutRecordsTheFollowersReadAndTheBatch(t *testing.T) {
 		if !strings.Contains(f.Predicate, want) || f.Touched != "3 columns" {
 			t.Errorf("post %d read the followers as %q -> %q, want %q -> 3 columns", i+1, f.Predicate, f.Touched, want)
 		}
-		if b.Family != "Twissandra (Timeline: 4 rows, Userline: 1 rows)" || b.KeyCount != 4 || b.Touched != "5 mutations" {
-			t.Errorf("post %d wrote %s, %d rows, %s", i+1, b.Family, b.KeyCount, b.Touched)
+		if b.Family != "Twissandra (Timeline: 4 rows, Userline: 1 row)" || b.KeyCount != 4 || b.Touched != "5 mutations" {
+			t.Errorf("post %d wrote %s, %d keys, %s", i+1, b.Family, b.KeyCount, b.Touched)
 		}
 	}
 }

@@ -207,6 +207,8 @@ type secondary struct {
 	ring    teaching.Ring
 	// queryLab is the second backend's query lab when it speaks CQL (cql3), else nil.
 	queryLab teaching.QueryLab
+	// levels tries the consistency levels on the second backend's cluster (cql3), else nil.
+	levels teaching.ClusterLevels
 }
 
 // openSecondary opens the --compare backend beside the primary, with the same configuration
@@ -234,7 +236,7 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 		ring:    t.Ring,
 	}
 	if sc.Backend == "cql3" {
-		sec.queryLab = t.QueryLab
+		sec.queryLab, sec.levels = t.QueryLab, t.Levels
 	}
 	return sec, nil
 }
@@ -243,10 +245,11 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 // absent where that backend does not provide it.
 type teachers struct {
 	fx.In
-	Locator  teaching.Locator  `optional:"true"`
-	Sizes    teaching.RowSizer `optional:"true"`
-	Ring     teaching.Ring     `optional:"true"`
-	QueryLab teaching.QueryLab `optional:"true"`
+	Locator  teaching.Locator       `optional:"true"`
+	Sizes    teaching.RowSizer      `optional:"true"`
+	Ring     teaching.Ring          `optional:"true"`
+	QueryLab teaching.QueryLab      `optional:"true"`
+	Levels   teaching.ClusterLevels `optional:"true"`
 }
 
 // engineDeps are newEngine's parameters. Every teaching collaborator is optional: a backend
@@ -319,6 +322,9 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		td.CompareSizes, td.CompareBackend = d.Second.sizes, d.Config.Compare
 		if d.Second.queryLab != nil { // the query-first lesson tries keys on the node that has them
 			td.QueryLab = d.Second.queryLab
+		}
+		if td.ClusterLevels == nil && d.Second.levels != nil { // and the consistency lesson its levels
+			td.ClusterLevels = d.Second.levels
 		}
 	}
 	if err := teach.Register(st, td); err != nil {

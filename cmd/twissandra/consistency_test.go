@@ -8,7 +8,8 @@ import (
 )
 
 // serve wires the consistency lab on every backend, and the levels tried on the cluster on
-// cql3 only: the lesson offers the cluster's form there, and says how to get it elsewhere.
+// cql3, or on compare mode's cql3: the lesson offers the cluster's form there, and says how to
+// get it elsewhere.
 func TestServeConsistencyLesson(t *testing.T) {
 	t.Parallel()
 	get := func(addr string) string {
@@ -34,5 +35,12 @@ func TestServeConsistencyLesson(t *testing.T) {
 	cql := get(startServer(t, append([]string{"--backend", "cql3"}, cqlFlags("", hosts, port, ks)...)...).addr)
 	if !strings.Contains(cql, `id="consistency-form"`) || !strings.Contains(cql, `id="cluster-form"`) || strings.Contains(cql, `id="cluster-none"`) {
 		t.Errorf("cql3: the lesson offers no try of the levels on the cluster")
+	}
+	// Compare mode tries the levels on its attached node, as lessons 9, 10 and 13 use it, and
+	// says so.
+	base, _ := compareServer(t)
+	both := get(strings.TrimPrefix(base, "http://"))
+	if !strings.Contains(both, `id="cluster-form"`) || strings.Contains(both, `id="cluster-none"`) || !strings.Contains(both, "compare mode") {
+		t.Errorf("compare mode: the lesson does not try the levels on the attached node")
 	}
 }

@@ -23,8 +23,10 @@ type Log struct {
 	ops []Op
 	// kinds and counts are parallel, in order of first appearance: a request has a handful of
 	// kinds, so a linear search beats a map and costs nothing until the first Record.
-	kinds   []string
-	counts  []int
+	kinds  []string
+	counts []int
+	// notes is parallel to kinds: the verb is a note or a divergence, no storage call (isNote).
+	notes   []bool
 	dropped int
 	// elapsed is the time its model's calls took, when a compare mode times them.
 	elapsed time.Duration
@@ -111,6 +113,7 @@ func (l *Log) Record(op Op) {
 	} else {
 		l.kinds = append(l.kinds, kind)
 		l.counts = append(l.counts, 1)
+		l.notes = append(l.notes, isNote(op.Kind))
 	}
 	// A brief log keeps the counts only: nothing ever reads its operations (a request that asks
 	// for them is not brief), and copying each one in costs every API response.
@@ -170,4 +173,52 @@ func (l *Log) Summary() string {
 	}
 	l.summary, l.summaryOf = string(b), n
 	return l.summary
+}
+
+// isNote reports whether an operation of kind k is no storage call: a note of the layer above
+// (a cache's hit, a fan-out's size) or a compare mode's divergence.
+func isNote(k Kind) bool { return k == Note || k == Divergence }
+
+// Headline is what a page says a request cost: the storage calls it made, counted by verb, and
+// apart from them the notes, which are listed and never counted as calls: "5 storage calls:
+// get_slice=2 batch_mutate=3; 5 notes, not calls: cache=4 fan-out=1", or "no storage call".
+// Summary, the Storage-Ops header's form, counts every record.
+func (l *Log) Headline() string {
+	if l == nil {
+		return "no storage call"
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var calls, notes []byte
+	nCalls, nNotes := 0, 0
+	for i, k := range l.kinds {
+		b := &calls
+		if l.notes[i] {
+			b, nNotes = &notes, nNotes+l.counts[i]
+		} else {
+			nCalls += l.counts[i]
+		}
+		*b = append(append(append(*b, ' '), k...), '=')
+		*b = strconv.AppendInt(*b, int64(l.counts[i]), 10)
+	}
+	var h []byte
+	switch nCalls {
+	case 0:
+		h = append(h, "no storage call"...)
+	case 1:
+		h = append(h, "1 storage call:"...)
+	default:
+		h = append(strconv.AppendInt(h, int64(nCalls), 10), " storage calls:"...)
+	}
+	h = append(h, calls...)
+	if nNotes > 0 {
+		h = strconv.AppendInt(append(h, "; "...), int64(nNotes), 10)
+		if nNotes == 1 {
+			h = append(h, " note, not a call:"...)
+		} else {
+			h = append(h, " notes, not calls:"...)
+		}
+		h = append(h, notes...)
+	}
+	return string(h)
 }

@@ -52,3 +52,41 @@ func TestBriefLogCountsOnly(t *testing.T) {
 		t.Fatalf("summary %q", s)
 	}
 }
+
+// The headline counts storage calls only: a post on widerow of 5 calls, 4 cache notes and a
+// fan-out note is 5 calls, its notes listed apart, not counted as calls; the Storage-Ops
+// header's summary keeps counting every record. A compare mode's divergence is no call either.
+func TestHeadlineCountsStorageCalls(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		ops     []Op
+		want    string
+		summary string
+	}{
+		{nil, "no storage call", "0 ops"},
+		{[]Op{{Kind: Read, Call: "get"}}, "1 storage call: get=1", "1 ops: get=1"},
+		{[]Op{{Kind: Read, Call: "get"}, {Kind: Note, Call: "cache"}}, "1 storage call: get=1; 1 note, not a call: cache=1", "2 ops: get=1 cache=1"},
+		{[]Op{{Kind: Read, Call: "get_slice"}, {Kind: Note, Call: "cache"}, {Kind: Write, Call: "batch_mutate"}, {Kind: Note, Call: "cache"},
+			{Kind: Write, Call: "batch_mutate"}, {Kind: Note, Call: "cache"}, {Kind: Note, Call: "cache"}, {Kind: Read, Call: "get_slice"},
+			{Kind: Write, Call: "batch_mutate"}, {Kind: Note, Call: "fan-out"}},
+			"5 storage calls: get_slice=2 batch_mutate=3; 5 notes, not calls: cache=4 fan-out=1", "10 ops: get_slice=2 cache=4 batch_mutate=3 fan-out=1"},
+		{[]Op{{Kind: Note, Call: "merge"}, {Kind: Divergence, Call: "DIVERGENCE"}}, "no storage call; 2 notes, not calls: merge=1 DIVERGENCE=1", "2 ops: merge=1 DIVERGENCE=1"},
+	} {
+		for _, brief := range []bool{false, true} {
+			l := NewLog(brief)
+			for _, op := range c.ops {
+				l.Record(op)
+			}
+			if got := l.Headline(); got != c.want {
+				t.Errorf("brief %v: headline %q, want %q", brief, got, c.want)
+			}
+			if got := l.Summary(); got != c.summary {
+				t.Errorf("brief %v: summary %q, want %q", brief, got, c.summary)
+			}
+		}
+	}
+	var none *Log
+	if none.Headline() != "no storage call" {
+		t.Errorf("a nil log's headline %q", none.Headline())
+	}
+}

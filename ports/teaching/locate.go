@@ -96,6 +96,9 @@ type Cell struct {
 	// Key marks a CQL key column: "K" for the partition key, "C↑" or "C↓" for a clustering
 	// column in ascending or descending order, "S" for a static column.
 	Key string
+	// Super is the name of the super column that holds the cell, a subcolumn (widerow's
+	// Comments); "" for a column of a standard column family.
+	Super string
 }
 
 // FriendSide and FollowerSide are the Parts of a follow's two places (a LocusFollow): the

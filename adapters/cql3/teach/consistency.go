@@ -39,14 +39,12 @@ func (s *Store) TryLevels(ctx context.Context) (teaching.LevelTrial, error) {
 		cl := levelConsistencies[level]
 		try := teaching.LevelTry{Level: level}
 		try.Write = levelOutcome("CONSISTENCY "+level+"; "+stRaceWrite.cql, func() error {
-			q := query(ctx, sess, stRaceWrite, qb.M{"name": levelProbeName, "owner": "written at " + level})
-			q.Consistency(cl)
+			q := s.store.AtLevel(query(ctx, sess, stRaceWrite, qb.M{"name": levelProbeName, "owner": "written at " + level}), cl)
 			q.RetryPolicy(nil) // the coordinator's answer, not a retry's
 			return q.ExecRelease()
 		})
 		try.Read = levelOutcome("CONSISTENCY "+level+"; "+stRaceLookup.cql, func() error {
-			q := query(ctx, sess, stRaceLookup, qb.M{"name": levelProbeName})
-			q.Consistency(cl)
+			q := s.store.AtLevel(query(ctx, sess, stRaceLookup, qb.M{"name": levelProbeName}), cl)
 			q.RetryPolicy(nil)
 			var owner string
 			err := q.GetRelease(&owner)

@@ -2,13 +2,16 @@ package teach_test
 
 import (
 	"context"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"twissandra/adapters/cql3"
 	"twissandra/adapters/cql3/teach"
 	"twissandra/internal/testkit/cqltest"
+	"twissandra/ports/oplog"
 	"twissandra/ports/teaching"
 )
 
@@ -35,7 +38,8 @@ func TestTryLevels(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = store.Close() })
-			got, err := teach.New(store).TryLevels(ctx)
+			var ops opRecords
+			got, err := teach.New(store).TryLevels(oplog.With(ctx, &ops))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -46,6 +50,16 @@ func TestTryLevels(t *testing.T) {
 			if s := levelsString(got.Levels); s != c.want {
 				t.Errorf("levels: %s\nwant    %s", s, c.want)
 			}
+			// Each statement's record names the level it was sent at, not the session's (ONE).
+			var levels []string
+			for _, op := range ops.all() {
+				if op.Model == "cql3" && op.Family == "race_names" {
+					levels = append(levels, op.Consistency)
+				}
+			}
+			if s := strings.Join(levels, " "); s != "ONE ONE QUORUM QUORUM ALL ALL" {
+				t.Errorf("records' levels %q, want ONE ONE QUORUM QUORUM ALL ALL", s)
+			}
 			for _, l := range got.Levels {
 				if !strings.HasPrefix(l.Write.Statement, "CONSISTENCY "+l.Level+"; INSERT INTO race_names") || !strings.HasPrefix(l.Read.Statement, "CONSISTENCY "+l.Level+"; SELECT") {
 					t.Errorf("statements %q, %q", l.Write.Statement, l.Read.Statement)
@@ -54,6 +68,16 @@ func TestTryLevels(t *testing.T) {
 		})
 	}
 }
+
+// opRecords keeps the operations' records.
+type opRecords struct {
+	mu  sync.Mutex
+	ops []oplog.Op
+}
+
+func (r *opRecords) Record(op oplog.Op) { r.mu.Lock(); r.ops = append(r.ops, op); r.mu.Unlock() }
+
+func (r *opRecords) all() []oplog.Op { r.mu.Lock(); defer r.mu.Unlock(); return slices.Clone(r.ops) }
 
 // levelsString writes each level's write and read outcomes: "ONE succeeded/succeeded QUORUM Unavailable: …/…".
 func levelsString(levels []teaching.LevelTry) string {

@@ -244,11 +244,13 @@ func (n *Node) recordRows(ctx context.Context, start time.Time, cl ConsistencyLe
 	if brief(ctx, oplog.Write, "batch_mutate") {
 		return
 	}
+	// A row is a key in one column family: a key written in two is two rows.
 	perCF := map[string]int{}
-	muts, rows := 0, len(m)
+	muts, keyCount, rows := 0, len(m), 0
 	for _, byCF := range m {
 		for cf, ms := range byCF {
 			perCF[cf]++
+			rows++
 			muts += len(ms)
 		}
 	}
@@ -263,13 +265,19 @@ func (n *Node) recordRows(ctx context.Context, start time.Time, cl ConsistencyLe
 		perCF[set.cf.name] += set.Len()
 		muts += setMuts * set.Len()
 		rows += set.Len()
-		for i := 0; i < set.Len() && len(raw) < oplog.MaxKeys; i++ {
-			raw = append(raw, set.key(i))
+		for i := range set.Len() {
+			k := set.key(i)
+			if _, ok := m[k]; !ok {
+				keyCount++
+			}
+			if len(raw) < oplog.MaxKeys {
+				raw = append(raw, k)
+			}
 		}
 	}
 	cfs := make([]string, 0, len(perCF))
 	for cf, rows := range perCF {
-		cfs = append(cfs, fmt.Sprintf("%s: %d rows", cf, rows))
+		cfs = append(cfs, fmt.Sprintf("%s: %s", cf, plural(rows, "row", "rows")))
 	}
 	sort.Strings(cfs)
 	result := "ok"
@@ -281,8 +289,8 @@ func (n *Node) recordRows(ctx context.Context, start time.Time, cl ConsistencyLe
 	for i, k := range raw {
 		keys[i] = showKey(k)
 	}
-	oplog.Record(ctx, n.tokens(op(oplog.Write, "batch_mutate", keyspace+" ("+strings.Join(cfs, ", ")+")", keys, rows, "", fmt.Sprintf("%d mutations", muts), start, cl,
-		fmt.Sprintf("batch_mutate %s %d rows (%s) %d mutations, one Pebble batch -> %s", keyspace, rows, strings.Join(cfs, ", "), muts, result)), raw...))
+	oplog.Record(ctx, n.tokens(op(oplog.Write, "batch_mutate", keyspace+" ("+strings.Join(cfs, ", ")+")", keys, keyCount, "", fmt.Sprintf("%d mutations", muts), start, cl,
+		fmt.Sprintf("batch_mutate %s %s, %s (%s) %d mutations, one Pebble batch -> %s", keyspace, plural(keyCount, "key", "keys"), plural(rows, "row", "rows"), strings.Join(cfs, ", "), muts, result)), raw...))
 }
 
 // recordScan records RowStats's pass over a column family's stored cells: the rows and the
@@ -315,4 +323,12 @@ func appliedWord(ok bool, err error) string {
 		return "applied"
 	}
 	return "not applied"
+}
+
+// plural is n and the word for one or for many: "1 row", "3 rows".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

@@ -92,7 +92,7 @@ func TestCallsRecordThemselves(t *testing.T) {
 		t.Fatal(ok, err)
 	}
 	want := []string{
-		"batch_mutate Twissandra 3 rows (Timeline: 3 rows, Userline: 1 rows) 4 mutations, one Pebble batch -> ok",
+		"batch_mutate Twissandra 3 keys, 4 rows (Timeline: 3 rows, Userline: 1 row) 4 mutations, one Pebble batch -> ok", // a row is a key in one column family
 		"get_slice Twissandra.Timeline['u1'] reversed count=41 -> 1 columns",
 		"multiget_slice Twissandra.Timeline 3 keys count=10 -> 2 rows",
 		`get Twissandra.Username['bob']["id"] -> NotFound`,

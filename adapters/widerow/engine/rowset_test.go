@@ -141,9 +141,11 @@ func TestBatchMutateRowsWritesWhatBatchMutateWrites(t *testing.T) {
 			t.Errorf("%s[%q]: the set stored %+v, batch_mutate %+v", r.cf, r.key, cells, want)
 		}
 	}
-	// Its record is batch_mutate's: six rows, seven mutations.
+	// Its record is batch_mutate's: six keys, seven rows (a key in each column family it
+	// writes), seven mutations.
 	if len(got) != 1 || got[0].Call != "batch_mutate" || got[0].KeyCount != 6 || got[0].Touched != "7 mutations" ||
-		got[0].Family != "Twissandra (Timeline: 5 rows, Userline: 2 rows)" {
+		got[0].Family != "Twissandra (Timeline: 5 rows, Userline: 2 rows)" ||
+		!strings.HasPrefix(got[0].Text, "batch_mutate Twissandra 6 keys, 7 rows (Timeline: 5 rows, Userline: 2 rows) 7 mutations") {
 		t.Errorf("recorded %+v", got)
 	}
 }

@@ -131,7 +131,7 @@ func (in *Inspector) places(ctx context.Context, lc teaching.Locus, ws []place) 
 		for _, c := range wideColumns(cf, cols) {
 			if len(c.Columns) > 0 {
 				for _, sub := range c.Columns {
-					p.Cells = append(p.Cells, teaching.Cell{Name: c.Name + "." + sub.Name, Value: sub.Value, Timestamp: sub.Timestamp})
+					p.Cells = append(p.Cells, teaching.Cell{Name: sub.Name, Value: sub.Value, Timestamp: sub.Timestamp, Super: c.Name})
 				}
 				continue
 			}

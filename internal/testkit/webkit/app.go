@@ -125,7 +125,8 @@ func CompareStoresOn(t *testing.T) (Stores, *cql3.Store) {
 	st.Authors, st.Entries, st.Tags, st.Comments, st.Sessions = both.Authors, both.Entries, both.Tags, both.Comments, both.Sessions
 	st.Locator = compare.Locator(p, w.Locator, c.Locator)
 	st.CompareSizes, st.CompareBackend, st.CompareRing = c.Sizes, "cql3", c.Ring
-	st.QueryLab = c.QueryLab // as serve --compare cql3 wires it: the lesson tries keys on the node
+	st.QueryLab = c.QueryLab     // as serve --compare cql3 wires it: the lesson tries keys on the node
+	st.Levels = cqlteach.New(cs) // and the consistency lesson its levels
 	return st, cs
 }
 

@@ -29,7 +29,7 @@ import (
 // actionOps is what one action cost.
 type actionOps struct {
 	Action  string // "your post", "your follow of bob", ...
-	Summary string
+	Summary string // its storage calls, and its notes apart (oplog.Log.Headline)
 	Ops     []oplog.Op
 	Dropped int
 	// Secondary is what the action cost the second model, in compare mode.
@@ -38,7 +38,7 @@ type actionOps struct {
 
 // opsSet is what one request cost one model: the second model's side in compare mode.
 type opsSet struct {
-	Model, Summary string
+	Model, Summary string // Summary: as actionOps.Summary
 	Ops            []oplog.Op
 	Dropped        int
 	Elapsed        time.Duration
@@ -51,7 +51,7 @@ func secondaryOps(l *oplog.Log) *opsSet {
 		return nil
 	}
 	ops, dropped := shadow.Ops()
-	return &opsSet{Model: model, Summary: shadow.Summary(), Ops: ops, Dropped: dropped, Elapsed: shadow.Elapsed().Round(time.Microsecond)}
+	return &opsSet{Model: model, Summary: shadow.Headline(), Ops: ops, Dropped: dropped, Elapsed: shadow.Elapsed().Round(time.Microsecond)}
 }
 
 const (
@@ -108,7 +108,7 @@ func (h *Base) keepActionOps(c *gin.Context, action string) {
 		return
 	}
 	lines, dropped := ops.Ops()
-	record, err := json.Marshal(actionOps{Action: action, Summary: ops.Summary(), Ops: lines, Dropped: dropped, Secondary: secondaryOps(ops)})
+	record, err := json.Marshal(actionOps{Action: action, Summary: ops.Headline(), Ops: lines, Dropped: dropped, Secondary: secondaryOps(ops)})
 	if err != nil {
 		h.Log.Error("encode an action's operations", "err", err)
 		return

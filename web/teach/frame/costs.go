@@ -12,6 +12,8 @@ type costLedger struct {
 	Page, Post atomic.Pointer[Measured]
 }
 
+// Measured is what a request cost, as the footer's headline says it (oplog.Log.Headline): its
+// storage calls, and its notes apart.
 type Measured struct {
 	Summary, Secondary, SecondaryModel string
 }
@@ -21,9 +23,9 @@ func costOf(ops *oplog.Log) *Measured {
 	if ops.Len() == 0 {
 		return nil
 	}
-	m := &Measured{Summary: ops.Summary()}
+	m := &Measured{Summary: ops.Headline()}
 	if model, shadow := ops.Shadowed(); shadow != nil {
-		m.SecondaryModel, m.Secondary = model, shadow.Summary()
+		m.SecondaryModel, m.Secondary = model, shadow.Headline()
 	}
 	return m
 }

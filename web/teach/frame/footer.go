@@ -26,6 +26,8 @@ type footerData struct {
 	Backend    string
 	Ops        []oplog.Op
 	OpsDropped int
+	// OpsSummary is the page's headline of its cost (oplog.Log.Headline): its storage calls,
+	// and apart from them its notes.
 	OpsSummary string
 	// Action is what the action that redirected here cost (a post, a follow), if any.
 	Action *actionOps
@@ -91,7 +93,7 @@ func (h *Base) Footer(c *gin.Context) templ.Component {
 	v := footerData{Backend: h.Deps.Backend, Action: h.actionOf(c), Queries: h.queries.block(site.Served(c))}
 	ops := oplog.LogFrom(c.Request.Context())
 	v.Ops, v.OpsDropped = ops.Ops()
-	v.OpsSummary = ops.Summary()
+	v.OpsSummary = ops.Headline()
 	if v.Secondary = secondaryOps(ops); v.Secondary != nil {
 		v.Elapsed = ops.Elapsed().Round(time.Microsecond)
 	}

@@ -1,9 +1,11 @@
 package frame_test
 
 import (
+	"fmt"
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,6 +35,42 @@ func TestStorageOps(t *testing.T) {
 	// in one multiget.
 	if h := r.Header.Get("Storage-Ops"); webkit.OpCount(h, "pulled") != 1 || webkit.OpCount(h, "slice") != 1 || webkit.OpCount(h, "multiget") != 1 {
 		t.Fatalf("Storage-Ops: %q", h)
+	}
+}
+
+// The footer's headline counts storage calls: a post on widerow makes batch_mutates and reads,
+// and notes (a cache's answers, the fan-out's size) that are listed but not counted as calls;
+// each number matches the list below it.
+func TestFooterHeadlineCountsStorageCalls(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.WiderowStores(t))
+	for i := range 2 {
+		app.Client(t).SignUp(fmt.Sprintf("fan%d", i))
+	}
+	c := app.Client(t)
+	c.SignUp("star")
+	for i := range 2 {
+		if err := app.Social.Follow(webkit.BG(), fmt.Sprintf("fan%d", i), "star"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Get("/users/star") // the caches hold star now: the post's page notes their answers
+	r := c.Post("/tweets", url.Values{"body": {"counted"}})
+	page := c.Get(r.Header.Get("Location")).Body
+	action, rest, _ := strings.Cut(page, `id="storage-ops"`)
+	for _, part := range []struct{ name, html, lead string }{{"action", action, "What your post cost: "}, {"page", rest, "What this page cost: "}} {
+		m := regexp.MustCompile(regexp.QuoteMeta(part.lead) + `(\d+) storage calls?: [^;<]*(?:; (\d+) notes?, not (?:a call|calls): [^<]*)?<`).FindStringSubmatch(part.html)
+		if m == nil {
+			t.Fatalf("%s: no headline of storage calls:\n%s", part.name, part.html)
+		}
+		calls := strings.Count(part.html, `<li class="op op-read">`) + strings.Count(part.html, `<li class="op op-write">`) + strings.Count(part.html, `<li class="op op-lwt">`)
+		notes := strings.Count(part.html, `<li class="op op-note">`)
+		if strconv.Itoa(calls) != m[1] || (notes > 0) != (m[2] != "") || (notes > 0 && strconv.Itoa(notes) != m[2]) {
+			t.Errorf("%s: headline %q, %d calls and %d notes listed", part.name, m[0], calls, notes)
+		}
+		if part.name == "action" && (notes == 0 || !strings.Contains(m[0], "fan-out=1")) {
+			t.Errorf("the post's headline %q: its fan-out note apart from its calls", m[0])
+		}
 	}
 }
 

@@ -75,7 +75,7 @@ func TestStructuredOpsOfAPost(t *testing.T) {
 		t.Errorf("the fan-out's note: %+v", *note)
 	}
 	page := c.Get("/").Body
-	webkit.MustContain(t, page, `What your post cost`, `<li class="op op-write"><code>batch_mutate Twissandra 4 rows (Timeline: 3 rows, Userline: 2 rows)`,
+	webkit.MustContain(t, page, `What your post cost`, `<li class="op op-write"><code>batch_mutate Twissandra 4 keys, 5 rows (Timeline: 3 rows, Userline: 2 rows)`,
 		`<span class="op-meta">write · <span class="op-cl">CL QUORUM</span> · `, " µs</span>",
 		// a call of one row names its key's token
 		`<span class="op-cl">CL QUORUM</span> · <span class="op-token">token `)

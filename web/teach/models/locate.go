@@ -62,6 +62,19 @@ var modelTitles = map[string]string{
 	"memory":  "memory: Go maps behind the ports",
 }
 
+// blogTitles name the models of a blog record's places: the blog is seed 004's, not the seeds
+// of Twissandra's column families and tables.
+var blogTitles = map[string]string{
+	"widerow": "widerow: Cassandra 0.6 column families (seed 004's blog)",
+	"cql3":    "cql3: CQL3 tables (seed 004's blog as tables, migration 002)",
+	"memory":  "memory: Go maps behind the ports (seed 004's blog)",
+}
+
+// isBlogLocus reports whether k is a record of the blog.
+func isBlogLocus(k teaching.LocusKind) bool {
+	return k == teaching.LocusAuthor || k == teaching.LocusEntry || k == teaching.LocusTagRef || k == teaching.LocusComment
+}
+
 func (h *Handler) Locate(c *gin.Context) {
 	d := locateData{Available: h.Deps.Locator != nil}
 	page := func(status int) {
@@ -183,6 +196,9 @@ func (h *Handler) GroupPlaces(places []teaching.Placement) []LocateModel {
 		i := len(models) - 1
 		if i < 0 || models[i].Model != p.Model {
 			title := modelTitles[p.Model]
+			if isBlogLocus(p.Locus.Kind) {
+				title = blogTitles[p.Model]
+			}
 			if title == "" {
 				title = p.Model
 			}
@@ -218,9 +234,17 @@ func placeLines(p teaching.Placement) (lines, disk []frame.NotationLine) {
 		rows := [][]frame.CQLCell{row}
 		return CqlNotation(p.Table, []string{p.Key}, rows), WideRowNotation(p.Table, []string{p.Key}, rows)
 	case p.Model == "widerow":
-		cols := make([]teaching.WideColumn, len(p.Cells))
-		for i, c := range p.Cells {
-			cols[i] = teaching.WideColumn{Name: c.Name, Value: c.Value, Timestamp: c.Timestamp}
+		cols := make([]teaching.WideColumn, 0, len(p.Cells))
+		for _, c := range p.Cells {
+			col := teaching.WideColumn{Name: c.Name, Value: c.Value, Timestamp: c.Timestamp}
+			switch n := len(cols); {
+			case c.Super == "":
+				cols = append(cols, col)
+			case n > 0 && cols[n-1].Columns != nil && cols[n-1].Name == c.Super: // the super column's next subcolumn
+				cols[n-1].Columns = append(cols[n-1].Columns, col)
+			default: // a super column, drawn as seed 004 writes it: its subcolumns inside it
+				cols = append(cols, teaching.WideColumn{Name: c.Super, Columns: []teaching.WideColumn{col}})
+			}
 		}
 		_, cf, _ := strings.Cut(p.Container, ".")
 		return frame.Notation(cf, p.Key, cols), nil

@@ -117,7 +117,7 @@ func (h *handler) blogLessonPlaces(ctx context.Context, d *blogLessonData, slug 
 }
 
 // blogLoad loads the article's blog (authors, entries, comments) from the lesson: loading it
-// again changes nothing.
+// again reads what exists and writes nothing.
 func (h *handler) blogLoad(c *gin.Context) {
 	if h.Deps.Blog == nil {
 		h.Site.ErrorPage(c, http.StatusNotFound, "No blog", "This server runs no blog.")

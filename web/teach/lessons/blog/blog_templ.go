@@ -138,7 +138,7 @@ func blogLessonView(d blogLessonData) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "<p>Load the article's authors, entries and comments (loading them again changes nothing); the page after shows what it cost in each model.</p><button type=\"submit\" id=\"blog-load\">Load the article's blog</button></form>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 12, "<p>Load the article's authors, entries and comments (loading them again reads what exists and writes nothing); the page after shows what it cost in each model.</p><button type=\"submit\" id=\"blog-load\">Load the article's blog</button></form>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -2,6 +2,8 @@ package blog_test
 
 import (
 	"html"
+	"regexp"
+	"strings"
 	"testing"
 
 	"twissandra/internal/testkit/teachkit"
@@ -18,9 +20,15 @@ func TestLessonBlog(t *testing.T) {
 	body := c.LessonPage("/learn/blog")
 	webkit.MustContain(t, body, `<ColumnFamily Name="Comments" CompareWith="TimeUUIDType" ColumnType="Super" CompareSubcolumnsWith="BytesType"/>`,
 		"<code>Comments</code><span> (super).</span>", `id="blog-none"`, "TaggedPosts['__notag__']")
-	for range 2 {
+	for i := range 2 {
 		body = html.UnescapeString(c.Submit("/learn/blog/load", nil, "/learn/blog#entry").Body)
+		// Loading again writes nothing: it reads what exists and skips it.
+		action, _, _ := strings.Cut(body, `id="storage-ops"`)
+		if writes := strings.Count(action, `<li class="op op-write">`) + strings.Count(action, `<li class="op op-lwt">`); (writes == 0) != (i == 1) {
+			t.Errorf("load %d: %d writes:\n%s", i+1, writes, action)
+		}
 	}
+	webkit.MustContain(t, body, "loading them again reads what exists and writes nothing")
 	webkit.MustContain(t, body, "Scream is the best movie ever", "BloggyAppy.BlogEntries['scream-is-the-best-movie-ever']",
 		"BloggyAppy.TaggedPosts['__notag__']", "BloggyAppy.TaggedPosts['horror']", "BloggyAppy.TaggedPosts['movie']",
 		"Its first 2 comments, each a super column", "BloggyAppy.Comments['scream-is-the-best-movie-ever']", `"Joe Blow"`,
@@ -31,4 +39,23 @@ func TestLessonBlog(t *testing.T) {
 	body = c.LessonPage("/learn/blog?entry=i-got-a-new-guitar")
 	webkit.MustContain(t, body, "BloggyAppy.TaggedPosts['guitar']", "Its first 1 comment,", `"Johnny Guitar"`)
 	webkit.MustContain(t, c.LessonPage("/learn/blog?entry=no-such-entry"), "The blog has no entry “no-such-entry”.")
+}
+
+// The lesson draws a comment as seed 004 writes it, and as lesson 1 and the inspector draw it:
+// a super column named by its TimeUUID holding its subcolumns, not the subcolumns flattened
+// under dotted names; and it names the blog as seed 004's, not the seed of Twissandra's
+// column families.
+func TestLessonBlogNestsCommentsAsSeed004(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.WiderowStores(t))
+	c := app.Client(t)
+	body := html.UnescapeString(c.Submit("/learn/blog/load", nil, "/learn/blog#entry").Body)
+	_, comments, _ := strings.Cut(body, `id="places-comments-widerow"`)
+	comments, _, _ = strings.Cut(comments, "</section>")
+	webkit.MustContain(t, comments, `widerow: Cassandra 0.6 column families (seed 004's blog)`, `<span class="n">"commenter"</span>: <span class="v">"Joe Blow"</span>`)
+	// Joe Blow's comment time, 1250438004: its TimeUUID starts edecf200-8a7c-11de.
+	if !regexp.MustCompile(`<span class="n">edecf200-8a7c-11de-[0-9a-f-]{17}</span>: \{\n\s*<span class="n">"comment"</span>`).MatchString(comments) {
+		t.Errorf("the comment is no super column holding its subcolumns:\n%s", comments)
+	}
+	webkit.MustNotContain(t, comments, `."comment"`, "seed 001")
 }

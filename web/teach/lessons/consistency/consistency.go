@@ -48,6 +48,7 @@ type consistencyData struct {
 	// Levels is the browser's last try.
 	Cluster    bool
 	Backend    string
+	Compare    string // compare mode's second backend, whose cluster the levels are tried on; "" outside it
 	Tried      *teaching.LevelTrial
 	ClusterErr string
 }
@@ -56,7 +57,7 @@ func showConsistency(h *handler, c *gin.Context) (templ.Component, error) {
 	q, _ := teaching.BlockFor("QUORUM", teaching.RingReplicas)
 	d := consistencyData{Available: h.Deps.Consistency != nil, Back: labs.ConsistencyBack, Bounds: "Steps: " + h.LabGate.Bounds() + " Runs of trials: " + h.TrialsGate.Bounds(), Levels: teaching.Levels,
 		Quorum: q, N: teaching.RingReplicas, MaxTrials: teaching.MaxTrials, Form: defaultRingForm,
-		Cluster: h.Deps.ClusterLevels != nil, Backend: h.Deps.Backend}
+		Cluster: h.Deps.ClusterLevels != nil, Backend: h.Deps.Backend, Compare: h.Deps.CompareBackend}
 	st := h.Recalled(c)
 	// The two forms share the ring: the last one sent gives it, and each keeps its own fields
 	// (the step's levels and value, the trials' count) from its own last run.

@@ -179,6 +179,12 @@ func TestLessonConsistencyOnCluster(t *testing.T) {
 		`<tr data-level="QUORUM"><th>QUORUM</th><td data-label="write" class="unavailable">Unavailable: 2 replicas required, 1 alive`,
 		`<tr data-level="ALL"><th>ALL</th><td data-label="write" class="unavailable">Unavailable: 3 replicas required, 1 alive`,
 		"CONSISTENCY ALL; INSERT INTO race_names", "What your try of the levels cost")
+	// The footer names the level each statement was sent at, not the session's (ONE).
+	for _, level := range []string{"ONE", "QUORUM", "ALL"} {
+		if !regexp.MustCompile(`(?s)<code>(?:INSERT INTO|SELECT [^<]*FROM) race_names[^<]*</code> <span class="op-meta">[a-z]+ · <span class="op-cl">CL ` + level + `</span>`).MatchString(body) {
+			t.Errorf("the footer has no statement of race_names at CL %s", level)
+		}
+	}
 }
 
 // FuzzRingForm: whatever a learner types, the form reads into a step the lab accepts, or is

@@ -529,7 +529,7 @@ func cql3LessonView(d cql3LessonData) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 52, " . Start the server with <code>--backend cql3</code> to read the node's own partition.")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 52, " . Start the server with <code>--backend cql3</code> to read the node's own partition: compare mode (<code>--compare cql3</code>) writes each follow to the node as well, but answers from the running backend, as this list does.")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

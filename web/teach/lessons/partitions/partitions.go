@@ -40,8 +40,8 @@ const (
 	guideCells = 100_000
 )
 
-// growth says what makes the rows of a column family, table or map grow without bound; those
-// missing stay a few columns each (a user, a tweet, an entry).
+// growth says what makes the rows of a column family, table or map grow (without bound, unless
+// bounds says how far); those missing stay a few cells each (a user, a tweet, an entry).
 var growth = map[string]string{
 	"Twissandra.Followers":   "a column per follower: a celebrity's row holds their whole audience",
 	"Twissandra.Friends":     "a column per user followed",
@@ -56,8 +56,16 @@ var growth = map[string]string{
 	"tagged_posts":           "every entry under its tag",
 	"comments":               "every comment of the entry",
 	"pulled_authors":         "every author ever pulled",
-	"public_days":            "a row a day",
+	"public_days":            "a row a day with posts, 365 a year",
+	"public_line":            "every post of everyone that day; the next day's posts write another partition",
 	"lines":                  "every entry of the line (the public line: every post)",
+}
+
+// bounds says how the rows of the containers of growth that do not grow without bound grow:
+// public_days gains a row a day, for ever but slowly; a public_line partition holds one day.
+var bounds = map[string]string{
+	"public_days": "without bound, slowly",
+	"public_line": "bounded by a day",
 }
 
 // largestOf is a container's widest row or partition, against the guidance.
@@ -65,7 +73,8 @@ type largestOf struct {
 	teaching.RowSize
 	Name      string // the container's name without its keyspace
 	Cells     int    // cells, as Cassandra counts them: columns (0.6), rows × value columns (CQL3)
-	Grows     string
+	Grows     string // what makes it grow, or "": a few cells each
+	Bound     string // how far it grows: "without bound", or as bounds says
 	CellShare string // of guideCells
 	ByteShare string // of guideBytes
 }
@@ -140,8 +149,12 @@ func (h *handler) largest(r teaching.RowSize, unit string) largestOf {
 	if l.Grows == "" {
 		l.Grows = growth[l.Name]
 	}
-	if r.Key == "!PUBLIC!" || r.Key == "public" {
-		l.Grows = "every post of everyone: the public line"
+	l.Bound = bounds[l.Name]
+	if (r.Key == "!PUBLIC!" || r.Key == "public") && l.Bound == "" { // public_days' one partition is keyed "public" too
+		l.Grows, l.Bound = "every post of everyone: the public line", ""
+	}
+	if l.Bound == "" {
+		l.Bound = "without bound"
 	}
 	l.CellShare = shareOf(int64(l.Cells), guideCells)
 	l.ByteShare = shareOf(r.Bytes, guideBytes)

@@ -47,3 +47,38 @@ func TestPartitionsLessonCompare(t *testing.T) {
 	webkit.MustContain(t, body, `id="pl-model-widerow"`, `id="pl-model-cql3"`, "One partition of <code>public_line</code> a",
 		"5 posts in the last 1 day", "<code>followers</code>", "<code>Twissandra.Followers</code>")
 }
+
+// On cql3 the public line is a partition a day, bounded by a day's posts (not "a few
+// columns"), and public_days one partition that gains a row a day with posts: it grows for
+// ever, slowly.
+func TestPartitionsLessonLabelsTheDayBuckets(t *testing.T) {
+	app := teachkit.NewApp(t, webkit.CompareStores(t))
+	teachkit.PostMany(t, app, "star", 2, 5)
+	body := html.UnescapeString(app.Client(t).Get("/learn/partitions").Body)
+	for table, want := range map[string]string{
+		"public_line": "bounded by a day:</strong> every post of everyone that day",
+		"public_days": "without bound, slowly:</strong> a row a day with posts",
+	} {
+		m := regexp.MustCompile(`(?s)<code>` + table + `</code>.*?</tr>`).FindString(body)
+		if m == "" {
+			t.Errorf("no row of %s in the largest partitions:\n%s", table, body)
+			continue
+		}
+		if !regexp.MustCompile(regexp.QuoteMeta(want)).MatchString(m) {
+			t.Errorf("%s labelled\n%s\nwant %q", table, m, want)
+		}
+	}
+}
+
+// On memory the public line is one entry of a map in one process: no replicas hold it (memory
+// has no ring, as lesson 13 says).
+func TestPartitionsLessonMemoryHasNoReplicas(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.MemoryStores())
+	teachkit.PostMany(t, app, "star", 2, 5)
+	body := html.UnescapeString(app.Client(t).Get("/learn/partitions").Body)
+	webkit.MustContain(t, body, `id="pl-public-memory"`, "in this one process")
+	if regexp.MustCompile(`on the same replicas`).MatchString(body) {
+		t.Errorf("memory's public line on replicas:\n%s", body)
+	}
+}
