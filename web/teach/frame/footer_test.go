@@ -160,3 +160,12 @@ func TestPublicLineCitesItsSeeds(t *testing.T) {
 	webkit.MustContain(t, row, "003, 002")
 	webkit.MustNotContain(t, row, "001")
 }
+
+// The footer's sentence on the access patterns a page served has a space before the first
+// pattern ("access patterns Q4 (…)", not "access patternsQ4").
+func TestFooterNamesThePatternsApart(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.MemoryStores())
+	body := app.Client(t).Get("/public").Body
+	webkit.MustContain(t, body, `access patterns</a> <a href="/models#Q4">Q4</a>`)
+}
