@@ -407,24 +407,30 @@ func (s *Store) slots(ctx context.Context, sess gocqlx.Session, ks string) ([]la
 // may be: an entry is written, then the entries of the last minute counted, every server's, its
 // own included; over the budget it is taken out again (so the count is exact however many
 // servers make tables at once).
-func (s *Store) spend(ctx context.Context, sess gocqlx.Session, ks, what string, makes int) (time.Duration, error) {
+// It returns the entry, for unspend.
+func (s *Store) spend(ctx context.Context, sess gocqlx.Session, ks, what string, makes int) (gocql.UUID, time.Duration, error) {
 	now := time.Now()
 	at := gocql.UUIDFromTime(now)
 	if err := sess.ContextQuery(ctx, "INSERT INTO "+ks+".lab_changes (bucket, at, what) VALUES ('made', ?, ?)", nil).Bind(at, what).ExecRelease(); err != nil {
-		return 0, err
+		return at, 0, err
 	}
 	var times []gocql.UUID
 	if err := sess.ContextQuery(ctx, "SELECT at FROM "+ks+".lab_changes WHERE bucket = 'made' AND at >= minTimeuuid(?) LIMIT ?", nil).
 		Bind(now.Add(-time.Minute), makes+1).SelectRelease(&times); err != nil {
-		return 0, err
+		return at, 0, err
 	}
 	if len(times) <= makes {
-		return 0, nil
+		return at, 0, nil
 	}
-	if err := sess.ContextQuery(ctx, "DELETE FROM "+ks+".lab_changes WHERE bucket = 'made' AND at = ?", nil).Bind(at).ExecRelease(); err != nil {
-		return 0, err
+	if err := s.unspend(ctx, sess, ks, at); err != nil {
+		return at, 0, err
 	}
-	return max(time.Second, times[0].Time().Add(time.Minute).Sub(now)), nil
+	return at, max(time.Second, times[0].Time().Add(time.Minute).Sub(now)), nil
+}
+
+// unspend takes entry at out of the budget: a table that was not made after all.
+func (s *Store) unspend(ctx context.Context, sess gocqlx.Session, ks string, at gocql.UUID) error {
+	return sess.ContextQuery(ctx, "DELETE FROM "+ks+".lab_changes WHERE bucket = 'made' AND at = ?", nil).Bind(at).ExecRelease()
 }
 
 // claim takes the slot of the trial's table: touches it when a slot holds it already, else
@@ -434,6 +440,13 @@ func (s *Store) spend(ctx context.Context, sess gocqlx.Session, ks, what string,
 func (s *Store) claim(ctx context.Context, sess gocqlx.Session, t *teaching.KeyTrial, now time.Time) (slot labSlot, evicted string, err error) {
 	tables, makes, busyFor := s.lab.limits()
 	spent := false
+	var spentAt gocql.UUID
+	defer func() {
+		// A claim that made no table gives its place in the budget back.
+		if spent && err != nil {
+			_ = s.unspend(context.WithoutCancel(ctx), sess, t.Keyspace, spentAt)
+		}
+	}()
 	for range 5 {
 		slots, err := s.slots(ctx, sess, t.Keyspace)
 		if err != nil {
@@ -448,20 +461,24 @@ func (s *Store) claim(ctx context.Context, sess gocqlx.Session, t *teaching.KeyT
 					return slot, "", wrap("query lab slot", err)
 				}
 				if ok {
+					if spent { // another server made the table meanwhile: this claim made none
+						_ = s.unspend(ctx, sess, t.Keyspace, spentAt)
+						spent = false
+					}
 					return sl, "", nil
 				}
 				continue // another server took it meanwhile: read again
 			}
 		}
 		if !spent {
-			wait, err := s.spend(ctx, sess, t.Keyspace, t.Table, makes)
+			at, wait, err := s.spend(ctx, sess, t.Keyspace, t.Table, makes)
 			if err != nil {
 				return slot, "", wrap("query lab budget", err)
 			}
 			if wait > 0 {
 				return slot, "", &LabBusyError{Why: fmt.Sprintf("the lab has made its %d tables of the minute on this cluster", makes), After: wait}
 			}
-			spent = true
+			spent, spentAt = true, at
 		}
 		// A slot never used, or emptied by the sweep, else the least recently tried one that
 		// nobody tried for busyFor.

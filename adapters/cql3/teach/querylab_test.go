@@ -202,3 +202,29 @@ func TestQueryLabSweep(t *testing.T) {
 		t.Fatalf("the swept key tried again: created %v, %v", again.Created, err)
 	}
 }
+
+// A key refused because every slot's table was tried in the last minute makes no table, and
+// leaves the cluster's budget of tables made as it found it.
+func TestQueryLabRefusalSpendsNoBudget(t *testing.T) {
+	s := freshStore(t, "twissandra_test_qlabn_")
+	s.lab.maxTable, s.lab.makes = 1, 3
+	c := testCtx(t, 2*time.Minute)
+	if _, err := s.TryKey(c, "n", teaching.KeyChoice{Pattern: "user", Partition: []string{"username"}}); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		_, err := s.TryKey(c, "n", teaching.KeyChoice{Pattern: "user", Partition: []string{"id"}})
+		var busy *LabBusyError
+		if !errors.As(err, &busy) {
+			t.Fatalf("a new key with the one slot busy: %v, want a LabBusyError", err)
+		}
+	}
+	sess, _ := s.sess()
+	var made []string
+	if err := sess.ContextQuery(c, "SELECT what FROM "+cql3.LabKeyspace(s.Keyspace())+".lab_changes WHERE bucket = 'made'", nil).SelectRelease(&made); err != nil {
+		t.Fatal(err)
+	}
+	if len(made) != 1 {
+		t.Fatalf("the budget counts %d tables made %v, want the 1 made", len(made), made)
+	}
+}
