@@ -60,7 +60,7 @@ func Register(st *site.Site, deps Deps) error {
 	b := &frame.Base{Deps: deps, Site: st, Log: st.Logger(), Actions: deps.Actions,
 		RaceGate: frame.NewGate("race", labs.RaceTotal, 1, labs.RacesPerMinute), LabGate: frame.NewGate("lab", labs.LabTotal, labs.LabPerAddr, labs.LabPerMinute),
 		TrialsGate: frame.NewGate("run of trials", labs.TrialsTotal, labs.TrialsPerLearner, labs.TrialsPerMinute),
-		RingGate:   frame.NewGate("ring", labs.RingTotal, labs.RingPerLearner, labs.RingsPerMinute)}
+		RingGate:   frame.NewGate("drawing of a ring", labs.RingTotal, labs.RingPerLearner, labs.RingsPerMinute)}
 	if deps.QueryFirstDDL != "" {
 		d := frame.Chebotko(deps.QueryFirstDDL)
 		b.Diagram = &d

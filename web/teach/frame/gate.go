@@ -8,6 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"twissandra/domain"
 	"twissandra/web/site"
 )
 
@@ -95,15 +96,25 @@ func (h *Base) Learner(c *gin.Context) string {
 	return "addr:" + c.ClientIP()
 }
 
+// EnterFor admits one run of the request's learner, or refuses it: Retry-After set, and a
+// *domain.RetryError whose message says why, the gate's bounds and when to try again.
+func (h *Base) EnterFor(c *gin.Context, g *Gate) (leave func(), err error) {
+	leave, wait, why := g.Enter(h.Learner(c))
+	if leave != nil {
+		return leave, nil
+	}
+	secs := max(1, int((wait+time.Second-1)/time.Second))
+	c.Header("Retry-After", strconv.Itoa(secs))
+	return nil, &domain.RetryError{After: time.Duration(secs) * time.Second,
+		Message: site.Sentence("the "+g.What+" could not start: "+why) + " " + g.Bounds() + " Try again in " + strconv.Itoa(secs) + " seconds."}
+}
+
 // Admit is the gate as middleware of a page's POST: a run it cannot admit gets the 429 page.
 func (h *Base) Admit(g *Gate) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		leave, wait, why := g.Enter(h.Learner(c))
-		if leave == nil {
-			secs := max(1, int((wait+time.Second-1)/time.Second))
-			c.Header("Retry-After", strconv.Itoa(secs))
-			h.Site.ErrorPage(c, http.StatusTooManyRequests, "Too many at once",
-				site.Sentence("the "+g.What+" could not start: "+why)+" "+g.Bounds()+" Try again in "+strconv.Itoa(secs)+" seconds.")
+		leave, err := h.EnterFor(c, g)
+		if err != nil {
+			h.Site.ErrorPage(c, http.StatusTooManyRequests, "Too many at once", err.Error())
 			c.Abort()
 			return
 		}

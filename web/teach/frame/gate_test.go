@@ -174,5 +174,5 @@ func TestTrialsAndRingsAreBounded(t *testing.T) {
 	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
 		t.Fatalf("ring %d in a minute: %d (Retry-After %q)", labs.RingsPerMinute+1, r.Status, r.Header.Get("Retry-After"))
 	}
-	webkit.MustContain(t, html.UnescapeString(r.Body), "no ring drawn")
+	webkit.MustContain(t, html.UnescapeString(r.Body), "The drawing of a ring could not start: you have begun", "Try again in ")
 }

@@ -13,12 +13,10 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
 
-	"twissandra/domain"
 	"twissandra/ports/teaching"
 	"twissandra/web/site"
 	"twissandra/web/teach/frame"
@@ -76,12 +74,9 @@ func showTokens(h *handler, c *gin.Context) (templ.Component, error) {
 		d.Error = err.Error()
 		return tokensView(d), nil
 	}
-	leave, wait, why := h.RingGate.Enter(h.Learner(c))
-	if leave == nil {
-		secs := max(1, int((wait+time.Second-1)/time.Second))
-		c.Header("Retry-After", strconv.Itoa(secs))
-		return nil, &domain.RetryError{After: time.Duration(secs) * time.Second,
-			Message: "no ring drawn: " + why + ". " + h.RingGate.Bounds() + " Try again in " + strconv.Itoa(secs) + " seconds"}
+	leave, err := h.EnterFor(c, h.RingGate)
+	if err != nil {
+		return nil, err
 	}
 	defer leave()
 	rings := []struct {
