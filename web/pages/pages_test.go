@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -313,40 +312,13 @@ func TestUserPageReadsTheUserOnce(t *testing.T) {
 	c := app.Client(t)
 	c.SignUp("bob")
 	r := c.Get("/users/bob")
-	if ops := opCounts(t, r.Header.Get(web.StorageOpsHeader)); r.Status != http.StatusOK || ops["get"] != 1 || ops["slice"] != 3 {
+	if ops := webkit.OpCounts(t, r.Header.Get(web.StorageOpsHeader)); r.Status != http.StatusOK || ops["get"] != 1 || ops["slice"] != 3 {
 		t.Fatalf("user page: %d, Storage-Ops %q: want get=1 (the user) and slice=3 (the userline, both follow lists)",
 			r.Status, r.Header.Get(web.StorageOpsHeader))
 	}
 	if r := c.Get("/users/bob?start=not-a-cursor"); r.Status != http.StatusBadRequest {
 		t.Fatalf("bad cursor: %d", r.Status)
 	}
-}
-
-// opCounts reads a Storage-Ops summary ("4 ops: get=1 slice=3", or "0 ops") into the count of
-// each kind of operation, so that a test says which operations it means and a kind it is not
-// about (a new note) breaks it not. The summary must be well formed: its total the sum of its
-// counts.
-func opCounts(t testing.TB, summary string) map[string]int {
-	t.Helper()
-	head, kinds, _ := strings.Cut(summary, ":")
-	total, ok := strings.CutSuffix(head, " ops")
-	n, err := strconv.Atoi(total)
-	if !ok || err != nil {
-		t.Fatalf("Storage-Ops %q: not a summary", summary)
-	}
-	counts, sum := map[string]int{}, 0
-	for _, kv := range strings.Fields(kinds) {
-		k, v, _ := strings.Cut(kv, "=")
-		c, err := strconv.Atoi(v)
-		if err != nil || c < 1 || k == "" || counts[k] != 0 {
-			t.Fatalf("Storage-Ops %q: %q is not kind=count", summary, kv)
-		}
-		counts[k], sum = c, sum+c
-	}
-	if sum != n {
-		t.Fatalf("Storage-Ops %q: %d ops, counted %d", summary, n, sum)
-	}
-	return counts
 }
 
 func TestPagingExact(t *testing.T) {

@@ -161,3 +161,31 @@ func OpCount(header, verb string) int {
 	}
 	return 0
 }
+
+// OpCounts reads a Storage-Ops summary ("4 ops: get=1 slice=3", or "0 ops") into the count of
+// each kind of operation, so that a test says which operations it means and a kind it is not
+// about (a new note) breaks it not. The summary must be well formed: its total the sum of its
+// counts (OpCount reads one kind, leniently). web's own tests keep a copy: they cannot import
+// this kit, which imports web.
+func OpCounts(t testing.TB, summary string) map[string]int {
+	t.Helper()
+	head, kinds, _ := strings.Cut(summary, ":")
+	total, ok := strings.CutSuffix(head, " ops")
+	n, err := strconv.Atoi(total)
+	if !ok || err != nil {
+		t.Fatalf("Storage-Ops %q: not a summary", summary)
+	}
+	counts, sum := map[string]int{}, 0
+	for _, kv := range strings.Fields(kinds) {
+		k, v, _ := strings.Cut(kv, "=")
+		c, err := strconv.Atoi(v)
+		if err != nil || c < 1 || k == "" || counts[k] != 0 {
+			t.Fatalf("Storage-Ops %q: %q is not kind=count", summary, kv)
+		}
+		counts[k], sum = c, sum+c
+	}
+	if sum != n {
+		t.Fatalf("Storage-Ops %q: %d ops, counted %d", summary, n, sum)
+	}
+	return counts
+}
