@@ -312,10 +312,18 @@ func (s *Store) TryKey(ctx context.Context, session string, k teaching.KeyChoice
 	return t, nil
 }
 
-// unconfigured reports whether err is Cassandra's answer to a table that does not exist (yet).
+// unconfigured reports whether err is Cassandra's answer to a table that does not exist (yet):
+// an InvalidRequest when the coordinator does not know the table, or a server error ("Unknown
+// CF") when it knows the table's name but the node has not finished making it (a table made by
+// another server a moment ago).
 func unconfigured(err error) bool {
-	msg, ok := refusal(err)
-	return ok && (strings.Contains(msg, "unconfigured table") || strings.Contains(msg, "Unknown CF") || strings.Contains(msg, "does not exist"))
+	var re gocql.RequestError
+	if !errors.As(err, &re) {
+		return false
+	}
+	msg := re.Message()
+	return strings.Contains(msg, "unconfigured table") || strings.Contains(msg, "Unknown CF") ||
+		(re.Code() == gocql.ErrCodeInvalid && strings.Contains(msg, "does not exist"))
 }
 
 // refusal is Cassandra's message when err is its refusal of a query (InvalidRequest).
@@ -575,6 +583,13 @@ func (s *Store) prepareLabTable(ctx context.Context, sess gocqlx.Session, t *tea
 	}
 	start := time.Now()
 	err = sess.ExecuteBatch(b)
+	if unconfigured(err) && !t.Created {
+		// The table was made by another server a moment ago: once the nodes agree on the
+		// schema it is there.
+		if aerr := sess.AwaitSchemaAgreement(ctx); aerr == nil {
+			err = sess.ExecuteBatch(b)
+		}
+	}
 	t.Statements = append(t.Statements, teaching.LabStatement{
 		CQL:  fmt.Sprintf("BEGIN UNLOGGED BATCH %d × INSERT INTO %s.%s (%s) VALUES (…) APPLY BATCH", len(fix.rows), t.Keyspace, t.Table, strings.Join(names, ", ")),
 		Took: time.Since(start), Rows: -1})

@@ -2,11 +2,14 @@ package teach
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gocql/gocql"
 
 	"twissandra/adapters/cql3"
 	"twissandra/internal/testkit/cqltest"
@@ -226,5 +229,38 @@ func TestQueryLabRefusalSpendsNoBudget(t *testing.T) {
 	}
 	if len(made) != 1 {
 		t.Fatalf("the budget counts %d tables made %v, want the 1 made", len(made), made)
+	}
+}
+
+// nodeError is an error as the node answers it, for unconfigured's reading.
+type nodeError struct {
+	code int
+	msg  string
+}
+
+func (e nodeError) Code() int       { return e.code }
+func (e nodeError) Message() string { return e.msg }
+func (e nodeError) Error() string   { return e.msg }
+
+// A table another server is still making reads as "being made", whether the coordinator does not
+// know it yet (InvalidRequest) or knows its name before the node has made it (a server error,
+// "Unknown CF"); any other failure does not.
+func TestUnconfigured(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{nodeError{gocql.ErrCodeInvalid, "unconfigured table q_user_0a1b2c3d4e"}, true},
+		{fmt.Errorf("query lab rows: %w", nodeError{gocql.ErrCodeServer, "java.lang.IllegalArgumentException: Unknown CF 7f7a2b00-eb06-11f1-bc7e-2537e445f711"}), true},
+		{nodeError{gocql.ErrCodeInvalid, "Table twissandra_lab.q_user_0a does not exist"}, true},
+		{nodeError{gocql.ErrCodeServer, "java.lang.RuntimeException: the file does not exist"}, false},
+		{nodeError{gocql.ErrCodeInvalid, "Cannot execute this query as it might involve data filtering"}, false},
+		{errors.New("Unknown CF, said no node"), false},
+		{nil, false},
+	} {
+		if got := unconfigured(c.err); got != c.want {
+			t.Errorf("unconfigured(%v) = %v, want %v", c.err, got, c.want)
+		}
 	}
 }
