@@ -270,9 +270,17 @@ func (r *reader) columnsByName(P []byte, cmp Comparator, names [][]byte, del int
 
 // sliceSupers walks the super columns of the row in r.row. A super column
 // is a group of keys rowPrefix|0x01|enc(sc)|...: first its deletion marker
-// (0x00), then its subcolumns (0x01|enc(sub)). Count limits super columns
-// with at least one live subcolumn; the others are skipped. Reversed
-// reverses the order of super columns only: subcolumns stay ascending.
+// (0x00), then its subcolumns (0x01|enc(sub)). Reversed reverses the order of
+// super columns only: subcolumns stay ascending.
+//
+// Count counts super columns as 0.6.6's SliceQueryFilter.collectReducedColumns
+// does (0.6.2's is the same): a super column counts when it carries no tombstone
+// of its own and, under a row tombstone, has a subcolumn that is not a
+// tombstone and is newer than the row's. What is answered is each super column
+// with a live subcolumn, as CassandraServer.thriftifySuperColumns answers. The
+// two differ, so a slice may answer fewer super columns than count (one whose
+// subcolumns are all tombstones counts and is dropped) or more (one deleted
+// whole and written again since is answered and not counted).
 func (r *reader) sliceSupers(cf *cfInfo, sr *SliceRange, rowDel int64, out *collector) error {
 	it := r.it
 	want := int(sr.Count)
@@ -335,6 +343,9 @@ func (r *reader) sliceSupers(cf *cfInfo, sr *SliceRange, rowDel int64, out *coll
 		// one it comes last, so candidates are filtered once the group ends.
 		var tsBuf [16]int64
 		tss := tsBuf[:0]
+		// scTomb is the super column's own tombstone; newest, its newest subcolumn
+		// that is not a tombstone, shadowed or not (0.6's mostRecentLiveChangeAt).
+		scTomb, newest := int64(noDeletion), int64(noDeletion)
 		for ; valid; valid = r.step(sr.Reversed) {
 			k = it.Key()
 			if len(k) <= g || !bytes.HasPrefix(k, r.grp) {
@@ -345,8 +356,11 @@ func (r *reader) sliceSupers(cf *cfInfo, sr *SliceRange, rowDel int64, out *coll
 				return fmt.Errorf("%w: short cell", ErrCorrupt)
 			}
 			if k[g] == kindSuperTombstone {
-				scDel = max(scDel, cell.ts)
+				scDel, scTomb = max(scDel, cell.ts), cell.ts
 				continue
+			}
+			if !cell.tombstone {
+				newest = max(newest, cell.ts)
 			}
 			if !live(cell, scDel) {
 				continue
@@ -379,11 +393,13 @@ func (r *reader) sliceSupers(cf *cfInfo, sr *SliceRange, rowDel int64, out *coll
 			out.cols = out.cols[:colMark+len(cols)]
 			live = len(cols)
 		}
+		if scTomb == noDeletion && (rowDel == noDeletion || newest > rowDel) {
+			got++
+		}
 		if live == 0 {
 			out.arena, out.cols = out.arena[:arenaMark], out.cols[:colMark]
 			continue
 		}
-		got++
 		if out.countOnly {
 			out.count++
 		} else {
