@@ -112,7 +112,7 @@ func TestErrors(t *testing.T) {
 		{"set Scratch.Longs['k'][bytes('abc')] = 'v'", "hex digits"},
 		{"set Scratch.Longs['k'][nope(1)] = 'v'", "unknown type function nope()"},
 		{"set Scratch.TimeUUIDs['k'][timeuuid('6ba7b810-9dad-41d1-80b4-00c04fd430c8')] = 'v'", "must be version 1"},
-		{"set Scratch.TimeUUIDs['k'][bytes('0102')] = 'v'", "TimeUUID should be 16 or 0 bytes"},
+		{"set Scratch.TimeUUIDs['k'][bytes('0102')] = 'v'", "UUIDs must be exactly 16 bytes"},
 		{"set Scratch.UTF8s['k'][bytes('ff')] = 'v'", "invalid UTF8"},
 		{"set Scratch.Longs['k'][1][2] = 'v'", "standard column family"},
 		{"set Scratch.Longs['k'][1] = ", "want a quoted string"},

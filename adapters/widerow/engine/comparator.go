@@ -61,10 +61,12 @@ func ParseComparator(s string) (Comparator, error) {
 	return 0, fmt.Errorf("unknown comparator %q (want one of BytesType, AsciiType, UTF8Type, LongType, LexicalUUIDType, TimeUUIDType)", s)
 }
 
-// Validate checks a name the way Cassandra 0.6's AbstractType.validate does.
+// Validate checks a name the way Cassandra 0.6.6's AbstractType.validate does
+// (getString of the type in org.apache.cassandra.db.marshal; UTF8Type
+// validates from 0.6.4 on, CASSANDRA-1232, and accepted any bytes before).
 // The empty name is accepted (it is meaningful as a slice bound); callers
 // that store a name reject empty names separately. The returned error is an
-// *InvalidRequestError carrying Cassandra's message.
+// *InvalidRequestError carrying 0.6's MarshalException message.
 func (c Comparator) Validate(name []byte) error {
 	switch c {
 	case UTF8Type:
@@ -81,10 +83,10 @@ func (c Comparator) Validate(name []byte) error {
 		}
 	case TimeUUIDType:
 		if len(name) != 0 && len(name) != 16 {
-			return invalidf("TimeUUID should be 16 or 0 bytes")
+			return invalidf("UUIDs must be exactly 16 bytes")
 		}
 		if len(name) == 16 && name[6]>>4 != 1 {
-			return invalidf("Invalid version for TimeUUID type.")
+			return invalidf("TimeUUID only makes sense with version 1 UUIDs")
 		}
 	}
 	return nil
@@ -104,10 +106,13 @@ func javaBytes(b []byte) string {
 	return sb.String()
 }
 
-// Compare orders two valid names as Cassandra 0.6 does: the empty name sorts
-// first under every comparator. This is the reference implementation; the
-// storage layer never calls it on the hot path because the key encoding
-// (see AppendName) makes Pebble's byte order equal to it.
+// Compare orders two valid names as Cassandra 0.6.6 does: the empty name sorts
+// first under every comparator. UTF8Type compares bytes, as it does from 0.6.4 on
+// (it extends BytesType, CASSANDRA-1232); 0.6.0 to 0.6.3 compared the decoded
+// strings' UTF-16 code units (String.compareTo), which for valid UTF-8 differs
+// only where a character above U+FFFF meets one from U+E000 to U+FFFF. This is
+// the reference implementation; the storage layer never calls it on the hot path
+// because the key encoding (see AppendName) makes Pebble's byte order equal to it.
 func (c Comparator) Compare(a, b []byte) int {
 	if len(a) == 0 || len(b) == 0 {
 		return cmp.Compare(len(a), len(b))

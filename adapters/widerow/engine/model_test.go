@@ -32,8 +32,8 @@ func TestComparatorValidation(t *testing.T) {
 		{LexicalUUIDType, []byte("short"), "UUIDs must be exactly 16 bytes"},
 		{TimeUUIDType, v1, ""},
 		{TimeUUIDType, nil, ""},
-		{TimeUUIDType, []byte("short"), "TimeUUID should be 16 or 0 bytes"},
-		{TimeUUIDType, v4, "Invalid version for TimeUUID type."},
+		{TimeUUIDType, []byte("short"), "UUIDs must be exactly 16 bytes"},
+		{TimeUUIDType, v4, "TimeUUID only makes sense with version 1 UUIDs"},
 	}
 	for _, tt := range tests {
 		err := tt.c.Validate(tt.name)
@@ -599,9 +599,9 @@ func TestBatchMutateAllOrNothing(t *testing.T) {
 				"a": {"Timeline": {col("x", 1)}, "Nope": {col("x", 1)}},
 			}, "unconfigured columnfamily Nope"},
 			{"empty key", map[string]map[string][]Mutation{"": {"Timeline": {col("x", 1)}}, "a": {"Timeline": {col("x", 1)}}}, "Key may not be empty"},
-			{"empty mutation", map[string]map[string][]Mutation{"a": {"Timeline": {col("x", 1), {}}}}, "Mutation must have one and only one of column_or_supercolumn or deletion"},
+			{"empty mutation", map[string]map[string][]Mutation{"a": {"Timeline": {col("x", 1), {}}}}, "Mutation must have one ColumnOrSuperColumn or one Deletion"},
 			{"slice range deletion", map[string]map[string][]Mutation{"a": {"Timeline": {col("x", 1), {Deletion: &Deletion{Timestamp: 1, Predicate: &SlicePredicate{SliceRange: &SliceRange{}}}}}}}, "Deletion does not yet support SliceRange predicates."},
-			{"super column in standard CF", map[string]map[string][]Mutation{"a": {"Timeline": {col("x", 1), {ColumnOrSuperColumn: &ColumnOrSuperColumn{SuperColumn: &SuperColumn{Name: long(1)}}}}}}, "supercolumn parameter is invalid for standard CF Timeline"},
+			{"super column in standard CF", map[string]map[string][]Mutation{"a": {"Timeline": {col("x", 1), {ColumnOrSuperColumn: &ColumnOrSuperColumn{SuperColumn: &SuperColumn{Name: long(1), Columns: []Column{{Name: long(2), Timestamp: 1}}}}}}}}, "supercolumn parameter is invalid for standard CF Timeline"},
 		}
 		for _, tt := range bad {
 			wantInvalid(t, n.BatchMutate(bg, "Twissandra", tt.muts, ONE), tt.why)
@@ -654,12 +654,12 @@ func TestErrors(t *testing.T) {
 			}(), "unconfigured columnfamily Users"},
 			{"unknown keyspace", n.Insert(bg, "Twitter", "k", ColumnPath{ColumnFamily: "User", Column: []byte("a")}, nil, 1, ONE), "Keyspace Twitter does not exist in this schema."},
 			{"empty key", n.Insert(bg, "Twissandra", "", ColumnPath{ColumnFamily: "User", Column: []byte("a")}, nil, 1, ONE), "Key may not be empty"},
-			{"long key", n.Insert(bg, "Twissandra", string(long65536), ColumnPath{ColumnFamily: "User", Column: []byte("a")}, nil, 1, ONE), "Key length of 65536 is longer than maximum of 65535"},
+			{"long key", n.Insert(bg, "Twissandra", string(long65536), ColumnPath{ColumnFamily: "User", Column: []byte("a")}, nil, 1, ONE), "Encoded key length of 65536 is longer than maximum of 65535"},
 			{"empty column name", n.Insert(bg, "Twissandra", "k", ColumnPath{ColumnFamily: "Username", Column: []byte{}}, nil, 1, ONE), "column parameter is not optional for standard CF Username"},
 			{"long column name", n.Insert(bg, "Twissandra", "k", ColumnPath{ColumnFamily: "Username", Column: long65536}, nil, 1, ONE), "column name length must not be greater than 65535"},
 			{"bad UTF8 name", n.Insert(bg, "Twissandra", "k", ColumnPath{ColumnFamily: "User", Column: []byte{0xc3}}, nil, 1, ONE), "invalid UTF8 bytes [-61]"},
 			{"bad long name", n.Insert(bg, "Twissandra", "k", ColumnPath{ColumnFamily: "Userline", Column: []byte("1")}, nil, 1, ONE), "A long is exactly 8 bytes"},
-			{"bad TimeUUID", n.Insert(bg, "BloggyAppy", "k", ColumnPath{ColumnFamily: "TaggedPosts", Column: uuidA[:8]}, nil, 1, ONE), "TimeUUID should be 16 or 0 bytes"},
+			{"bad TimeUUID", n.Insert(bg, "BloggyAppy", "k", ColumnPath{ColumnFamily: "TaggedPosts", Column: uuidA[:8]}, nil, 1, ONE), "UUIDs must be exactly 16 bytes"},
 			{"super column in standard CF", n.Insert(bg, "Twissandra", "k", ColumnPath{ColumnFamily: "User", SuperColumn: []byte("s"), Column: []byte("a")}, nil, 1, ONE), "supercolumn parameter is invalid for standard CF User"},
 			{"read at ZERO", func() error {
 				_, err := n.GetSlice(bg, "Twissandra", "k", ColumnParent{ColumnFamily: "User"}, all, ZERO)
@@ -684,7 +684,7 @@ func TestErrors(t *testing.T) {
 			{"no predicate", func() error {
 				_, err := n.GetSlice(bg, "Twissandra", "k", ColumnParent{ColumnFamily: "User"}, SlicePredicate{}, ONE)
 				return err
-			}(), "A SlicePredicate must be given a list of Columns, a SliceRange, or both"},
+			}(), "predicate column_names and slice_range may not both be null"},
 			{"bad slice bound", func() error {
 				_, err := n.GetSlice(bg, "Twissandra", "k", ColumnParent{ColumnFamily: "Timeline"}, SlicePredicate{SliceRange: &SliceRange{Start: []byte("x"), Count: 1}}, ONE)
 				return err
@@ -704,7 +704,7 @@ func TestErrors(t *testing.T) {
 			{"get super CF without super column", func() error {
 				_, err := n.Get(bg, "BloggyAppy", "k", ColumnPath{ColumnFamily: "Comments", Column: []byte("x")}, ONE)
 				return err
-			}(), "column parameter is not optional for super CF Comments"},
+			}(), "supercolumn parameter is not optional for super CF Comments"},
 			{"invalid consistency level", n.Insert(bg, "Twissandra", "k", ColumnPath{ColumnFamily: "User", Column: []byte("a")}, nil, 1, 9), "invalid consistency level 9"},
 		}
 		for _, tt := range tests {

@@ -821,7 +821,7 @@ func (n *Node) Get(ctx context.Context, keyspace, key string, path ColumnPath, c
 	if err := validateKey(key); err != nil {
 		return zero, err
 	}
-	if err := validateGetPath(cf, &path); err != nil {
+	if err := validateColumnPath(cf, &path); err != nil {
 		return zero, err
 	}
 	parent := ColumnParent{ColumnFamily: path.ColumnFamily, SuperColumn: path.SuperColumn}
@@ -850,20 +850,4 @@ func (n *Node) Get(ctx context.Context, keyspace, key string, path ColumnPath, c
 		return zero, &NotFoundError{}
 	}
 	return out.superColumns()[0], nil
-}
-
-func validateGetPath(cf *cfInfo, p *ColumnPath) error {
-	if !cf.super {
-		return validateStandardPath(cf, p)
-	}
-	if len(p.SuperColumn) == 0 {
-		return invalidf("column parameter is not optional for super CF %s", cf.name)
-	}
-	if err := validateName(cf.cmp, p.SuperColumn); err != nil {
-		return err
-	}
-	if len(p.Column) > 0 {
-		return validateName(cf.sub, p.Column)
-	}
-	return nil
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 	"twissandra/ports/oplog"
@@ -243,18 +245,17 @@ func (n *Node) prepareWrite(ctx context.Context, keyspace, cfName, key string, c
 	return cf, validateKey(key)
 }
 
-// validateInsertPath checks the path of a column to be written.
+// validateInsertPath checks the path of a column to be written: 0.6's validateColumnPath,
+// and then a column inside the super column of a super CF, which 0.6 did not check (its
+// insert then failed an assertion in ColumnFamily.addColumn): the message is the engine's.
 func validateInsertPath(cf *cfInfo, p *ColumnPath) error {
-	if !cf.super {
-		return validateStandardPath(cf, p)
-	}
-	if len(p.SuperColumn) == 0 || len(p.Column) == 0 {
-		return invalidf("insert into super CF %s requires both super_column and column", cf.name)
-	}
-	if err := validateName(cf.cmp, p.SuperColumn); err != nil {
+	if err := validateColumnPath(cf, p); err != nil {
 		return err
 	}
-	return validateName(cf.sub, p.Column)
+	if cf.super && len(p.Column) == 0 {
+		return invalidf("insert into super CF %s requires both super_column and column", cf.name)
+	}
+	return nil
 }
 
 // Insert writes one column (a subcolumn when path.SuperColumn is set).
@@ -282,6 +283,31 @@ func (n *Node) Insert(ctx context.Context, keyspace, key string, path ColumnPath
 	return w.commit()
 }
 
+// validateRemovePath checks the path of a remove as 0.6's
+// ThriftValidation.validateColumnPathOrParent does. A column without its super column in a super
+// CF passed 0.6's checks and then failed inside (a column where a super column belongs): the
+// engine refuses it, with a message of its own.
+func validateRemovePath(cf *cfInfo, p *ColumnPath) error {
+	hasSC, hasCol := len(p.SuperColumn) > 0, len(p.Column) > 0
+	if !cf.super && hasSC {
+		return invalidf("supercolumn may not be specified for standard CF %s", cf.name)
+	}
+	if hasCol {
+		if err := validateColumns(cf, p.SuperColumn, hasSC, p.Column); err != nil {
+			return err
+		}
+	}
+	if hasSC {
+		if err := validateName(cf.cmp, p.SuperColumn); err != nil {
+			return err
+		}
+	}
+	if cf.super && hasCol && !hasSC {
+		return invalidf("column parameter requires super_column in super CF %s", cf.name)
+	}
+	return nil
+}
+
 // Remove writes a tombstone at timestamp: for the whole row (path has only
 // ColumnFamily), a whole super column (only SuperColumn set), or one
 // column. A tombstone hides what it covers with a timestamp <= its own,
@@ -295,25 +321,8 @@ func (n *Node) Remove(ctx context.Context, keyspace, key string, path ColumnPath
 	if err != nil {
 		return err
 	}
-	if !cf.super && len(path.SuperColumn) > 0 {
-		return invalidf("supercolumn parameter is invalid for standard CF %s", cf.name)
-	}
-	if cf.super && len(path.Column) > 0 && len(path.SuperColumn) == 0 {
-		return invalidf("column parameter requires super_column in super CF %s", cf.name)
-	}
-	if len(path.SuperColumn) > 0 {
-		if err := validateName(cf.cmp, path.SuperColumn); err != nil {
-			return err
-		}
-	}
-	if len(path.Column) > 0 {
-		c := cf.cmp
-		if cf.super {
-			c = cf.sub
-		}
-		if err := validateName(c, path.Column); err != nil {
-			return err
-		}
+	if err := validateRemovePath(cf, &path); err != nil {
+		return err
 	}
 	w := n.newWriter()
 	defer w.release()
@@ -474,34 +483,113 @@ func (n *Node) stageInParallel(ctx context.Context, w *writer, keyspace string, 
 	return nil
 }
 
-func (w *writer) mutation(cf *cfInfo, m *Mutation) error {
-	if (m.ColumnOrSuperColumn == nil) == (m.Deletion == nil) {
-		return invalidf("Mutation must have one and only one of column_or_supercolumn or deletion")
+// validateMutation checks one mutation of a batch as 0.6's ThriftValidation.validateMutation does.
+func validateMutation(cf *cfInfo, m *Mutation) error {
+	switch {
+	case m.ColumnOrSuperColumn != nil && m.Deletion != nil:
+		return invalidf("Mutation may have either a ColumnOrSuperColumn or a Deletion, but not both")
+	case m.ColumnOrSuperColumn != nil:
+		return validateColumnOrSuperColumn(cf, m.ColumnOrSuperColumn)
+	case m.Deletion != nil:
+		return validateDeletion(cf, m.Deletion)
 	}
-	if cs := m.ColumnOrSuperColumn; cs != nil {
-		if (cs.Column == nil) == (cs.SuperColumn == nil) {
-			return invalidf("ColumnOrSuperColumn must have one (and only one) of column or super_column")
-		}
-		if cs.Column != nil {
-			if cf.super {
-				return invalidf("Column is invalid in super CF %s; use a SuperColumn", cf.name)
-			}
-			if err := validateName(cf.cmp, cs.Column.Name); err != nil {
-				return err
-			}
-			return w.putColumn(cf, nil, cs.Column)
-		}
-		if !cf.super {
-			return invalidf("supercolumn parameter is invalid for standard CF %s", cf.name)
-		}
-		sc := cs.SuperColumn
-		if err := validateName(cf.cmp, sc.Name); err != nil {
+	return invalidf("Mutation must have one ColumnOrSuperColumn or one Deletion")
+}
+
+// validateColumnOrSuperColumn checks an insert of a batch as 0.6's
+// ThriftValidation.validateColumnOrSuperColumn does: the column's path, then the path of each
+// subcolumn of the super column (a super column with none is not checked, and writes nothing).
+// Both may be given: 0.6 checks both and writes the column (see writer.mutation).
+func validateColumnOrSuperColumn(cf *cfInfo, cs *ColumnOrSuperColumn) error {
+	if cs.Column != nil {
+		if err := validatePath(cf, nil, cs.Column.Name, false, true); err != nil {
 			return err
 		}
+	}
+	if sc := cs.SuperColumn; sc != nil {
 		for ci := range sc.Columns {
-			if err := validateName(cf.sub, sc.Columns[ci].Name); err != nil {
+			if err := validatePath(cf, sc.Name, sc.Columns[ci].Name, true, true); err != nil {
 				return err
 			}
+		}
+	}
+	if cs.Column == nil && cs.SuperColumn == nil {
+		return invalidf("ColumnOrSuperColumn must have one or both of Column or SuperColumn")
+	}
+	return nil
+}
+
+// validateDeletion checks a deletion of a batch as 0.6.6's ThriftValidation.validateDeletion
+// does (0.6.3 on: before, a Deletion had to name a super column or a predicate, and a super
+// column in a standard CF passed). A SliceRange naming a super column of a standard CF made
+// 0.6 throw a NullPointerException; the engine answers that SliceRanges are not supported.
+func validateDeletion(cf *cfInfo, d *Deletion) error {
+	hasSC := len(d.SuperColumn) > 0
+	if p := d.Predicate; p != nil {
+		if p.ColumnNames == nil && p.SliceRange == nil {
+			return invalidf("A SlicePredicate must be given a list of Columns, a SliceRange, or both")
+		}
+		if p.SliceRange != nil && (cf.super || !hasSC) {
+			c := cf.cmp
+			if hasSC {
+				c = cf.sub
+			}
+			if err := validateRange(c, p.SliceRange); err != nil {
+				return err
+			}
+		}
+		if p.ColumnNames != nil {
+			if err := validateColumns(cf, d.SuperColumn, hasSC, p.ColumnNames...); err != nil {
+				return err
+			}
+		}
+		if p.SliceRange != nil {
+			return invalidf("Deletion does not yet support SliceRange predicates.")
+		}
+	}
+	if !cf.super && hasSC {
+		return invalidf("deletion of super_column is not possible on a standard ColumnFamily (KeySpace=%s ColumnFamily=%s Deletion=%s)", cf.keyspace, cf.name, thriftDeletion(d))
+	}
+	if hasSC {
+		// 0.6 took any name here; the engine's keys need one its comparator can encode.
+		return validateName(cf.cmp, d.SuperColumn)
+	}
+	return nil
+}
+
+// thriftDeletion writes a Deletion without a predicate as the toString of 0.6's generated
+// Thrift class does: its super column's first 128 bytes in hex, upper case.
+func thriftDeletion(d *Deletion) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Deletion(timestamp:%d", d.Timestamp)
+	if d.SuperColumn != nil {
+		sb.WriteString(", super_column:")
+		for i, b := range d.SuperColumn[:min(len(d.SuperColumn), 128)] {
+			if i > 0 {
+				sb.WriteByte(' ')
+			}
+			fmt.Fprintf(&sb, "%02X", b)
+		}
+		if len(d.SuperColumn) > 128 {
+			sb.WriteString(" ...")
+		}
+	}
+	sb.WriteByte(')')
+	return sb.String()
+}
+
+// mutation validates one mutation and writes it. Given both a column and a super column, it
+// writes the column alone, as 0.6's RowMutation.getRowMutationFromMutations does.
+func (w *writer) mutation(cf *cfInfo, m *Mutation) error {
+	if err := validateMutation(cf, m); err != nil {
+		return err
+	}
+	if cs := m.ColumnOrSuperColumn; cs != nil {
+		if cs.Column != nil {
+			return w.putColumn(cf, nil, cs.Column)
+		}
+		sc := cs.SuperColumn
+		for ci := range sc.Columns {
 			if err := w.putColumn(cf, sc.Name, &sc.Columns[ci]); err != nil {
 				return err
 			}
@@ -509,31 +597,13 @@ func (w *writer) mutation(cf *cfInfo, m *Mutation) error {
 		return nil
 	}
 	d := m.Deletion
-	if len(d.SuperColumn) > 0 {
-		if !cf.super {
-			return invalidf("supercolumn parameter is invalid for standard CF %s", cf.name)
-		}
-		if err := validateName(cf.cmp, d.SuperColumn); err != nil {
-			return err
-		}
-	}
 	if d.Predicate == nil {
 		if len(d.SuperColumn) > 0 {
 			return w.deleteSuper(cf, d.SuperColumn, d.Timestamp)
 		}
 		return w.deleteRow(d.Timestamp)
 	}
-	if d.Predicate.SliceRange != nil {
-		return invalidf("Deletion does not yet support SliceRange predicates.")
-	}
-	nameCmp := cf.cmp
-	if cf.super && len(d.SuperColumn) > 0 {
-		nameCmp = cf.sub
-	}
 	for _, name := range d.Predicate.ColumnNames {
-		if err := validateName(nameCmp, name); err != nil {
-			return err
-		}
 		var err error
 		if cf.super && len(d.SuperColumn) == 0 {
 			err = w.deleteSuper(cf, name, d.Timestamp)

@@ -186,7 +186,7 @@ func TestLabRefusesBadInput(t *testing.T) {
 		"BytesType":       {`"0xzz" is not a BytesType name`},
 		"UTF8Type":        nil,
 		"LexicalUUIDType": {`"abc" is not a LexicalUUIDType name`, `"0xzz" is not a LexicalUUIDType name`},
-		"TimeUUIDType":    {`"abc" is not a TimeUUIDType name`, `"0xzz" is not a TimeUUIDType name`, `"6ba7b810-9dad-41d1-80b4-00c04fd430c8" is not a TimeUUIDType name: Invalid version for TimeUUID type.`},
+		"TimeUUIDType":    {`"abc" is not a TimeUUIDType name`, `"0xzz" is not a TimeUUIDType name`, `"6ba7b810-9dad-41d1-80b4-00c04fd430c8" is not a TimeUUIDType name: TimeUUID only makes sense with version 1 UUIDs`},
 	} {
 		r := labRow(t, rows, cmp)
 		if len(r.Rejected) != len(want) {
