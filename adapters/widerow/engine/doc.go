@@ -24,6 +24,18 @@
 // a timestamp at or before its own, including writes that arrive later
 // carrying older timestamps.
 //
+// # Which 0.6
+//
+// The engine follows Cassandra 0.6.6, read in the 0.6 branch's source as of
+// October 2010; 0.6's releases differ in a few rules. 0.6.0 to 0.6.3 ordered
+// UTF8Type names by their UTF-16 code units and took any bytes (from 0.6.4 they
+// compare as bytes and must be valid UTF-8, CASSANDRA-1232); 0.6.0 to 0.6.2
+// refused reads at ALL and a Deletion of a whole row, and took a super column's
+// Deletion in a standard column family (CASSANDRA-1152, 1027, 1139); 0.6.0 to
+// 0.6.4 trimmed batch row keys (String.trim, CASSANDRA-1235). The refusals carry
+// 0.6.6's messages (validate.go), and a super-column slice counts its super
+// columns as 0.6's SliceQueryFilter does (sliceSupers).
+//
 // InsertIfAbsent and CompareAndSet are extensions: Cassandra 0.6 had no
 // conditional write (see InsertIfAbsent). RowsNamedBy and BatchMutateRows are
 // calls 0.6 did not have either, but no extension of its model: a get_slice of

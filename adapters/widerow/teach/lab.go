@@ -179,7 +179,7 @@ func labName(cmp engine.Comparator, s string) ([]byte, error) {
 		if len(b) != 16 {
 			why = "its names are 16-byte UUIDs, typed like 6ba7b810-9dad-11d1-80b4-00c04fd430c8"
 		} else {
-			why += " It takes only version 1 (time-based) UUIDs"
+			why += " (version 1 is the time-based kind)"
 		}
 	case engine.BytesType:
 		why = "after 0x it takes hex bytes, like 0x00ff"

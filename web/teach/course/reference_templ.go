@@ -557,14 +557,14 @@ func departuresView(d departuresData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "), and the inspector shows it as <code>&lt;bcrypt hash, 60 bytes&gt;</code>. A hash takes time, which widens the window of a read-then-write race: the race page can hash between the read and the write.</p><p class=\"muted\">Code: <code>domain/password.go</code>; <code>serve --bcrypt-cost</code>.</p></section><p>Beyond the seeds' own code, the cql3 backend follows their advice where they gave it: the public line in <a href=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 43, "), and the inspector shows it as <code>&lt;bcrypt hash, 60 bytes&gt;</code>. A hash takes time, which widens the window of a read-then-write race: the race page can hash between the read and the write.</p><p class=\"muted\">Code: <code>domain/password.go</code>; <code>serve --bcrypt-cost</code>.</p></section><p id=\"cassandra-release\"><strong>Which 0.6:</strong> the seeds were written for Cassandra 0.6, whose releases differ in a few rules; the widerow emulation follows <strong>0.6.6</strong>, its rules and its refusals' messages read in the 0.6 branch's source. Where an earlier 0.6 differs: 0.6.0 to 0.6.3 ordered UTF8Type names by their UTF-16 code units and took any bytes (from 0.6.4 they compare as bytes and must be valid UTF-8: the <a href=\"/models/lab\">comparator lab</a> puts ｱ, U+FF71, before 😀, U+1F600, which 0.6.0 to 0.6.3 put after it); 0.6.0 to 0.6.2 refused reads at ALL and a <code>batch_mutate</code> Deletion of a whole row, and took a super column's Deletion in a standard column family; 0.6.0 to 0.6.4 trimmed batch row keys. In every 0.6, a slice of super columns counts those that carry no tombstone of their own (under a row tombstone, those with a subcolumn written since), and answers those with a live subcolumn: it may answer more or fewer super columns than its count, and the emulation does the same.</p><p>Beyond the seeds' own code, the cql3 backend follows their advice where they gave it: the public line in <a href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var35 string
 		templ_7745c5c3_Var35, templ_7745c5c3_Err = templruntime.NewAttributeExpression(frame.GlossaryURL("day-bucket")).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 94, Col: 150}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 95, Col: 150}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var35)
 		if templ_7745c5c3_Err != nil {
@@ -577,7 +577,7 @@ func departuresView(d departuresData) templ.Component {
 		var templ_7745c5c3_Var36 string
 		templ_7745c5c3_Var36, templ_7745c5c3_Err = templruntime.NewAttributeExpression(frame.LessonURL("partitions")).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 94, Col: 438}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 95, Col: 438}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var36)
 		if templ_7745c5c3_Err != nil {
@@ -590,7 +590,7 @@ func departuresView(d departuresData) templ.Component {
 		var templ_7745c5c3_Var37 string
 		templ_7745c5c3_Var37, templ_7745c5c3_Err = templruntime.NewAttributeExpression(frame.LessonURL("query-first")).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 94, Col: 492}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 95, Col: 492}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var37)
 		if templ_7745c5c3_Err != nil {

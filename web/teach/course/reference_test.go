@@ -70,7 +70,8 @@ func TestReferencePages(t *testing.T) {
 	d := c.Get("/learn/departures")
 	webkit.MustContain(t, d.Body, `<strong id="backfill-size">`+strconv.Itoa(social.BackfillSize)+`</strong>`,
 		`<strong id="bcrypt-cost">`+strconv.Itoa(bcrypt.MinCost)+`</strong>`, // the test app's hasher
-		`<strong id="pull-threshold">0</strong>`, `id="unfollow"`, `id="insert-if-absent"`, `id="followers-count"`, `id="bcrypt"`)
+		`<strong id="pull-threshold">0</strong>`, `id="unfollow"`, `id="insert-if-absent"`, `id="followers-count"`, `id="bcrypt"`,
+		"the widerow emulation follows <strong>0.6.6</strong>", "0.6.0 to 0.6.3 ordered UTF8Type names by their UTF-16 code units")
 }
 
 var hrefRE = regexp.MustCompile(`href="(/[^"]*)"`)

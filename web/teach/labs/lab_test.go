@@ -61,6 +61,15 @@ func TestLabPage(t *testing.T) {
 	r = c.Submit("/models/lab/slice", url.Values{"cmp": {"UTF8Type"}, "start": {"4"}, "count": {"10"}}, "/models/lab#slice")
 	webkit.MustContain(t, html.UnescapeString(r.Body), `Returned 2: <code>"832416"</code>, <code>"976"</code>`)
 
+	// UTF8Type in 0.6.6's byte order, as the page says: U+FF71 before U+1F600, which 0.6.0 to
+	// 0.6.3's UTF-16 order put the other way.
+	c.Submit("/models/lab/clear", nil, "/models/lab#lab-rows")
+	body = html.UnescapeString(c.Submit("/models/lab/insert", url.Values{"names": {"\U0001F600 \uFF71"}}, "/models/lab#lab-rows").Body)
+	if got := strings.Join(teachkit.LabColumn(t, body, 2), " "); got != "\"\uFF71\" \"\U0001F600\"" {
+		t.Errorf("UTF8Type: %s", got)
+	}
+	webkit.MustContain(t, body, "UTF8Type compares bytes as Cassandra 0.6.4 and later do (this emulation follows 0.6.6): store ｱ and 😀, and ｱ (U+FF71) comes first")
+
 	r = c.Submit("/models/lab/clear", nil, "/models/lab#lab-rows")
 	if strings.Contains(r.Body, `id="lab-order"`) || !strings.Contains(r.Body, `id="lab-empty"`) {
 		t.Errorf("after clear:\n%s", r.Body)
