@@ -86,8 +86,9 @@ type ColumnParent struct {
 
 // SliceRange selects the columns between Start and Finish, both inclusive.
 // An empty bound is open. With Reversed, Start is the high end and the walk
-// goes down. Count limits the number of live columns returned (super columns
-// when slicing a super CF row).
+// goes down. Count limits the number of live columns returned. Slicing a
+// super CF row, it counts super columns as 0.6 did, which is not quite those
+// returned: see sliceSupers.
 type SliceRange struct {
 	Start    []byte
 	Finish   []byte
