@@ -51,7 +51,8 @@ type SandboxData struct {
 	// Threshold and Followers are as the learner typed them (the defaults before any run).
 	Threshold, Followers       string
 	MaxThreshold, MaxFollowers int
-	ServerThreshold            int64 // the running server's own threshold
+	ServerThreshold            int64  // the running server's own threshold
+	Backend                    string // the running server's backend
 	Bounds                     string
 	Error                      string
 	Run                        *SandboxRun
@@ -121,7 +122,7 @@ func sandboxNumber(field, what, typed string, most int, zero string) (int, error
 // is a message of the data; a run the sandbox's gate refuses is a *domain.RetryError.
 func (h *Handler) SandboxData(c *gin.Context) (SandboxData, error) {
 	d := SandboxData{Available: h.Deps.Sandbox != nil, Threshold: "5", Followers: "3", MaxThreshold: SandboxMaxThreshold,
-		MaxFollowers: SandboxMaxFollowers, ServerThreshold: h.Deps.Social.PullThreshold(), Bounds: h.SandboxGate.Bounds()}
+		MaxFollowers: SandboxMaxFollowers, ServerThreshold: h.Deps.Social.PullThreshold(), Backend: h.Deps.Backend, Bounds: h.SandboxGate.Bounds()}
 	t, tok := c.GetQuery("threshold")
 	f, fok := c.GetQuery("followers")
 	if !d.Available || (!tok && !fok) {

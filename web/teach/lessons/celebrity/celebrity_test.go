@@ -150,3 +150,16 @@ func TestCelebritySandboxRefusesBadInput(t *testing.T) {
 		t.Errorf("run %d: %d %s", labs.SandboxesPerMinute+1, r.Status, r.Body)
 	}
 }
+
+// On another backend the sandbox runs all the same, on the 0.6 model's scratch node, and says
+// so beside the footer's Thrift calls.
+func TestCelebritySandboxOnMemory(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.MemoryStores())
+	r := app.Client(t).Get("/learn/celebrity?threshold=2&followers=3")
+	if r.Status != http.StatusOK {
+		t.Fatalf("%d %s", r.Status, r.Body)
+	}
+	webkit.MustContain(t, r.Body, "merge: fan1&#39;s timeline", "get_slice Twissandra.Userline[",
+		"beside this memory server&#39;s own: the sandbox&#39;s node is the 0.6 model whatever the backend")
+}
