@@ -313,7 +313,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		return nil, err
 	}
 	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: cql3.SchemaText(),
-		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Consistency: d.Consistency, ClusterLevels: d.Levels, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab, Ring: d.Ring}
+		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Consistency: d.Consistency, ClusterLevels: d.Levels, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab, Ring: d.Ring, Sandbox: sandbox}
 	if d.Second != nil {
 		td.CompareRing = d.Second.ring
 		if d.Locator != nil && d.Second.locator != nil {
@@ -331,6 +331,16 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		return nil, err
 	}
 	return s.Engine, nil
+}
+
+// sandbox opens a scratch store for the celebrity lesson's sandbox: an engine node of the 0.6
+// model in memory, of the run's own, beside whatever backend serves.
+func sandbox() (teach.Scratch, error) {
+	s, err := wideteach.OpenScratch()
+	if err != nil {
+		return teach.Scratch{}, err
+	}
+	return teach.Scratch{Users: s.Store, Tweets: s.Store, Lines: s.Store, Rows: s.Inspector, Close: s.Close}, nil
 }
 
 // startHTTP binds the listener in OnStart, so a taken port fails start-up, and shuts the server

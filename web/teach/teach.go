@@ -31,6 +31,9 @@ import (
 // Deps are the teaching views' collaborators.
 type Deps = frame.Deps
 
+// Scratch is what Deps.Sandbox opens: a scratch store the celebrity lesson's sandbox runs on.
+type Scratch = frame.Scratch
+
 // Register adds the teaching views to the site: their routes and static files, and the footer
 // of every page (site.Teacher).
 func Register(st *site.Site, deps Deps) error {
@@ -59,8 +62,9 @@ func Register(st *site.Site, deps Deps) error {
 	}
 	b := &frame.Base{Deps: deps, Site: st, Log: st.Logger(), Actions: deps.Actions,
 		RaceGate: frame.NewGate("race", labs.RaceTotal, 1, labs.RacesPerMinute), LabGate: frame.NewGate("lab", labs.LabTotal, labs.LabPerAddr, labs.LabPerMinute),
-		TrialsGate: frame.NewGate("run of trials", labs.TrialsTotal, labs.TrialsPerLearner, labs.TrialsPerMinute),
-		RingGate:   frame.NewGate("drawing of a ring", labs.RingTotal, labs.RingPerLearner, labs.RingsPerMinute)}
+		TrialsGate:  frame.NewGate("run of trials", labs.TrialsTotal, labs.TrialsPerLearner, labs.TrialsPerMinute),
+		RingGate:    frame.NewGate("drawing of a ring", labs.RingTotal, labs.RingPerLearner, labs.RingsPerMinute),
+		SandboxGate: frame.NewGate("sandbox", labs.SandboxTotal, labs.SandboxPerLearner, labs.SandboxesPerMinute)}
 	if deps.QueryFirstDDL != "" {
 		d := frame.Chebotko(deps.QueryFirstDDL)
 		b.Diagram = &d

@@ -42,7 +42,17 @@ func registerTeach(t testing.TB, s *site.Site, sv webkit.Services) error {
 	}
 	return teach.Register(s, teach.Deps{Social: sv.Social, Blog: sv.Blog, Backend: st.Backend, Wide: st.Wide, CQL: st.CQL, Locator: st.Locator,
 		StorageConf: engine.DefaultSchemaXML, Lab: lab, Consistency: lab, ClusterLevels: st.Levels, Claims: st.Claims, Sizes: st.Sizes,
-		CompareSizes: st.CompareSizes, CompareBackend: st.CompareBackend, QueryFirstDDL: cql3.SchemaText(), QueryLab: st.QueryLab, Ring: st.Ring, CompareRing: st.CompareRing})
+		CompareSizes: st.CompareSizes, CompareBackend: st.CompareBackend, QueryFirstDDL: cql3.SchemaText(), QueryLab: st.QueryLab, Ring: st.Ring, CompareRing: st.CompareRing, Sandbox: sandbox})
+}
+
+// sandbox opens the celebrity lesson's scratch store as the server does: a widerow node in
+// memory of the run's own.
+func sandbox() (teach.Scratch, error) {
+	s, err := wideteach.OpenScratch()
+	if err != nil {
+		return teach.Scratch{}, err
+	}
+	return teach.Scratch{Users: s.Store, Tweets: s.Store, Lines: s.Store, Rows: s.Inspector, Close: s.Close}, nil
 }
 
 // PostMany signs up author and fans who follow author, then posts as author.

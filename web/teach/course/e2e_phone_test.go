@@ -46,10 +46,10 @@ func TestFiguresReadableAt390px(t *testing.T) {
 		{"slices", "/learn/slices", "#lab-submit", "#lab-submit", ".table-wrap:has(#lab-order)"},
 		{"lab", "/models/lab", "#lab-submit", "#lab-submit", ".table-wrap:has(#lab-order)"},
 		{"lww", "/models/lab", "#lww-submit", "#lww-submit", "figure.lww-figure"},
-		{"celebrity", "/learn/celebrity", "article.lesson", "", ".table-wrap:has(#cl-sim)"},
+		{"celebrity", "/learn/celebrity#cl-sim", "article.lesson", "", ".table-wrap:has(#cl-sim)"},
 		{"step", "/learn/consistency", "#consistency-submit", "#consistency-submit", "#step-chart"},
 		{"trials", "/learn/consistency", "#trials-submit", "#trials-submit", "#trials-chart"},
-		{"celebrity-plot", "/learn/celebrity", "#cl-sim-plot", "", ".diagram-wrap:has(#cl-sim-plot)"},
+		{"celebrity-plot", "/learn/celebrity#cl-sim-plot", "#cl-sim-plot", "", ".diagram-wrap:has(#cl-sim-plot)"},
 		{"celebrity-models", "/models/celebrity", "#celebrity-plot", "", ".diagram-wrap:has(#celebrity-plot)"},
 	}
 	// the smallest font size an SVG picture (an img's) states, in its own pixels

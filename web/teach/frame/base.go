@@ -12,6 +12,7 @@ import (
 
 	"twissandra/domain/blog"
 	"twissandra/domain/social"
+	"twissandra/ports"
 	"twissandra/ports/teaching"
 	"twissandra/web/site"
 )
@@ -78,6 +79,20 @@ type Deps struct {
 	// the tokens "where does it live" shows; CompareRing is compare mode's second backend's,
 	// shown beside it. nil leaves them out.
 	Ring, CompareRing teaching.Ring
+	// Sandbox opens an empty scratch store of the 0.6 model in memory, apart from the
+	// application's data, on which the celebrity lesson runs the use cases themselves with a
+	// threshold of the learner's choosing, one per run; nil leaves the sandbox out.
+	Sandbox func() (Scratch, error)
+}
+
+// Scratch is a store Deps.Sandbox opened: the domain's stores on it, an inspector of its rows,
+// and Close, which drops it.
+type Scratch struct {
+	Users  ports.UserStore
+	Tweets ports.TweetStore
+	Lines  ports.LineStore
+	Rows   teaching.WideRowInspector
+	Close  func() error
 }
 
 // Base is what every teaching view reads: the Deps, the site that renders the pages, the
@@ -92,7 +107,8 @@ type Base struct {
 	Costs   costLedger
 	Diagram *ChebDiagram // of Deps.QueryFirstDDL, laid out once
 	// RaceGate, LabGate, TrialsGate and RingGate bound the runs of the race, the lab's writes,
-	// the consistency lab's trials and the tokens lesson's rings, which anyone may start.
-	RaceGate, LabGate, TrialsGate, RingGate *Gate
-	queries                                 queryBlocks
+	// the consistency lab's trials and the tokens lesson's rings, SandboxGate the celebrity
+	// lesson's sandboxes, which anyone may start.
+	RaceGate, LabGate, TrialsGate, RingGate, SandboxGate *Gate
+	queries                                              queryBlocks
 }

@@ -130,6 +130,12 @@ func isCacheOp(op oplog.Op) bool { return strings.HasPrefix(op.Text, "cache ") }
 // It is written in Go, not templ, because it runs per operation on every page (templ formats each
 // text expression through fmt): the text is escaped as templ escapes it.
 func opList(ops []oplog.Op) templ.Component {
+	return OpList(ops)
+}
+
+// OpList is the footer's list of ops, for a page that shows a measured action's operations
+// apart (the celebrity lesson's sandbox).
+func OpList(ops []oplog.Op) templ.Component {
 	return templ.ComponentFunc(func(_ context.Context, w io.Writer) error {
 		n := 16
 		for i := range ops {

@@ -57,7 +57,7 @@ const (
 type mergeRead struct {
 	Label string
 	Stats social.MergeStats
-	Ops   string // the storage operations, summarised
+	Ops   string // its storage calls by verb, and its notes apart (oplog.Log.Headline)
 	Took  time.Duration
 }
 
@@ -80,7 +80,7 @@ func readBothWays(ctx context.Context, svc *social.Service, viewer string) ([]me
 		if _, err := svc.Timeline(rctx, viewer, "", domain.DefaultPageSize, opts...); err != nil {
 			return nil, err
 		}
-		r.Took, r.Ops = time.Since(began), log.Summary()
+		r.Took, r.Ops = time.Since(began), log.Headline()
 		ops, _ := log.Ops()
 		for _, op := range ops {
 			oplog.Record(ctx, op)

@@ -556,7 +556,7 @@ func celebrityView(d celebrityData) templ.Component {
 			}
 		}
 		if len(d.Reads) > 0 {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "<div class=\"table-wrap\"><table class=\"mapping\" id=\"merge-reads\"><caption>Your home page, read just now both ways (their operations are in this page's footer too)</caption> <thead><tr><th>Read</th><th>Lines</th><th>Slices read</th><th>Pulled authors from the heads</th><th>Heads read</th><th>Skipped</th><th>Storage operations</th><th>Time</th></tr></thead> <tbody>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "<div class=\"table-wrap\"><table class=\"mapping\" id=\"merge-reads\"><caption>Your home page, read just now both ways (their operations are in this page's footer too)</caption> <thead><tr><th>Read</th><th>Lines</th><th>Slices read</th><th>Pulled authors from the heads</th><th>Heads read</th><th>Skipped</th><th>What it cost: storage calls, and the notes apart (no call)</th><th>Time</th></tr></thead> <tbody>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -77,6 +78,13 @@ func TestCelebrityPageShowsTheHeads(t *testing.T) {
 	webkit.MustContain(t, with, `<td data-label="From heads">1</td>`, `<td data-label="Heads read">0</td>`, `<td data-label="Slices">1</td>`)
 	without := r.Body[strings.Index(r.Body, "<td data-label=\"Read\">without the heads"):]
 	webkit.MustContain(t, without, `<td data-label="From heads">0</td>`, `<td data-label="Slices">2</td>`)
+	// Each read's cost counts storage calls, and its notes apart, as the footer's headline does.
+	for _, read := range []string{with, without} {
+		_, cost, _ := strings.Cut(read, `<td data-label="Operations"><code>`)
+		if cost, _, _ = strings.Cut(cost, "</code>"); !regexp.MustCompile(`^\d+ storage calls?: get_slice=\d+`).MatchString(cost) || !strings.Contains(cost, "notes, not calls: ") || strings.Contains(cost, " ops:") {
+			t.Errorf("a read's cost: %q", cost)
+		}
+	}
 	if n := strings.Count(r.Body, "merge: reader&#39;s timeline"); n != 2 {
 		t.Errorf("the footer shows %d merges, want both reads'", n)
 	}

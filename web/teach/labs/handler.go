@@ -1,7 +1,7 @@
 // Package labs serves the teaching room's labs, where a learner runs something on a store of
 // the lab's own or a sandbox: the comparator and slice lab (and its primer and replica forms),
-// the consistency lab's ring of three replicas, the uniqueness race, and the celebrity page with
-// its figures and simulation. It keeps what each browser's forms did last (its lab memory),
+// the consistency lab's ring of three replicas, the uniqueness race, the celebrity page with
+// its figures and simulation, and the celebrity lesson's sandbox on a scratch store. It keeps what each browser's forms did last (its lab memory),
 // which the lessons show too.
 package labs
 

@@ -1,7 +1,8 @@
 // Package celebrity is lesson 11 of the course: the celebrity problem. Fan-out on write (push)
 // makes a post cost a row per follower; reading the author's userline at every page (pull) makes
 // each page cost a slice per author followed; the hybrid pulls only the authors above a threshold.
-// The live part says how this server would fan a user's posts out, and posts one.
+// The sandbox lets the learner make an author cross a threshold of their choosing on a scratch
+// store; the live part says how this server would fan a user's posts out, and posts one.
 package celebrity
 
 //go:generate go tool templ generate -path .
@@ -49,6 +50,8 @@ type celebrityLessonData struct {
 	// Heads is how many pulled authors' userline heads the server keeps, HeadBound for how long.
 	Heads     int
 	HeadBound time.Duration
+	// Sandbox is the sandbox's form and, when the query asks for one, its run.
+	Sandbox labs.SandboxData
 }
 
 func showCelebrityLesson(h *handler, c *gin.Context) (templ.Component, error) {
@@ -57,6 +60,9 @@ func showCelebrityLesson(h *handler, c *gin.Context) (templ.Component, error) {
 		Post: h.Costs.Post.Load(), Page: h.Costs.Page.Load(), Heads: len(h.Deps.Social.Heads()), HeadBound: h.Deps.Social.HeadBound()}
 	all, err := h.Deps.Social.PulledAuthors(ctx)
 	if err != nil {
+		return nil, err
+	}
+	if d.Sandbox, err = h.SandboxData(c); err != nil {
 		return nil, err
 	}
 	d.Pulled = len(all)
