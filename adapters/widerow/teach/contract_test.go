@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/fx"
+
 	"twissandra/adapters/widerow"
 	"twissandra/adapters/widerow/engine"
 	"twissandra/adapters/widerow/teach"
@@ -140,5 +142,22 @@ func TestProgressSurvivesRestart(t *testing.T) {
 	}
 	if !slices.Equal(got.Visited, []string{"writes", "columns", "blog"}) || !slices.Equal(got.Passed, []string{"writes-2", "writes-1"}) {
 		t.Errorf("after a restart: %+v", got)
+	}
+}
+
+// The Module provides the progress on the application's node.
+func TestModuleProvidesProgress(t *testing.T) {
+	n := openNode(t, "")
+	var p teaching.ProgressStore
+	app := fx.New(fx.NopLogger, fx.Supply(n), teach.Module, fx.Populate(&p))
+	if err := app.Err(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := p.RecordPass(ctx, "rita", "writes-1"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := teach.NewProgress(n).Progress(ctx, "rita"); err != nil || !slices.Equal(got.Passed, []string{"writes-1"}) {
+		t.Errorf("the Module's progress is not kept on the node: %+v, %v", got, err)
 	}
 }
