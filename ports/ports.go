@@ -184,6 +184,22 @@ type Stores struct {
 	Sessions SessionStore
 }
 
+// Twin is implemented by the stores of compare mode (adapters/compare), each of which runs one
+// store of two models as one, for a use case that must leave both models holding the same
+// records, IDs included (the article's blog loaded from its lesson after the primary alone was
+// seeded): it reads each model apart and copies to one what the other holds and it lacks. A
+// store of one model does not implement it.
+type Twin[S any] interface {
+	// Models returns the primary model's store and the secondary's.
+	Models() (primary, secondary S)
+	// OnPrimary runs call on the primary as compare mode runs the primary's calls.
+	OnPrimary(ctx context.Context, call func(context.Context) error) error
+	// OnSecondary runs call on the secondary as compare mode runs the secondary's calls: under
+	// a deadline of its own, its operations recorded apart from the primary's. Any error call
+	// returns is reported beside the request's operations, naming op, and returned.
+	OnSecondary(ctx context.Context, op string, call func(context.Context) error) error
+}
+
 // Pinger is implemented by stores that can lose their connection; /readyz asks it.
 type Pinger interface {
 	Ping(ctx context.Context) error

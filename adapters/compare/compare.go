@@ -66,6 +66,16 @@ func (p *Pair) secondary(ctx context.Context, op string, call func(context.Conte
 	return true
 }
 
+// onSecondary is secondary for a call that handles the answers it expects itself: every error
+// it returns is reported, and returned.
+func (p *Pair) onSecondary(ctx context.Context, op string, call func(context.Context) error) error {
+	var err error
+	if p.secondary(ctx, op, func(ctx context.Context) error { err = call(ctx); return err }) && err != nil {
+		p.report(ctx, op, fmt.Sprintf("the secondary (%s) failed: %v", p.Secondary, err), false)
+	}
+	return err
+}
+
 // report records a divergence or a failure in the request's operations (the page shows them)
 // and tells the observer.
 func (p *Pair) report(ctx context.Context, op, what string, divergence bool) {

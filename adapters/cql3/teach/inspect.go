@@ -529,11 +529,13 @@ func quoteText(s string) string {
 	return b.String()
 }
 
-// privateTables hold who tried to log in and from which address (login_attempts), and the
-// sessions ended (ended_sessions): a teaching view names them, and shows none of their rows.
-var privateTables = map[string]string{
-	"login_attempts": "who tried to log in and from which address",
-	"ended_sessions": "the sessions that were logged out",
+// privateTables hold who tried to log in and from which address (login_attempts), the sessions
+// ended (ended_sessions) and what each learner did in the course (course_progress): a teaching
+// view names them, and shows none of their rows. Each says what it holds and its migration.
+var privateTables = map[string][2]string{
+	"login_attempts":  {"who tried to log in and from which address", "006"},
+	"ended_sessions":  {"the sessions that were logged out", "006"},
+	"course_progress": {"each learner's lessons visited and exercises passed", "008"},
 }
 
 // internalTables are the migrations' own bookkeeping, no part of the application's model.
@@ -541,8 +543,8 @@ var internalTables = map[string]bool{"gocqlx_migrate": true, "schema_lease": tru
 
 // refusePrivate refuses to read a private table's rows.
 func refusePrivate(table string) error {
-	if what, ok := privateTables[table]; ok {
-		return domain.Invalid("table", "%s holds %s: its rows are private, so no page shows them (migration 006 defines it)", table, what)
+	if p, ok := privateTables[table]; ok {
+		return domain.Invalid("table", "%s holds %s: its rows are private, so no page shows them (migration %s defines it)", table, p[0], p[1])
 	}
 	return nil
 }

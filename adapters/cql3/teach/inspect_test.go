@@ -324,6 +324,7 @@ func TestReadPartitionRefusesBadInput(t *testing.T) {
 		{"no key", "timeline", nil, PartitionSlice{Count: 1}, domain.ErrInvalid, "got 0 value(s)"},
 		{"log-in attempts", "login_attempts", []string{"addr:192.0.2.1"}, PartitionSlice{Count: 1}, domain.ErrInvalid, "its rows are private"},
 		{"ended sessions", "ended_sessions", []string{"x"}, PartitionSlice{Count: 1}, domain.ErrInvalid, "its rows are private"},
+		{"progress", "course_progress", []string{"x"}, PartitionSlice{Count: 1}, domain.ErrInvalid, "its rows are private, so no page shows them (migration 008"},
 	} {
 		_, err := s.ReadPartition(ctx, tc.table, tc.key, tc.opts)
 		if !errors.Is(err, tc.is) || !strings.Contains(err.Error(), tc.msg) {
@@ -346,8 +347,8 @@ func TestReadPartitionRefusesBadInput(t *testing.T) {
 	}
 }
 
-// The partition lessons list no partition of the private tables (who tried to log in, from where)
-// and none of the migrations' bookkeeping, whatever they hold.
+// The partition lessons list no partition of the private tables (who tried to log in, from where,
+// what a learner did in the course) and none of the migrations' bookkeeping, whatever they hold.
 func TestWidestRowsListNoPrivateOrInternalTable(t *testing.T) {
 	s := freshStore(t, "twissandra_test_private_")
 	ctx := testCtx(t, 2*time.Minute)
@@ -355,16 +356,21 @@ func TestWidestRowsListNoPrivateOrInternalTable(t *testing.T) {
 		if err := s.store.AddLoginAttempt(ctx, "addr:192.0.2."+strconv.Itoa(i+1), domain.NewTimeUUID(time.Now().UnixMicro()), time.Minute); err != nil {
 			t.Fatal(err)
 		}
+		if err := s.RecordVisit(ctx, "learner"+strconv.Itoa(i), "writes"); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if _, err := s.PartitionKeys(ctx, "login_attempts", 10); !errors.Is(err, domain.ErrInvalid) {
-		t.Fatalf("PartitionKeys of login_attempts: %v, want ErrInvalid", err)
+	for _, table := range []string{"login_attempts", "course_progress"} {
+		if _, err := s.PartitionKeys(ctx, table, 10); !errors.Is(err, domain.ErrInvalid) {
+			t.Fatalf("PartitionKeys of %s: %v, want ErrInvalid", table, err)
+		}
 	}
 	sizes, err := s.WidestRows(ctx, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range sizes.Rows {
-		for _, hidden := range []string{".login_attempts", ".ended_sessions", ".gocqlx_migrate", ".schema_lease"} {
+		for _, hidden := range []string{".login_attempts", ".ended_sessions", ".course_progress", ".gocqlx_migrate", ".schema_lease"} {
 			if strings.HasSuffix(r.Container, hidden) {
 				t.Errorf("the partitions listed include %s %q", r.Container, r.Key)
 			}

@@ -1,8 +1,8 @@
 // Package teach is the cql3 adapter's part of the teaching room (ports/teaching), on the tables
 // and the session of a cql3.Store: the partition inspector, where a record lives, the partition
 // lessons' sizes, the uniqueness race's sandbox (race_names), the action ledger
-// (action_records), the query lab's scratch keyspace, the ring of the driver's token metadata and
-// the consistency levels tried on the cluster. The product's store (package cql3) serves the
+// (action_records), the learners' progress (course_progress), the query lab's scratch keyspace,
+// the ring of the driver's token metadata and the consistency levels tried on the cluster. The product's store (package cql3) serves the
 // domain's ports without it.
 package teach
 
@@ -18,21 +18,26 @@ import (
 	"go.uber.org/fx"
 
 	"twissandra/adapters/cql3"
+	"twissandra/domain"
 	"twissandra/ports/teaching"
 )
 
 // Store is the teaching side of a cql3.Store: it implements teaching.Locator,
 // teaching.CQLInspector, teaching.RowSizer, teaching.NameClaims, teaching.ActionLedger,
-// teaching.QueryLab, teaching.Ring and teaching.ClusterLevels.
+// teaching.ProgressStore, teaching.QueryLab, teaching.Ring and teaching.ClusterLevels.
 type Store struct {
 	store *cql3.Store
 	// lab is the query lab's scratch tables and its sessions' trials (querylab.go).
 	lab queryLab
+	// stamp times the learners' progress (progress.go): strictly increasing in this process.
+	stamp *domain.Stamper
 }
 
 // New teaches on s, which must be started (Start or Open) before the first call, as for its
 // ports.
-func New(s *cql3.Store) *Store { return &Store{store: s} }
+func New(s *cql3.Store) *Store {
+	return &Store{store: s, stamp: domain.NewStamper(domain.SystemClock{})}
+}
 
 // Keyspace is the keyspace of the store.
 func (s *Store) Keyspace() string { return s.store.Keyspace() }
@@ -64,7 +69,7 @@ var Module = fx.Module("cql3-teach",
 	fx.Provide(
 		fx.Annotate(New, fx.As(fx.Self()),
 			fx.As(new(teaching.Locator)), fx.As(new(teaching.CQLInspector)), fx.As(new(teaching.NameClaims)), fx.As(new(teaching.RowSizer)),
-			fx.As(new(teaching.ActionLedger)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring)), fx.As(new(teaching.ClusterLevels))),
+			fx.As(new(teaching.ActionLedger)), fx.As(new(teaching.ProgressStore)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring)), fx.As(new(teaching.ClusterLevels))),
 	),
 	fx.Invoke(runSweeps),
 )

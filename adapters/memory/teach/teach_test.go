@@ -41,3 +41,5 @@ func TestSizesContract(t *testing.T) {
 func TestClaimsContract(t *testing.T) {
 	teachingtest.RunClaims(t, teach.NewNameClaims(), teachingtest.Instant)
 }
+
+func TestProgressContract(t *testing.T) { teachingtest.RunProgress(t, teach.NewProgress()) }

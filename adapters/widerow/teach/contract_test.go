@@ -3,8 +3,11 @@ package teach_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
+
+	"go.uber.org/fx"
 
 	"twissandra/adapters/widerow"
 	"twissandra/adapters/widerow/engine"
@@ -69,7 +72,8 @@ func TestClaimsContract(t *testing.T) {
 	teachingtest.RunClaims(t, teach.NewNameClaims(openNode(t, "")), teachingtest.Instant)
 }
 
-// The Sessions keyspace holds who tried to log in and from which address: the inspector shows
+// The Sessions keyspace holds who tried to log in and from which address, and what each learner
+// did in the course: the inspector shows
 // none of its rows, even to a visitor who names a key, while the application's rows it shows.
 func TestSessionsRowsArePrivate(t *testing.T) {
 	n := openNode(t, "")
@@ -79,7 +83,10 @@ func TestSessionsRowsArePrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := teach.NewInspector(n)
-	for _, cf := range []string{"LoginAttempts", "EndedSessions"} {
+	if err := teach.NewProgress(n).RecordVisit(ctx, "addr:192.0.2.1", "writes"); err != nil {
+		t.Fatal(err)
+	}
+	for _, cf := range []string{"LoginAttempts", "EndedSessions", "Progress"} {
 		if _, err := in.ReadRow(ctx, widerow.KeyspaceSessions, cf, "addr:192.0.2.1", teaching.Slice{Count: 10}); !errors.Is(err, domain.ErrInvalid) {
 			t.Errorf("ReadRow of Sessions.%s: %v, want ErrInvalid", cf, err)
 		}
@@ -92,5 +99,65 @@ func TestSessionsRowsArePrivate(t *testing.T) {
 	}
 	if _, err := in.ReadRow(ctx, widerow.KeyspaceTwissandra, widerow.CFUser, "nobody", teaching.Slice{Count: 10}); err != nil {
 		t.Fatalf("ReadRow of the application's User: %v", err)
+	}
+}
+
+func TestProgressContract(t *testing.T) {
+	teachingtest.RunProgress(t, teach.NewProgress(openNode(t, "")))
+}
+
+// A learner's progress is on disk: a node closed and opened again on its directory (a restart)
+// reads it back in the order first done, and goes on recording after it.
+func TestProgressSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	n, err := engine.Open(engine.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := teach.NewProgress(n)
+	for _, step := range []func() error{
+		func() error { return p.RecordVisit(ctx, "rita", "writes") },
+		func() error { return p.RecordPass(ctx, "rita", "writes-2") },
+		func() error { return p.RecordVisit(ctx, "rita", "columns") },
+		func() error { return p.RecordPass(ctx, "rita", "writes-1") },
+	} {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := n.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p = teach.NewProgress(openNode(t, dir))
+	if err := p.RecordVisit(ctx, "rita", "writes"); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.RecordVisit(ctx, "rita", "blog"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.Progress(ctx, "rita")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Visited, []string{"writes", "columns", "blog"}) || !slices.Equal(got.Passed, []string{"writes-2", "writes-1"}) {
+		t.Errorf("after a restart: %+v", got)
+	}
+}
+
+// The Module provides the progress on the application's node.
+func TestModuleProvidesProgress(t *testing.T) {
+	n := openNode(t, "")
+	var p teaching.ProgressStore
+	app := fx.New(fx.NopLogger, fx.Supply(n), teach.Module, fx.Populate(&p))
+	if err := app.Err(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := p.RecordPass(ctx, "rita", "writes-1"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := teach.NewProgress(n).Progress(ctx, "rita"); err != nil || !slices.Equal(got.Passed, []string{"writes-1"}) {
+		t.Errorf("the Module's progress is not kept on the node: %+v, %v", got, err)
 	}
 }

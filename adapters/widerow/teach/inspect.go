@@ -52,9 +52,9 @@ func (in *Inspector) Keyspaces() []teaching.WideKeyspace {
 
 func (in *Inspector) cf(keyspace, name string) (*engine.ColumnFamilyDef, error) {
 	if keyspace == widerow.KeyspaceSessions {
-		// Who tried to log in and from which address, and the sessions logged out: the schema
-		// shows the keyspace, no page shows its rows.
-		return nil, fmt.Errorf("widerow: %w", domain.Invalid("column family", "%s.%s holds who tried to log in and from which address, or the sessions logged out: its rows are private, so no page shows them", keyspace, name))
+		// Who tried to log in and from which address, the sessions logged out, and what each
+		// learner did in the course: the schema shows the keyspace, no page shows its rows.
+		return nil, fmt.Errorf("widerow: %w", domain.Invalid("column family", "%s.%s holds who tried to log in and from which address, the sessions logged out, or the learners' progress: its rows are private, so no page shows them", keyspace, name))
 	}
 	if ks, ok := in.node.Schema().Keyspace(keyspace); ok {
 		if cf, ok := ks.ColumnFamily(name); ok {

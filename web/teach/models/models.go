@@ -57,6 +57,8 @@ var Mappings = []mapping{
 		"Not the seeds': the log-in limit's counts, one column per attempt, so the attempts of the last minute are one slice from the TimeUUID of a minute ago. 0.6 had no TTL: the server sweeps the columns whose time has passed. CQL3 writes each row USING TTL of the limit's window, and the node forgets it by itself."},
 	{"Sessions", "EndedSessions", "the day of expiry, 2026-11-26", "session id → expires (μs)", nil, []string{"ended_sessions"},
 		"Not the seeds': the sessions a logout ended. One row per day of expiry, so that the server drops a day's row whole once the day has passed (0.6 had no TTL). CQL3 keys a row by the session's id, with a TTL of what was left of the session's life."},
+	{"Sessions", "Progress", "username", "first done (8-byte μs), then v or p, then the lesson or the exercise → ''", nil, []string{"course_progress"},
+		"Not the seeds': each signed-in learner's progress through the course. A column named by the time it was first done, so one slice returns the row in that order; a record reads the row and writes only what it lacks, and a read keeps the first of each, since two servers may both write one (0.6 had no compare-and-set). CQL3 keys a row by (kind, item) and writes it with INSERT … IF NOT EXISTS, so the first time stays; the reader orders the partition by that time."},
 	{"Scratch", "UTF8s", "race:<name>", "owner (the uniqueness race's claims)", []string{"owner"}, []string{"race_names"},
 		"The uniqueness race's sandbox: one row per name claimed. On cql3 the claim is INSERT … IF NOT EXISTS, and every claim expires after a day (the table's default_time_to_live)."},
 }
