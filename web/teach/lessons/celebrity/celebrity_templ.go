@@ -15,7 +15,7 @@ import (
 	"twissandra/web/teach/labs"
 )
 
-// celebrityLessonView is lesson 11: push, pull and the hybrid, the measured costs, and a user's
+// celebrityLessonView is lesson 12: push, pull and the hybrid, the measured costs, and a user's
 // fan-out on this server.
 func celebrityLessonView(d celebrityLessonData) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {

@@ -10,7 +10,7 @@ import (
 	"twissandra/internal/testkit/webkit"
 )
 
-// Lesson 11: the threshold of this server, the measured figures, a user's fan-out, and a post
+// Lesson 12: the threshold of this server, the measured figures, a user's fan-out, and a post
 // whose fan-out line the page after shows.
 func TestCelebrityLesson(t *testing.T) {
 	t.Parallel()
