@@ -58,7 +58,7 @@ func TestMethodLessonWiderow(t *testing.T) {
 	app := teachkit.NewApp(t, webkit.WiderowStores(t))
 	teachkit.PostMany(t, app, "star", 3, 12)
 	body := get(t, app.Client(t), "/learn/method")
-	webkit.MustContain(t, body, `id="method-er"`, ">username</text>", ">tweet_id</text>", "○ since", `id="method-actions"`,
+	webkit.MustContain(t, body, `id="method-er"`, `id="workflow-diagram"`, ">username</text>", ">tweet_id</text>", "○ since", `id="method-actions"`,
 		"Get a tweet from a tweet ID", "Remove friends from a user", `id="departs-public_line"`, `id="added-public_days"`,
 		`id="added-pulled_authors"`, `id="matches-userline"`, `id="matches-followers"`)
 	// Every table derived is one the migrations create, and the rules give its key but for the
