@@ -159,6 +159,19 @@ func TestMethodLessonForm(t *testing.T) {
 	if rows20-rows10 != 10 {
 		t.Errorf("a post of an author with ten more followers writes %d more rows, want 10", rows20-rows10)
 	}
+	// St: a row of followers is its follower's name, since (a timestamp, 8 bytes) and since_us
+	// (an int, 4), and each of its two values carries 8 bytes of metadata.
+	st := regexp.MustCompile(`id="st-followers" data-bytes="(\d+)"`)
+	size := func(f int) int {
+		m := st.FindStringSubmatch(get(t, c, fmt.Sprintf("/learn/method?followers=%d&users=1000&name=10", f)))
+		if m == nil {
+			t.Fatalf("followers=%d: no size of followers", f)
+		}
+		return atoi(m[1])
+	}
+	if got, want := size(20)-size(10), 10*(10+8+4+2*8); got != want {
+		t.Errorf("ten more followers add %d bytes to a followers partition, want %d", got, want)
+	}
 	// Above the pull threshold a post writes no follower's timeline: its rows no longer grow
 	// with the followers.
 	if err := app.Social.SetPullThreshold(5); err != nil {
