@@ -36,7 +36,7 @@ func TestServeConsistencyLesson(t *testing.T) {
 	if !strings.Contains(cql, `id="consistency-form"`) || !strings.Contains(cql, `id="cluster-form"`) || strings.Contains(cql, `id="cluster-none"`) {
 		t.Errorf("cql3: the lesson offers no try of the levels on the cluster")
 	}
-	// Compare mode tries the levels on its attached node, as lessons 9, 10 and 13 use it, and
+	// Compare mode tries the levels on its attached node, as lessons 9, 11 and 14 use it, and
 	// says so.
 	base, _ := compareServer(t)
 	both := get(strings.TrimPrefix(base, "http://"))

@@ -13,12 +13,13 @@ import (
 	"twissandra/web/teach/frame"
 )
 
-// In Chromium, at 1280 and 390 px, on widerow: the reference pages, then lessons 8 to 12 walked
-// by their rel="next" links, each live part used once (a follow, a key tried, a post): nothing
+// In Chromium, at 1280 and 390 px, on widerow: the reference pages, then lessons 8 to 13 walked
+// by their rel="next" links, each live part used once (a follow, a key tried, the method's figures
+// sized, wrong then right, a post): nothing
 // scrolls sideways, the console reports no error (a blocked inline style or script would), and
 // each live part answers on the page its redirect leads to. Screenshots:
 // artifacts/screenshots/learn-<page>-<width>.png.
-func TestBrowserLessonsEightToTwelve(t *testing.T) {
+func TestBrowserLessonsEightToThirteen(t *testing.T) {
 	app := teachkit.NewApp(t, webkit.WiderowStores(t))
 	teachkit.PostMany(t, app, "star", 3, 5)
 	for _, width := range []int{1280, 390} {
@@ -69,20 +70,37 @@ func TestBrowserLessonsEightToTwelve(t *testing.T) {
 			b.Do("to lesson 9", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#qf-form")),
 				chromedp.Click(chromedp.CSS("#qf-submit")), chromedp.WaitVisible(chromedp.CSS("#qf-why")))
 			size("query-first")
-			// Lesson 10, a post that widens the public line.
-			b.Do("to lesson 10", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#post-partitions")),
+			// Lesson 10, the method: figures that are not numbers, a message; then figures that are.
+			b.Do("to lesson 10", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#method-form")),
+				chromedp.SetValue(chromedp.CSS("#method-followers"), "many"), chromedp.Click(chromedp.CSS("#method-submit")),
+				chromedp.WaitVisible(chromedp.CSS("#method-error")))
+			if got := b.Text("#method-error"); !strings.Contains(got, "“many” is not a whole number") {
+				t.Errorf("the method's message for a bad figure: %q", got)
+			}
+			b.Do("figures", chromedp.SetValue(chromedp.CSS("#method-followers"), "5000"), chromedp.Click(chromedp.CSS("#method-submit")),
+				chromedp.WaitNotPresent(chromedp.CSS("#method-error")), chromedp.WaitVisible(chromedp.CSS("#method-er")))
+			if got := b.Text("#est-followers"); !strings.Contains(got, "5,000") {
+				t.Errorf("followers' estimate at 5,000 followers: %q", got)
+			}
+			if got := b.Text("#measured-table-widerow"); !strings.Contains(got, "Twissandra.Followers") || !strings.Contains(got, "equal") {
+				t.Errorf("the formula against the store: %q", got)
+			}
+			size("method")
+			// Lesson 11, a post that widens the public line.
+			b.Do("to lesson 11", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#post-partitions")),
 				chromedp.Click(chromedp.CSS("#post-submit-partitions")),
 				chromedp.WaitVisible(chromedp.Search(`//details[@id="action-ops"]/summary[contains(., "What your post cost")]`)))
 			if got := b.Text("#pl-public-count-widerow"); got == "" || got == "5" {
 				t.Errorf("the public line after the post: %q", got)
 			}
 			size("partitions")
-			b.Do("to lesson 11", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#cl-form")))
+			b.Do("to lesson 12", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#cl-form")))
 			size("celebrity")
-			b.Do("to lesson 12", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#compare-off")))
+			b.Do("to lesson 13", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#compare-off")))
 			size("compare")
-			if next, err := chromedp.Run(b.Ctx, chromedp.Evaluate[string](`document.querySelector('a[rel="next"]').getAttribute("href")`)); err != nil || next != string(frame.LessonURL(frame.Course()[12].Slug)) {
-				t.Errorf("lesson 12 links on to %q, want lesson 13, %s (%v)", next, frame.LessonURL(frame.Course()[12].Slug), err)
+			after := frame.Course()[frame.LessonNumber("compare")] // the lesson after compare's, counted from 1
+			if next, err := chromedp.Run(b.Ctx, chromedp.Evaluate[string](`document.querySelector('a[rel="next"]').getAttribute("href")`)); err != nil || next != string(frame.LessonURL(after.Slug)) {
+				t.Errorf("lesson %d links on to %q, want lesson %d, %s (%v)", frame.LessonNumber("compare"), next, after.N, frame.LessonURL(after.Slug), err)
 			}
 			if problems := console(); len(problems) > 0 {
 				t.Errorf("the console at %d px:\n%s", width, strings.Join(problems, "\n"))

@@ -28,7 +28,7 @@ const maxHeader = 64
 
 // At 390 px (a phone) every figure and table of the pages that have them can be read and
 // compared: each SVG text element shows at no less than minText px on the screen (its computed
-// font size times the scale its SVG is drawn at), an SVG drawn by an img (lesson 11's plot) its
+// font size times the scale its SVG is drawn at), an SVG drawn by an img (lesson 12's plot) its
 // smallest stated font size times its drawn scale, each table cell's text too; no table header
 // breaks inside a word; the celebrity lesson's comparison stays a table (one row per line, its
 // columns side by side); nothing makes the page wider than the viewport; and the sticky header
@@ -42,6 +42,7 @@ func TestFiguresReadableAt390px(t *testing.T) {
 		{"home", "/", "header.top", "", "header.top"},
 		{"tokens", "/learn/tokens", "svg.ring-diagram", "", "figure.ring-figure"},
 		{"query-first", "/learn/query-first", "svg.diagram", "", ".diagram-wrap:has(#chebotko-diagram)"},
+		{"method", "/learn/method", "svg.er-diagram", "", "figure.er-figure"},
 		{"generations", "/models/generations", "#chebotko-diagram", "", ".diagram-wrap:has(#workflow-diagram)"},
 		{"slices", "/learn/slices", "#lab-submit", "#lab-submit", ".table-wrap:has(#lab-order)"},
 		{"lab", "/models/lab", "#lab-submit", "#lab-submit", ".table-wrap:has(#lab-order)"},

@@ -8,6 +8,7 @@ import (
 	"twissandra/web/teach/lessons/compare"
 	"twissandra/web/teach/lessons/consistency"
 	"twissandra/web/teach/lessons/cql3"
+	"twissandra/web/teach/lessons/method"
 	"twissandra/web/teach/lessons/partitions"
 	"twissandra/web/teach/lessons/primer"
 	"twissandra/web/teach/lessons/queryfirst"
@@ -33,6 +34,7 @@ func lessons(h *labs.Handler) []frame.Lesson {
 		unique.Lesson(h),
 		cql3.Lesson(h),
 		queryfirst.Lesson(h),
+		method.Lesson(h),
 		partitions.Lesson(h),
 		celebrity.Lesson(h),
 		compare.Lesson(h),

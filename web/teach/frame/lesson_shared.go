@@ -4,7 +4,7 @@ import (
 	"strings"
 )
 
-// What lessons 8 to 12 share: the CQL of the cql3 adapter's migrations, read as the server
+// What lessons 8 to 13 share: the CQL of the cql3 adapter's migrations, read as the server
 // applies it (Deps.QueryFirstDDL, cql3.SchemaText), never a copy.
 
 // MigrationDDL is the statements of the migrations that make table: its CREATE TABLE and every

@@ -16,6 +16,9 @@ type Lesson struct {
 	Title string
 	// Summary is what the start page says of it: one sentence.
 	Summary string
+	// Topics are what it teaches, a few words each ("method"), for the lists that index the
+	// course.
+	Topics []string
 	// Show reads what the lesson shows from the running store and returns its body (text and
 	// live part), or an error the site renders as the lesson's error page.
 	Show func(c *gin.Context) (templ.Component, error)

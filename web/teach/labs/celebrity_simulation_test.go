@@ -13,7 +13,7 @@ import (
 	"twissandra/web/teach/static"
 )
 
-// Lesson 11 shows the simulation of the rules beyond a fixed threshold: the plot, a row for
+// Lesson 12 shows the simulation of the rules beyond a fixed threshold: the plot, a row for
 // every rule of static/celebrity-simulation.json with its figures, the graph's scale, the cost
 // model it was priced with, and the verdict on the 20% that would put a rule in the server.
 func TestCelebrityLessonSimulation(t *testing.T) {

@@ -1,4 +1,4 @@
-// Package celebrity is lesson 11 of the course: the celebrity problem. Fan-out on write (push)
+// Package celebrity is lesson 12 of the course: the celebrity problem. Fan-out on write (push)
 // makes a post cost a row per follower; reading the author's userline at every page (pull) makes
 // each page cost a slice per author followed; the hybrid pulls only the authors above a threshold.
 // The sandbox lets the learner make an author cross a threshold of their choosing on a scratch

@@ -15,7 +15,7 @@ import (
 	"twissandra/web/teach/labs"
 )
 
-// celebrityLessonView is lesson 11: push, pull and the hybrid, the sandbox where an author crosses
+// celebrityLessonView is lesson 12: push, pull and the hybrid, the sandbox where an author crosses
 // a threshold of the learner's, a user's fan-out on this server, and the measured costs behind
 // one click.
 func celebrityLessonView(d celebrityLessonData) templ.Component {

@@ -14,7 +14,7 @@ import (
 	"twissandra/web/teach/labs"
 )
 
-// Lesson 11: the threshold of this server, the measured figures, a user's fan-out, and a post
+// Lesson 12: the threshold of this server, the measured figures, a user's fan-out, and a post
 // whose fan-out line the page after shows.
 func TestCelebrityLesson(t *testing.T) {
 	t.Parallel()

@@ -1,4 +1,4 @@
-// Package compare is lesson 12 of the course: one action, two models. Compare mode runs every
+// Package compare is lesson 13 of the course: one action, two models. Compare mode runs every
 // action on a second backend too, and every page's footer shows what it cost each model side by
 // side; the live part is a post in compare mode, or how to start a server in it.
 package compare

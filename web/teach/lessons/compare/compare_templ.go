@@ -13,7 +13,7 @@ import (
 	"twissandra/web/teach/frame"
 )
 
-// compareLessonView is lesson 12: what compare mode is, how to run it, and the footer side by
+// compareLessonView is lesson 13: what compare mode is, how to run it, and the footer side by
 // side after a post.
 func compareLessonView(d compareLessonData) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {

@@ -9,7 +9,7 @@ import (
 	"twissandra/internal/testkit/webkit"
 )
 
-// Lesson 12 outside compare mode says how to start one; in compare mode a post from it shows
+// Lesson 13 outside compare mode says how to start one; in compare mode a post from it shows
 // both models' writes side by side.
 func TestCompareLesson(t *testing.T) {
 	t.Parallel()

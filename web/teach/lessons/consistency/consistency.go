@@ -1,4 +1,4 @@
-// Package consistency is lesson 14 of the course: consistency levels. The consistency lab
+// Package consistency is lesson 15 of the course: consistency levels. The consistency lab
 // (teaching.ConsistencyLab): a ring of three replicas of one row, each an engine node of the lab's,
 // written at one level and read at another on a virtual clock, one step at a time with every
 // message shown, then many trials of every pair of levels, counted and plotted. Its forms answer

@@ -18,7 +18,7 @@ import (
 	"twissandra/web/teach/labs"
 )
 
-// consistencyView is lesson 14: consistency levels on a ring of three replicas, one step at a
+// consistencyView is lesson 15: consistency levels on a ring of three replicas, one step at a
 // time, then over many trials.
 func consistencyView(d consistencyData) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {

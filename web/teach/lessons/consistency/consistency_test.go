@@ -34,7 +34,7 @@ func ringValues(write, read, seed string, stopped ...string) url.Values {
 
 var eventsList = regexp.MustCompile(`(?s)<ol class="ring-events" id="consistency-events">.*?</ol>`)
 
-// Lesson 14: a write at ONE with C stopped leaves a hint on A, and a read at ALL answers
+// Lesson 15: a write at ONE with C stopped leaves a hint on A, and a read at ALL answers
 // Unavailable; C started again receives its hint; the same seed plays the same messages; each
 // step's cost is the Thrift calls on the ring's nodes.
 func TestLessonConsistency(t *testing.T) {

@@ -1,4 +1,4 @@
-// Package partitions is lesson 10 of the course: hot partitions and partition sizes. Each column
+// Package partitions is lesson 11 of the course: hot partitions and partition sizes. Each column
 // family's or table's largest row or partition, measured now, against Cassandra's guidance; what
 // grows without bound; the public line's hot row on 0.6 and its day buckets on cql3; and a post
 // that widens it.

@@ -16,7 +16,7 @@ import (
 	"twissandra/web/teach/models"
 )
 
-// partitionsLessonView is lesson 10: partition sizes against the guidance, what grows without
+// partitionsLessonView is lesson 11: partition sizes against the guidance, what grows without
 // bound, the public line's hot row and its day buckets, and a post that widens it.
 func partitionsLessonView(d partitionsLessonData) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {

@@ -11,7 +11,7 @@ import (
 	"twissandra/internal/testkit/webkit"
 )
 
-// Lesson 10 on widerow: each column family's largest row against the guidance, the public line
+// Lesson 11 on widerow: each column family's largest row against the guidance, the public line
 // one row that grows without bound; a post from the lesson widens it by one, and the page after
 // shows what the post cost.
 func TestPartitionsLesson(t *testing.T) {
@@ -38,7 +38,7 @@ func TestPartitionsLesson(t *testing.T) {
 	}
 }
 
-// In compare mode lesson 10 measures both models: the public line one hot row on widerow, a
+// In compare mode lesson 11 measures both models: the public line one hot row on widerow, a
 // partition a day on cql3; each table's cells count a cell per value column.
 func TestPartitionsLessonCompare(t *testing.T) {
 	app := teachkit.NewApp(t, webkit.CompareStores(t))
@@ -71,7 +71,7 @@ func TestPartitionsLessonLabelsTheDayBuckets(t *testing.T) {
 }
 
 // On memory the public line is one entry of a map in one process: no replicas hold it (memory
-// has no ring, as lesson 13 says).
+// has no ring, as lesson 14 says).
 func TestPartitionsLessonMemoryHasNoReplicas(t *testing.T) {
 	t.Parallel()
 	app := teachkit.NewApp(t, webkit.MemoryStores())

@@ -12,7 +12,7 @@ import (
 	"twissandra/internal/testkit/webkit"
 )
 
-// In Chromium, at 1280 and 390 px, on widerow: from lesson 12's rel="next", lesson 13 places the
+// In Chromium, at 1280 and 390 px, on widerow: from lesson 13's rel="next", lesson 14 places the
 // signed-in learner's name on a ring of 5 nodes; the learner types another key, 8 nodes and a
 // ReplicationFactor of 3, and the ring is redrawn with 8 nodes, 3 of them replicas, the key's
 // diamond and the arc to its owner; the footer names the token call. Every page answers 200 with
@@ -31,8 +31,8 @@ func TestBrowserTokensLesson(t *testing.T) {
 				chromedp.SendKeys(chromedp.CSS("#signup-password"), "password1"),
 				chromedp.SendKeys(chromedp.CSS("#signup-password2"), "password1"),
 				chromedp.Click(chromedp.CSS("#signup-submit")), chromedp.WaitVisible(chromedp.CSS(".me")))
-			b.Do("lesson 12", chromedp.Navigate(app.Srv.URL+"/learn/compare"), chromedp.WaitVisible(chromedp.CSS("#lesson-compare")))
-			b.Do("on to lesson 13", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#ring-widerow")))
+			b.Do("lesson 13", chromedp.Navigate(app.Srv.URL+"/learn/compare"), chromedp.WaitVisible(chromedp.CSS("#lesson-compare")))
+			b.Do("on to lesson 14", chromedp.Click(chromedp.CSS(`a[rel="next"]#lesson-next`)), chromedp.WaitVisible(chromedp.CSS("#ring-widerow")))
 			b.Health()
 			type ring struct {
 				Key                    string

@@ -1,4 +1,4 @@
-// Package tokens is lesson 13 of the course: tokens and replicas. A row key is also a token, and
+// Package tokens is lesson 14 of the course: tokens and replicas. A row key is also a token, and
 // the token decides which nodes hold the row: the lesson places a key the learner types on the
 // running backend's ring (the cluster's, as the driver knows it, on cql3; a simulated ring of 0.6
 // of the size the learner picks on widerow) and draws it, the key's token and its replicas marked.

@@ -17,7 +17,7 @@ import (
 	"twissandra/web/teach/frame"
 )
 
-// tokensView is lesson 13: a key on the ring, its token and its replicas.
+// tokensView is lesson 14: a key on the ring, its token and its replicas.
 func tokensView(d tokensData) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context

@@ -1,6 +1,7 @@
 package twissandra_test
 
 import (
+	"fmt"
 	"html"
 	"net/http"
 	"net/url"
@@ -12,6 +13,7 @@ import (
 
 	"twissandra/internal/testkit/teachkit"
 	"twissandra/internal/testkit/webkit"
+	"twissandra/web/teach/frame"
 )
 
 // Lesson 4: a tweet posted from the lesson, then every place it went (its Tweet row, the lines,
@@ -22,7 +24,9 @@ func TestLessonTwissandra(t *testing.T) {
 	app := teachkit.NewApp(t, webkit.WiderowStores(t))
 	anon := app.Client(t)
 	body := anon.LessonPage("/learn/twissandra")
-	webkit.MustContain(t, body, `<code>Twissandra.Timeline</code>`, `<ColumnFamily Name="Username" CompareWith="BytesType"/>`, `id="twissandra-signin"`, `id="twissandra-none"`)
+	webkit.MustContain(t, body, `<code>Twissandra.Timeline</code>`, `<ColumnFamily Name="Username" CompareWith="BytesType"/>`, `id="twissandra-signin"`, `id="twissandra-none"`,
+		// the celebrity lesson by the number the course gives it
+		fmt.Sprintf(`<a href="/learn/celebrity">lesson %d</a>`, frame.LessonNumber("celebrity")))
 	if r := anon.Post("/learn/twissandra/post", url.Values{"body": {"hello"}}); r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/login?next=/learn/twissandra" {
 		t.Errorf("an anonymous post: %d to %q", r.Status, r.Header.Get("Location"))
 	}
