@@ -25,6 +25,10 @@ type Config struct {
 	CommitLogSyncPeriod time.Duration
 	// RowCacheSize is the row cache's byte budget: 0 the engine's default, negative none.
 	RowCacheSize int
+	// GCGrace is the node's GCGraceSeconds (0: the schema's, ten days); CompactionInterval how
+	// often it compacts (0: never by itself). See engine.Options.
+	GCGrace            time.Duration
+	CompactionInterval time.Duration
 }
 
 // StoreDir is the engine's directory inside a data dir.
@@ -57,6 +61,8 @@ func OpenNode(cfg Config, logger *slog.Logger) (*engine.Node, error) {
 		CommitLogSync:       engine.SyncMode(cfg.CommitLogSync),
 		CommitLogSyncPeriod: cfg.CommitLogSyncPeriod,
 		RowCacheSize:        cfg.RowCacheSize,
+		GCGrace:             cfg.GCGrace,
+		CompactionInterval:  cfg.CompactionInterval,
 	}
 	if cfg.DataDir != "" {
 		if err := checkDataDir(cfg.DataDir); err != nil {

@@ -57,7 +57,8 @@ func backendModule(cfg *Config) (fx.Option, error) {
 		), nil
 	case "widerow":
 		return fx.Options(
-			fx.Supply(widerow.Config{DataDir: cfg.DataDir, CommitLogSync: cfg.CommitLogSync, CommitLogSyncPeriod: cfg.CommitLogSyncPeriod, RowCacheSize: cfg.rowCacheBytes()}),
+			fx.Supply(widerow.Config{DataDir: cfg.DataDir, CommitLogSync: cfg.CommitLogSync, CommitLogSyncPeriod: cfg.CommitLogSyncPeriod, RowCacheSize: cfg.rowCacheBytes(),
+				GCGrace: time.Duration(cfg.GCGraceSeconds) * time.Second, CompactionInterval: cfg.CompactionInterval}),
 			widerow.Module,
 		), nil
 	}

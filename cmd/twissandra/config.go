@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -36,6 +37,10 @@ type Config struct {
 	CommitLogSyncPeriod time.Duration
 	// RowCacheMiB is the widerow row cache's memory in MiB; 0 turns it off.
 	RowCacheMiB int
+	// GCGraceSeconds is widerow's GCGraceSeconds; CompactionInterval how often its node
+	// compacts (0: never by itself).
+	GCGraceSeconds     int
+	CompactionInterval time.Duration
 
 	TokenSecret string
 	TokenTTL    time.Duration
@@ -83,6 +88,8 @@ func bindWiderowFlags(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.CommitLogSync, "commitlog-sync", "batch", "widerow: batch (sync the log on every write) or periodic")
 	fs.DurationVar(&c.CommitLogSyncPeriod, "commitlog-sync-period", 10*time.Second, "widerow: how often the log is synced in periodic mode")
 	fs.IntVar(&c.RowCacheMiB, "row-cache-mib", engine.DefaultRowCacheSize>>20, "widerow: memory of the row cache in MiB (the Followers rows, each with its followers' Timeline rows, and the Tweet rows); 0 turns it off")
+	fs.IntVar(&c.GCGraceSeconds, "gc-grace-seconds", engine.DefaultGCGraceSeconds, "widerow: how long a tombstone stays after the node received its delete before a compaction drops it (0.6's GCGraceSeconds, one setting for every column family)")
+	fs.DurationVar(&c.CompactionInterval, "compaction-interval", time.Hour, "widerow: how often the node compacts, dropping the tombstones older than --gc-grace-seconds and what they hide; 0 never")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.BoolVar(&c.LogJSON, "log-json", false, "log JSON lines instead of text")
 }
@@ -234,6 +241,12 @@ func (c *Config) validate() error {
 	}
 	if c.RowCacheMiB < 0 || c.RowCacheMiB > maxRowCacheMiB {
 		return fmt.Errorf("--row-cache-mib %d: want 0 (no row cache) to %d", c.RowCacheMiB, maxRowCacheMiB)
+	}
+	if c.GCGraceSeconds < 1 || c.GCGraceSeconds > math.MaxInt32 {
+		return fmt.Errorf("--gc-grace-seconds %d: want 1 to %d seconds (0.6's default is %d, ten days)", c.GCGraceSeconds, math.MaxInt32, engine.DefaultGCGraceSeconds)
+	}
+	if c.CompactionInterval < 0 {
+		return fmt.Errorf("--compaction-interval %s: want 0 (never) or more", c.CompactionInterval)
 	}
 	switch c.Compare {
 	case "":

@@ -85,6 +85,8 @@ func TestBadInvocationsExitNonZeroWithOneLine(t *testing.T) {
 		{[]string{"serve", "--backend", "memory", "--metrics-addr", "nonsense"}, "", 1},
 		{[]string{"serve", "--backend", "memory", "--gc-percent", "-5"}, "", 1},
 		{[]string{"serve", "--backend", "memory", "--row-cache-mib", "-1"}, "", 1},
+		{[]string{"serve", "--backend", "memory", "--gc-grace-seconds", "0"}, "", 1},
+		{[]string{"serve", "--backend", "memory", "--compaction-interval", "-1s"}, "", 1},
 	}
 	for _, tc := range cases {
 		var stdout, stderr bytes.Buffer

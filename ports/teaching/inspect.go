@@ -1,6 +1,9 @@
 package teaching
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Slice bounds a read of one row or partition, as get_slice's SliceRange bounded a row: Start
 // and Finish as the learner types them (the store parses them by the comparator or clustering
@@ -17,6 +20,9 @@ type Slice struct {
 type WideRowInspector interface {
 	// SchemaXML is the running engine's storage-conf.xml.
 	SchemaXML() string
+	// Compaction is how the engine drops tombstones: its GCGraceSeconds, and how often it
+	// compacts by itself (0: never).
+	Compaction() (gcGraceSeconds int64, every time.Duration)
 	// Keyspaces describes the keyspaces and their column families.
 	Keyspaces() []WideKeyspace
 	// ReadRow slices one row of keyspace.cf. Bad bounds are domain.ErrInvalid.
@@ -50,13 +56,16 @@ type WideCF struct {
 
 // WideColumn is a column as the seeds write one, name, value and timestamp, the name decoded by
 // its comparator (Note: the date a LongType or TimeUUIDType name stands for); a super column
-// has Columns and no value. Deleted marks a tombstone: Timestamp is then its deletion time.
+// has Columns and no value. Deleted marks a tombstone: Timestamp is then its deletion time, and
+// Received, when known, the time the node received the delete (0.6's localDeletionTime, in
+// seconds since 1970), from which GCGraceSeconds counts.
 type WideColumn struct {
 	Name      string
 	Note      string
 	Value     string
 	Timestamp int64
 	Deleted   bool
+	Received  int64
 	Columns   []WideColumn
 }
 

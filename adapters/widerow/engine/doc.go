@@ -72,7 +72,9 @@
 //     bytes.
 //
 // The value of every cell, tombstones included, is
-// flags(1: bit 0 = tombstone) | timestamp(8, big-endian) | value.
+// flags(1: bit 0 = tombstone) | timestamp(8, big-endian) | value; a
+// tombstone's value is the time the node received the delete, in seconds
+// (4 bytes, big-endian), or empty in a store written before it was kept.
 //
 // # Reads and writes
 //
@@ -85,9 +87,21 @@
 // A slice seeks to its start (SeekGE, or SeekLT when reversed) and steps.
 // Because count counts live columns, tombstones and shadowed columns
 // inside the range are stepped over: a slice costs O(log n + k + d) where
-// d is the number of dead cells it crosses. Tombstones are never purged
-// (there is no GCGraceSeconds): Compact merges versions of a cell into
-// one but keeps the tombstone.
+// d is the number of dead cells it crosses.
+//
+// # Compaction
+//
+// Pebble's own compactions merge the versions of a cell and keep every
+// tombstone, as 0.6's minor compactions do. Tombstones go as in 0.6's major
+// compaction (ColumnFamilyStore.removeDeleted), in Purge (every row; the
+// node runs it every Options.CompactionInterval) and CompactRow (one row):
+// a tombstone's value is the time the node received the delete (0.6's
+// localDeletionTime, the node's clock in seconds, not the client's
+// timestamp), and once that is GCGraceSeconds old (the schema's
+// <GCGraceSeconds>, ten days, or Options.GCGrace) the tombstone goes, with
+// every cell it hides; a row or super column tombstone stays while a newer
+// column of it remains. Cells a row or super column tombstone hides go at
+// any compaction.
 //
 // # Storage
 //

@@ -46,7 +46,9 @@ func (f *Floor) Write(name, value []byte, ts int64) error {
 			return err
 		}
 	}
+	n.gate.RLock()
 	err := batch.Commit(n.writeOpts)
+	n.gate.RUnlock()
 	n.committed()
 	return err
 }

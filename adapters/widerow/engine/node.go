@@ -44,8 +44,18 @@ type Options struct {
 	// RowCacheSize is the byte budget of the row cache of the column families with
 	// RowsCached (default DefaultRowCacheSize, 32 MiB); negative turns the row cache off.
 	RowCacheSize int
-	// Logger receives Pebble's error messages (informational ones are dropped).
-	// Nil discards them.
+	// GCGrace overrides the schema's GCGraceSeconds (ten days by default) when positive: how
+	// long a tombstone stays after the node received its delete before a compaction drops it.
+	GCGrace time.Duration
+	// CompactionInterval, when positive, runs Purge (the tombstone-dropping part of a major
+	// compaction) on a background loop that often. Zero runs none: tombstones then go only
+	// when Purge, Compact or CompactRow is called.
+	CompactionInterval time.Duration
+	// Now is the node's clock (time.Now by default): a delete's receipt time and a compaction's
+	// now. ReceivedAt overrides it for one call.
+	Now func() time.Time
+	// Logger receives Pebble's error messages (informational ones are dropped), and the errors
+	// of the background compactions. Nil discards them.
 	Logger interface {
 		Errorf(format string, args ...any)
 	}
@@ -63,6 +73,19 @@ type Node struct {
 	dir         string
 
 	rows *rowCache // see rowcache.go
+	// gate orders commits and compaction: every commit holds it shared; a compaction holds it
+	// alone while it checks that the cells it drops are still the versions it read, and
+	// deletes them (see compaction.go).
+	gate sync.RWMutex
+	// now is the node's clock, grace the GCGraceSeconds in seconds.
+	now   func() time.Time
+	grace int64
+	// compactEvery is Options.CompactionInterval; stopCompact and compactDone stop the loop
+	// that runs it.
+	compactEvery time.Duration
+	stopCompact  chan struct{}
+	compactDone  chan struct{}
+	logger       pebbleLogger
 	// commits counts the commits to db; iters keeps the iterators of reads done since the
 	// last one (see iterpool.go).
 	commits  atomic.Uint64
@@ -141,7 +164,18 @@ func Open(opts Options) (*Node, error) {
 		cfs:         map[string]map[string]*cfInfo{},
 		seed:        maphash.MakeSeed(),
 		dir:         opts.Dir,
+		now:         opts.Now,
+		grace:       int64(schema.GCGraceSeconds),
+		logger:      pebbleLogger{opts.Logger},
 	}
+	if n.now == nil {
+		n.now = time.Now
+	}
+	if opts.GCGrace > 0 && int64(opts.GCGrace/time.Second) != n.grace {
+		n.grace = int64(opts.GCGrace / time.Second)
+		n.schema = schema.withGCGrace(int(n.grace))
+	}
+	n.compactEvery = max(opts.CompactionInterval, 0)
 	rowCacheSize := opts.RowCacheSize
 	if rowCacheSize == 0 {
 		rowCacheSize = DefaultRowCacheSize
@@ -232,6 +266,11 @@ func Open(opts Options) (*Node, error) {
 		n.stopSync = make(chan struct{})
 		n.syncDone = make(chan struct{})
 		go n.syncLoop(period)
+	}
+	if opts.CompactionInterval > 0 {
+		n.stopCompact = make(chan struct{})
+		n.compactDone = make(chan struct{})
+		go n.compactionLoop(opts.CompactionInterval)
 	}
 	return n, nil
 }
@@ -462,8 +501,9 @@ func (n *Node) Flush() error {
 	return n.db.Flush()
 }
 
-// Compact compacts the whole store (nodetool compact): versions of a cell
-// are merged into one. Tombstones are kept (there is no GCGraceSeconds).
+// Compact has Pebble compact the whole store into its last level: the versions of each cell
+// are merged into one, and the room of the cells deleted (by Purge, CompactRow) is given back.
+// Like 0.6's minor compactions it keeps every tombstone: Purge is what drops them.
 func (n *Node) Compact(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -481,6 +521,10 @@ func (n *Node) Compact(ctx context.Context) error {
 // safe to call more than once.
 func (n *Node) Close() error {
 	n.closeOnce.Do(func() {
+		if n.stopCompact != nil {
+			close(n.stopCompact)
+			<-n.compactDone
+		}
 		if n.stopSync != nil {
 			close(n.stopSync)
 			<-n.syncDone
@@ -508,6 +552,9 @@ func (n *Node) releaseLock() error {
 	n.fileLock = nil
 	return err
 }
+
+// CompactionInterval is how often the node runs Purge by itself (0: never).
+func (n *Node) CompactionInterval() time.Duration { return n.compactEvery }
 
 // Schema returns the parsed schema (do not modify it).
 func (n *Node) Schema() *Schema { return n.schema }

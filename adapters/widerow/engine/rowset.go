@@ -142,7 +142,7 @@ func (n *Node) BatchMutateRows(ctx context.Context, keyspace string, set *RowSet
 	case set.cf.keyspace != keyspace:
 		return invalidf("the row set's column family %s is not of keyspace %s", set.cf.name, keyspace)
 	}
-	w := n.newWriter()
+	w := n.newWriter(ctx)
 	defer w.release()
 	w.b.Close() // sized once: a fan-out's batch would otherwise grow by copies
 	w.b = n.db.NewBatchWithSize((len(rows) + set.Len()) * stagedCellGuess)

@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -92,15 +93,39 @@ func (k *KeyspaceDef) ColumnFamily(name string) (*ColumnFamilyDef, bool) {
 	return nil, false
 }
 
+// DefaultGCGraceSeconds is 0.6's GCGraceSeconds: ten days.
+const DefaultGCGraceSeconds = 864000
+
 // Schema is a parsed storage-conf.xml.
 type Schema struct {
 	ClusterName         string
 	Partitioner         Partitioner
 	CommitLogSync       SyncMode
 	CommitLogSyncPeriod time.Duration
-	Keyspaces           []KeyspaceDef
+	// GCGraceSeconds is how long a tombstone is kept after the node received its delete
+	// before a compaction may drop it: one setting of <Storage> for every column family, as
+	// in 0.6 (per column family from 0.7). 864000 (ten days) when the file does not set it.
+	GCGraceSeconds int
+	Keyspaces      []KeyspaceDef
 	// XML is the text the schema was parsed from.
 	XML string
+}
+
+var gcGraceElement = regexp.MustCompile(`<GCGraceSeconds>[^<]*</GCGraceSeconds>`)
+
+// withGCGrace is a copy of s whose GCGraceSeconds, and the text of its XML, say seconds.
+func (s *Schema) withGCGrace(seconds int) *Schema {
+	c := *s
+	c.GCGraceSeconds = seconds
+	el := fmt.Sprintf("<GCGraceSeconds>%d</GCGraceSeconds>", seconds)
+	switch {
+	case gcGraceElement.MatchString(c.XML):
+		c.XML = gcGraceElement.ReplaceAllLiteralString(c.XML, el)
+	case strings.Contains(c.XML, "</Storage>"):
+		i := strings.LastIndex(c.XML, "</Storage>")
+		c.XML = c.XML[:i] + "  " + el + "\n" + c.XML[i:]
+	}
+	return &c
 }
 
 // Keyspace finds a keyspace by name.
@@ -148,6 +173,7 @@ type xmlStorage struct {
 	Partitioner             string       `xml:"Partitioner"`
 	CommitLogSync           string       `xml:"CommitLogSync"`
 	CommitLogSyncPeriodInMS string       `xml:"CommitLogSyncPeriodInMS"`
+	GCGraceSeconds          string       `xml:"GCGraceSeconds"`
 	Keyspaces               xmlKeyspaces `xml:"Keyspaces"`
 	// Set when the document root is <Keyspaces> itself.
 	Keyspace []xmlKeyspace `xml:"Keyspace"`
@@ -175,6 +201,7 @@ func ParseSchema(data []byte) (*Schema, error) {
 		Partitioner:         RandomPartitioner,
 		CommitLogSync:       SyncBatch,
 		CommitLogSyncPeriod: 10 * time.Second,
+		GCGraceSeconds:      DefaultGCGraceSeconds,
 		XML:                 string(data),
 	}
 	if p := strings.TrimSpace(doc.Partitioner); p != "" {
@@ -201,6 +228,13 @@ func ParseSchema(data []byte) (*Schema, error) {
 			return nil, fmt.Errorf("storage-conf: CommitLogSyncPeriodInMS %q: want a positive integer", p)
 		}
 		s.CommitLogSyncPeriod = time.Duration(ms) * time.Millisecond
+	}
+	if g := strings.TrimSpace(doc.GCGraceSeconds); g != "" {
+		secs, err := strconv.ParseInt(g, 10, 32)
+		if err != nil || secs < 0 {
+			return nil, fmt.Errorf("storage-conf: GCGraceSeconds %q: want a whole number of seconds, 0 or more", g)
+		}
+		s.GCGraceSeconds = int(secs)
 	}
 	if len(kss) == 0 {
 		return nil, errors.New("storage-conf: no <Keyspace> defined")

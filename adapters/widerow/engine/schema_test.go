@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestEmbeddedSchema(t *testing.T) {
@@ -94,5 +95,32 @@ func TestParseSchema(t *testing.T) {
 	sc, _ := ks.ColumnFamily("S")
 	if c.CompareWith != BytesType || sc.CompareSubcolumnsWith != BytesType || s.Partitioner != RandomPartitioner {
 		t.Fatalf("defaults: %+v %+v", c, sc)
+	}
+}
+
+// GCGraceSeconds is one setting of <Storage> (0.6), ten days when absent; Options.GCGrace
+// overrides it, and the schema's text then says the grace the node runs with.
+func TestSchemaGCGraceSeconds(t *testing.T) {
+	if s := DefaultSchema(); s.GCGraceSeconds != 864000 || !strings.Contains(s.XML, "<GCGraceSeconds>864000</GCGraceSeconds>") {
+		t.Fatalf("default: %d", s.GCGraceSeconds)
+	}
+	s, err := ParseSchema([]byte(`<Storage><Keyspaces><Keyspace Name="K"><ColumnFamily Name="C"/></Keyspace></Keyspaces><GCGraceSeconds>60</GCGraceSeconds></Storage>`))
+	if err != nil || s.GCGraceSeconds != 60 {
+		t.Fatalf("parsed: %+v, %v", s, err)
+	}
+	if _, err := ParseSchema([]byte(`<Storage><Keyspaces><Keyspace Name="K"><ColumnFamily Name="C"/></Keyspace></Keyspaces><GCGraceSeconds>-1</GCGraceSeconds></Storage>`)); err == nil || !strings.Contains(err.Error(), "GCGraceSeconds") {
+		t.Fatalf("a negative grace: %v", err)
+	}
+	n, err := Open(Options{GCGrace: time.Hour, CompactionInterval: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	if n.GCGrace() != time.Hour || n.Schema().GCGraceSeconds != 3600 || !strings.Contains(n.Schema().XML, "<GCGraceSeconds>3600</GCGraceSeconds>") ||
+		strings.Contains(n.Schema().XML, "864000") || n.CompactionInterval() != time.Minute {
+		t.Fatalf("overridden: %v, %d, interval %v", n.GCGrace(), n.Schema().GCGraceSeconds, n.CompactionInterval())
+	}
+	if DefaultSchema().GCGraceSeconds != 864000 {
+		t.Fatal("the override changed the default schema")
 	}
 }

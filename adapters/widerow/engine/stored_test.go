@@ -72,7 +72,8 @@ func TestRowStats(t *testing.T) {
 		for _, r := range rows {
 			got[r.Key] = r
 		}
-		if w := got["wide"]; w.Cells != 3 || w.Tombstones != 1 || w.Bytes != 3*8+2 {
+		// A tombstone's value is its 4-byte receipt time.
+		if w := got["wide"]; w.Cells != 3 || w.Tombstones != 1 || w.Bytes != 3*8+2+4 {
 			t.Errorf("wide: %+v", w)
 		}
 		if r := got["narrow"]; r.Cells != 1 || r.Tombstones != 0 || r.Bytes != 8+5 {

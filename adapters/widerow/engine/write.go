@@ -41,6 +41,11 @@ type writer struct {
 	cf              *cfInfo
 	firstRowDeletes []*cfInfo
 
+	// ctx is the call's, for the node's clock; deletedAt is the value of its tombstones, the
+	// receipt time of its deletes (see appendDeletionTime), made at the first one.
+	ctx       context.Context
+	deletedAt []byte
+
 	// BatchMutate's place: rows applied, and the column family the last one named.
 	rows     int
 	lastName string
@@ -102,17 +107,26 @@ const stageThreshold = 256
 
 var writerPool = sync.Pool{New: func() any { return new(writer) }}
 
-func (n *Node) newWriter() *writer {
+func (n *Node) newWriter(ctx context.Context) *writer {
 	w := writerPool.Get().(*writer)
-	w.n, w.b = n, n.db.NewBatch()
+	w.n, w.b, w.ctx = n, n.db.NewBatch(), ctx
 	return w
+}
+
+// tombstone is the value of the write's tombstones: the time the node received the delete
+// (0.6's localDeletionTime), the same for every tombstone of one write.
+func (w *writer) tombstone() []byte {
+	if w.deletedAt == nil {
+		w.deletedAt = appendDeletionTime(make([]byte, 0, deletionTimeLen), w.n.clock(w.ctx))
+	}
+	return w.deletedAt
 }
 
 func (w *writer) release() {
 	if w.b != nil {
 		w.b.Close()
 	}
-	w.n, w.b = nil, nil
+	w.n, w.b, w.ctx, w.deletedAt = nil, nil, nil, nil
 	w.staged, w.buf, w.ents, w.order, w.tmp = false, w.buf[:0], w.ents[:0], w.order[:0], w.tmp[:0]
 	w.shared = sharedCells{buf: w.shared.buf[:0], cells: w.shared.cells[:0]}
 	clear(w.touched)
@@ -149,7 +163,9 @@ func (w *writer) commit() error {
 		}
 		cf.rowDeletes.Store(true)
 	}
+	w.n.gate.RLock()
 	err := w.b.Commit(w.n.writeOpts)
+	w.n.gate.RUnlock()
 	w.n.committed()
 	if len(w.touched) > 0 {
 		w.n.rows.drop(w.touched) // after the commit: see rowcache.go
@@ -213,14 +229,14 @@ func (w *writer) putColumn(cf *cfInfo, sc []byte, c *Column) error {
 
 func (w *writer) deleteColumn(cf *cfInfo, sc, name []byte, ts int64) error {
 	w.columnKey(cf, sc, name)
-	return w.merge(nil, ts, true)
+	return w.merge(w.tombstone(), ts, true)
 }
 
 func (w *writer) deleteSuper(cf *cfInfo, sc []byte, ts int64) error {
 	k := append(append(w.key[:0], w.row...), kindColumns)
 	k = AppendName(k, cf.cmp, sc, true)
 	w.key = append(k, kindSuperTombstone)
-	return w.merge(nil, ts, true)
+	return w.merge(w.tombstone(), ts, true)
 }
 
 func (w *writer) deleteRow(ts int64) error {
@@ -228,7 +244,7 @@ func (w *writer) deleteRow(ts int64) error {
 		w.firstRowDeletes = append(w.firstRowDeletes, w.cf)
 	}
 	w.key = append(append(w.key[:0], w.row...), kindRowTombstone)
-	return w.merge(nil, ts, true)
+	return w.merge(w.tombstone(), ts, true)
 }
 
 func (n *Node) prepareWrite(ctx context.Context, keyspace, cfName, key string, cl ConsistencyLevel) (*cfInfo, error) {
@@ -273,7 +289,7 @@ func (n *Node) Insert(ctx context.Context, keyspace, key string, path ColumnPath
 	if err := validateInsertPath(cf, &path); err != nil {
 		return err
 	}
-	w := n.newWriter()
+	w := n.newWriter(ctx)
 	defer w.release()
 	w.setRow(cf, key)
 	c := Column{Name: path.Column, Value: value, Timestamp: timestamp}
@@ -324,7 +340,7 @@ func (n *Node) Remove(ctx context.Context, keyspace, key string, path ColumnPath
 	if err := validateRemovePath(cf, &path); err != nil {
 		return err
 	}
-	w := n.newWriter()
+	w := n.newWriter(ctx)
 	defer w.release()
 	w.setRow(cf, key)
 	switch {
@@ -355,7 +371,7 @@ func (n *Node) BatchMutate(ctx context.Context, keyspace string, mutations map[s
 	if err := n.prepareBatch(ctx, keyspace, cl); err != nil {
 		return err
 	}
-	w := n.newWriter()
+	w := n.newWriter(ctx)
 	defer w.release()
 	if len(mutations) >= parallelThreshold {
 		if err := n.stageInParallel(ctx, w, keyspace, mutations); err != nil {
@@ -444,6 +460,7 @@ func (n *Node) stageInParallel(ctx context.Context, w *writer, keyspace string, 
 	half := len(rows) / 2
 	helper := writerPool.Get().(*writer)
 	helper.n = n // no batch: a staged writer only fills its stage
+	helper.ctx, helper.deletedAt = ctx, w.tombstone()
 	defer helper.release()
 	helper.stage(len(rows) - half)
 	done := make(chan error, 1)
@@ -681,7 +698,7 @@ func (n *Node) CompareAndSet(ctx context.Context, keyspace, key string, parent C
 		// The swap would lose to the current version by timestamp.
 		return false, cur, nil
 	}
-	w := n.newWriter()
+	w := n.newWriter(ctx)
 	defer w.release()
 	w.setRow(cf, key)
 	if err := w.putColumn(cf, parent.SuperColumn, &col); err != nil {

@@ -35,6 +35,11 @@ const (
 // SchemaXML implements teaching.WideRowInspector.
 func (in *Inspector) SchemaXML() string { return in.node.Schema().XML }
 
+// Compaction implements teaching.WideRowInspector.
+func (in *Inspector) Compaction() (gcGraceSeconds int64, every time.Duration) {
+	return int64(in.node.GCGrace() / time.Second), in.node.CompactionInterval()
+}
+
 // Keyspaces implements teaching.WideRowInspector.
 func (in *Inspector) Keyspaces() []teaching.WideKeyspace {
 	var out []teaching.WideKeyspace
@@ -135,12 +140,12 @@ func (in *Inspector) StoredRow(ctx context.Context, keyspace, cfName, key string
 			if c.Name != nil {
 				sub = wideColumn(cf.CompareSubcolumnsWith, engine.Column{Name: c.Name, Value: c.Value})
 			}
-			sub.Timestamp, sub.Deleted = c.Timestamp, c.Tombstone
+			sub.Timestamp, sub.Deleted, sub.Received = c.Timestamp, c.Tombstone, c.DeletedAt
 			last := &out[len(out)-1]
 			last.Columns = append(last.Columns, sub)
 			continue
 		}
-		col.Timestamp, col.Deleted = c.Timestamp, c.Tombstone
+		col.Timestamp, col.Deleted, col.Received = c.Timestamp, c.Tombstone, c.DeletedAt
 		if col.Deleted {
 			col.Value = ""
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"twissandra/adapters/widerow"
 	"twissandra/adapters/widerow/engine"
@@ -126,9 +127,9 @@ const replicaColumn = "phone"
 const maxReplicaGrace = 10 * 365 * 86400
 
 // Replicas implements teaching.ColumnLab. Two rows of Scratch.Bytes stand for two replicas of
-// one row; the lab's compaction is the engine's CompactRow with gc_before = Compacted minus
-// GCGrace, and a tombstone's timestamp stands for the time its delete reached the replica (the
-// scenario makes them one).
+// one row, whose clock is the scenario's: the delete reaches A at its time (the tombstone's
+// localDeletionTime, engine.ReceivedAt), and the lab's compaction is the engine's CompactRow
+// with gc_before = Compacted minus GCGrace, in seconds.
 func (l *Lab) Replicas(ctx context.Context, session string, s teaching.ReplicaScenario) (teaching.ReplicaRun, error) {
 	key, err := labKey(session)
 	if err != nil {
@@ -144,14 +145,14 @@ func (l *Lab) Replicas(ctx context.Context, session string, s teaching.ReplicaSc
 		r.step(s.Written, "write", func() error {
 			return errors.Join(r.insert(0, s.Value, s.Written), r.insert(1, s.Value, s.Written))
 		})
-		r.step(s.Deleted, "delete", func() error { return r.remove(0, s.Deleted) })
+		r.step(s.Deleted, "delete", func() error { return r.remove(0, s.Deleted, time.UnixMicro(s.Deleted)) })
 		repair := func() {
 			r.step(s.Repaired, "repair", func() error { return r.exchange(true) })
 		}
 		if s.Repaired != 0 && s.Repaired <= s.Compacted {
 			repair()
 		}
-		gcBefore := s.Compacted - s.GCGrace*1_000_000
+		gcBefore := s.Compacted/1_000_000 - s.GCGrace
 		r.step(s.Compacted, "compaction", func() error {
 			for i := range 2 {
 				got, err := n.CompactRow(ctx, labKeyspace, replicaCF, res.Keys[i], gcBefore)
@@ -159,8 +160,8 @@ func (l *Lab) Replicas(ctx context.Context, session string, s teaching.ReplicaSc
 					return widerow.Wrap("lab", err)
 				}
 				r.dropped[i] = got.Purged
-				r.calls = append(r.calls, fmt.Sprintf("compaction of %s on replica %s: gc_before = %d - %d s = %d; %d %s dropped",
-					replicaCF, replicaName(i), s.Compacted, s.GCGrace, gcBefore, got.Purged, plural(got.Purged, "tombstone", "tombstones")))
+				r.calls = append(r.calls, fmt.Sprintf("compaction of %s on replica %s: gc_before = %d - %d = %d s; %d %s dropped",
+					replicaCF, replicaName(i), s.Compacted/1_000_000, s.GCGrace, gcBefore, got.Purged, plural(got.Purged, "tombstone", "tombstones")))
 			}
 			return nil
 		})
@@ -260,10 +261,13 @@ func (r *replicaPlay) insert(i int, value string, ts int64) error {
 	return widerow.Wrap("lab", r.n.Insert(r.ctx, labKeyspace, r.run.Keys[i], r.path(), []byte(value), ts, engine.ONE))
 }
 
-func (r *replicaPlay) remove(i int, ts int64) error {
+// remove deletes the column on replica i with timestamp ts, the tombstone's receipt time
+// (localDeletionTime) being received.
+func (r *replicaPlay) remove(i int, ts int64, received time.Time) error {
 	r.calls = append(r.calls, fmt.Sprintf("remove(key='%s', column_path=ColumnPath('%s', column='%s'), timestamp=%d) on replica %s",
 		r.run.Keys[i], replicaCF, replicaColumn, ts, replicaName(i)))
-	return widerow.Wrap("lab", r.n.Remove(r.ctx, labKeyspace, r.run.Keys[i], r.path(), ts, engine.ONE))
+	ctx := engine.ReceivedAt(r.ctx, received)
+	return widerow.Wrap("lab", r.n.Remove(ctx, labKeyspace, r.run.Keys[i], r.path(), ts, engine.ONE))
 }
 
 // cells reads what each replica stores of the column, its tombstone included (nil: nothing),
@@ -286,10 +290,9 @@ func (r *replicaPlay) cells() ([2]*engine.StoredCell, error) {
 
 // exchange gives the newest version of the column the two replicas hold to the one whose
 // version is older or missing: what a repair (repair) and a read repair both do for one
-// column. A tombstone travels as a remove with its timestamp, a value as an insert with its
-// own. (A real replica would keep a tombstone it received for GCGraceSeconds from its arrival;
-// here it carries its deletion time, which changes no outcome of the scenario: the other
-// replica, which had it first, drops it first.)
+// column. A tombstone travels as a remove with its timestamp and its receipt time, a value as
+// an insert with its timestamp: a 0.6 repair or read repair sends the column whole, its
+// localDeletionTime included, so both replicas drop the tombstone on the same day.
 func (r *replicaPlay) exchange(repair bool) error {
 	cells, err := r.cells()
 	if err != nil {
@@ -309,7 +312,7 @@ func (r *replicaPlay) exchange(repair bool) error {
 		}
 		sent = true
 		if w.Tombstone {
-			err = r.remove(i, w.Timestamp)
+			err = r.remove(i, w.Timestamp, time.Unix(w.DeletedAt, 0))
 		} else {
 			err = r.insert(i, string(w.Value), w.Timestamp)
 		}

@@ -115,6 +115,10 @@ func TestLabReplicas(t *testing.T) {
 		{"compacted after gc_grace: the column comes back", 1, -1, 12, 13, true, [2]int{1, 0}, "write delete compaction read"},
 		{"compacted within gc_grace: still deleted", 1, -1, 9, 13, false, [2]int{0, 0}, "write delete compaction read"},
 		{"repaired, then compacted after gc_grace", 1, 5, 12, 13, false, [2]int{1, 1}, "write delete repair compaction read"},
+		// The repair sends the tombstone with A's receipt time (day 1), as 0.6 sends a column
+		// whole: B's goes on day 11 too, not ten days after the repair.
+		{"repaired, then compacted a grace after the delete", 1, 5, 11, 12, false, [2]int{1, 1}, "write delete repair compaction read"},
+		{"repaired, then compacted a day before", 1, 5, 10, 12, false, [2]int{0, 0}, "write delete repair compaction read"},
 		{"repaired after the compaction: the column comes back", 1, 13, 12, 14, true, [2]int{1, 0}, "write delete compaction repair read"},
 	} {
 		run, err := l.Replicas(ctx, "s", teaching.ReplicaScenario{Value: "(900) 976-6666", Written: at(0), Deleted: at(tc.deleted),

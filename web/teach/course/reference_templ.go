@@ -362,20 +362,20 @@ func departuresView(d departuresData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "\">tombstone</a> that stays until a compaction after <a href=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 28, "\">tombstone</a> that takes room until a compaction drops it, at least <a href=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var20 string
 		templ_7745c5c3_Var20, templ_7745c5c3_Err = templruntime.NewAttributeExpression(frame.GlossaryURL("gcgraceseconds")).ResolveURL(ctx)
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 67, Col: 402}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `reference.templ`, Line: 67, Col: 420}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var20)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "\">GCGraceSeconds</a>: the <a href=\"/models/partitions\">partitions page</a> counts them.</p><p class=\"muted\">Code: <code>domain/social/service.go: Unfollow</code>.</p></section><section class=\"card\" id=\"backfill\"><h2>A follow backfills ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "\">GCGraceSeconds</a> later: on widerow the engine's, every <code>--compaction-interval</code>, which drops those the node received that long before, as 0.6's major compaction does; on cql3 the node's own. The <a href=\"/models/partitions\">partitions page</a> counts them.</p><p class=\"muted\">Code: <code>domain/social/service.go: Unfollow</code>.</p></section><section class=\"card\" id=\"backfill\"><h2>A follow backfills ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

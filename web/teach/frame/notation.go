@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -113,6 +114,9 @@ func columnLine(cf, indent string, c teaching.WideColumn) NotationLine {
 	}
 	if c.Deleted {
 		l.Value, l.TS, l.Tombstone = "", "tombstone, deleted at "+strings.TrimPrefix(l.TS, "timestamp "), true
+		if c.Received != 0 {
+			l.TS += "; received " + time.Unix(c.Received, 0).UTC().Format("2006-01-02 15:04:05 UTC")
+		}
 	}
 	return l
 }

@@ -132,10 +132,10 @@ func replicaVerdict(s teaching.ReplicaScenario, run teaching.ReplicaRun) string 
 		if s.Repaired != 0 {
 			how = fmt.Sprintf("B, which missed the delete, was repaired only on %s, after A's tombstone had gone", dayOf(s.Repaired))
 		}
-		return fmt.Sprintf("The deleted column is back: %q, with its timestamp of %s. On %s replica A compacted and dropped its tombstone: it was deleted on %s, more than gc_grace (%s) before. %s; the read on %s found nothing on A and the value on B, kept the value, and the read repair copied it back to A. A tombstone must reach every replica before gc_grace runs out: run a repair (nodetool repair) on every node within every gc_grace.",
+		return fmt.Sprintf("The deleted column is back: %q, with its timestamp of %s. On %s replica A compacted and dropped its tombstone: it had received the delete on %s, at least gc_grace (%s) before. %s; the read on %s found nothing on A and the value on B, kept the value, and the read repair copied it back to A. A tombstone must reach every replica before gc_grace runs out: run a repair (nodetool repair) on every node within every gc_grace.",
 			run.Value, dayOf(run.TS), dayOf(s.Compacted), dayOf(s.Deleted), grace, how, dayOf(s.Read))
 	case repaired && dropped[0]+dropped[1] > 0:
-		return fmt.Sprintf("The column stays deleted: the repair on %s gave B the tombstone, so when the compaction of %s dropped it (more than gc_grace, %s, after the delete), neither replica held anything older to bring back.",
+		return fmt.Sprintf("The column stays deleted: the repair on %s gave B the tombstone, so when the compaction of %s dropped it (at least gc_grace, %s, after the delete), neither replica held anything older to bring back.",
 			dayOf(s.Repaired), dayOf(s.Compacted), grace)
 	case repaired:
 		return fmt.Sprintf("The column stays deleted: the repair on %s gave B the tombstone, and both keep it until gc_grace (%s after the delete) has passed.", dayOf(s.Repaired), grace)

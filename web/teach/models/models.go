@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -170,6 +171,34 @@ type inspectData struct {
 	Stored      []frame.NotationLine
 	StoredCells int
 	Tombstones  int
+	// GCGrace is the engine's GCGraceSeconds, CompactEvery how often it compacts (0: never).
+	GCGrace      int64
+	CompactEvery time.Duration
+}
+
+// graceText says a GCGraceSeconds: seconds, and days when it is a whole number of them.
+func graceText(seconds int64) string {
+	s := strconv.FormatInt(seconds, 10) + " s"
+	if seconds > 0 && seconds%86400 == 0 {
+		s += ", " + frame.Plural(int(seconds/86400), "1 day", strconv.FormatInt(seconds/86400, 10)+" days")
+	}
+	return s
+}
+
+// compactText says how often the engine compacts by itself.
+func compactText(every time.Duration) string {
+	if every <= 0 {
+		return "This server compacts only when asked (--compaction-interval 0): until then every tombstone stays."
+	}
+	text := strings.TrimSuffix(every.String(), "m0s") // 1h0m0s, 5m0s: 1h0, 5
+	switch {
+	case text == every.String():
+	case strings.HasSuffix(text, "h0"):
+		text = strings.TrimSuffix(text, "0")
+	default:
+		text += "m"
+	}
+	return "This server compacts every " + text + " (--compaction-interval)."
 }
 
 // countCells is how many cells c is as the engine stores them: one for a column or a
@@ -290,6 +319,7 @@ func (h *Handler) Inspect(c *gin.Context) {
 		}
 		if d.Tombstones > 0 {
 			d.Stored = frame.Notation(cf.Name, d.Key, stored)
+			d.GCGrace, d.CompactEvery = h.Deps.Wide.Compaction()
 		}
 	}
 	page(http.StatusOK)

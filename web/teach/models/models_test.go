@@ -145,5 +145,8 @@ func TestInspectorShowsTombstones(t *testing.T) {
 	r := c.Get(friends)
 	year := strconv.Itoa(time.Now().UTC().Year())
 	webkit.MustContain(t, r.Body, "get_slice returned 0 columns", "What the row stores: 1 cell, 1 tombstone",
-		`<span class="tomb">tombstone</span>, <span class="c ts">/* tombstone, deleted at `, ", "+year+"-")
+		`<span class="tomb">tombstone</span>, <span class="c ts">/* tombstone, deleted at `, ", "+year+"-",
+		// The node's receipt time, from which the grace counts, and the running engine's grace.
+		"; received "+year+"-", "0.6's localDeletionTime", "GCGraceSeconds</a> (864000 s, 10 days here)",
+		"This server compacts only when asked (--compaction-interval 0)")
 }

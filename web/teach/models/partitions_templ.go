@@ -673,7 +673,7 @@ func partitionsModelView(m partitionsModel) templ.Component {
 		}
 		switch m.Widest.Unit {
 		case "columns":
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, "Rows of the column families, counted in stored columns (<a href=\"/learn/glossary#tombstone\">tombstones</a> included: they take room until a <a href=\"/learn/glossary#compaction\">compaction</a> after <a href=\"/learn/glossary#gcgraceseconds\">GCGraceSeconds</a> drops them). ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 55, "Rows of the column families, counted in stored columns (<a href=\"/learn/glossary#tombstone\">tombstones</a> included: they take room until the engine's <a href=\"/learn/glossary#compaction\">compaction</a> drops them, as 0.6's major compaction does, once the node has held them <a href=\"/learn/glossary#gcgraceseconds\">GCGraceSeconds</a>; a row's tombstone stays while a newer column of it remains). ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

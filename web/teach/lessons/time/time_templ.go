@@ -100,7 +100,7 @@ func replicasPart(d replicasData) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<p>Two rows of the lab's scratch node stand for two replicas, A and B, of one row. On day 0 the column <code>phone</code> is written to both. On the day you choose it is deleted while B is down: only A gets the tombstone. Then both compact (dropping tombstones older than gc_grace), then the column is read from both, at consistency level ALL, with a read repair. Each day's timestamps are the day's microseconds, so the story is the same every time you run it.</p><div class=\"card try\" id=\"replicas-presets\"><p>Try one of these, or choose the days below:</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 6, "<p>Two rows of the lab's scratch node stand for two replicas, A and B, of one row. On day 0 the column <code>phone</code> is written to both. On the day you choose it is deleted while B is down: only A gets the tombstone. Then both compact (dropping the tombstones received at least gc_grace before), then the column is read from both, at consistency level ALL, with a read repair. Each day's timestamps are the day's microseconds, so the story is the same every time you run it.</p><div class=\"card try\" id=\"replicas-presets\"><p>Try one of these, or choose the days below:</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -422,20 +422,20 @@ func replicasPart(d replicasData) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "</ol><p class=\"muted\">The engine keeps a tombstone's timestamp, not the time it reached a replica (0.6's local deletion time); the simulation makes the two the same day. Compaction here is the engine's <code>compaction</code> of one row with <code>gc_before</code> = its day minus gc_grace (")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "</ol><p class=\"muted\">The replicas' clock is the simulation's: A's tombstone keeps the day the delete reached it (0.6's localDeletionTime), and a repair or read repair sends it to B with that day, as 0.6 sends a column whole. Compaction here is the engine's <code>compaction</code> of one row with <code>gc_before</code> = its day minus gc_grace (")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var21 string
 				templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.FormatInt(r.GCGrace, 10))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `time.templ`, Line: 91, Col: 323}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `time.templ`, Line: 91, Col: 379}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, " s): the footer lists it with the Thrift calls.</p>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 37, " s), in seconds: a tombstone received at or before it goes, as in 0.6's removeDeleted. The footer lists it with the Thrift calls.</p>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

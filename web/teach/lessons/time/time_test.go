@@ -36,7 +36,7 @@ func TestLessonTime(t *testing.T) {
 		verdict string
 		steps   string
 	}{
-		{"late", form("1", "12", "13", ""), `The deleted column is back: "(900) 976-6666", with its timestamp of day 0. On day 12 replica A compacted and dropped its tombstone: it was deleted on day 1, more than gc_grace (10 days) before.`, "write delete compaction read"},
+		{"late", form("1", "12", "13", ""), `The deleted column is back: "(900) 976-6666", with its timestamp of day 0. On day 12 replica A compacted and dropped its tombstone: it had received the delete on day 1, at least gc_grace (10 days) before.`, "write delete compaction read"},
 		{"within", form("1", "9", "13", ""), "The column stays deleted: on day 9, less than gc_grace (10 days) after the delete, A's compaction had to keep the tombstone.", "write delete compaction read"},
 		{"repaired", form("1", "12", "13", "5"), "The column stays deleted: the repair on day 5 gave B the tombstone, so when the compaction of day 12 dropped it", "write delete repair compaction read"},
 	} {
