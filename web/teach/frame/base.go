@@ -78,6 +78,9 @@ type Deps struct {
 	// the tokens "where does it live" shows; CompareRing is compare mode's second backend's,
 	// shown beside it. nil leaves them out.
 	Ring, CompareRing teaching.Ring
+	// Progress keeps signed-in learners' progress through the course (lessons visited,
+	// exercises passed) in the store; nil keeps it in the session, as an anonymous learner's.
+	Progress teaching.ProgressStore
 }
 
 // Base is what every teaching view reads: the Deps, the site that renders the pages, the
