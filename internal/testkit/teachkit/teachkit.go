@@ -25,7 +25,13 @@ import (
 // NewApp serves the pages, the teaching views (and the JSON API) on st.
 func NewApp(t testing.TB, st webkit.Stores) *webkit.App {
 	t.Helper()
-	return webkit.NewApp(t, st, web.Config{}, registerPages, registerTeach)
+	return NewAppWith(t, st, web.Config{})
+}
+
+// NewAppWith is NewApp with the web layer's configuration cfg (trusted proxies, say).
+func NewAppWith(t testing.TB, st webkit.Stores, cfg web.Config) *webkit.App {
+	t.Helper()
+	return webkit.NewApp(t, st, cfg, registerPages, registerTeach)
 }
 
 func registerPages(_ testing.TB, s *site.Site, sv webkit.Services) error {
