@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
@@ -18,6 +19,24 @@ import (
 
 // keyAnswer is the session's key of the last answer's grade, shown once by its lesson.
 const keyAnswer = "learn.answer"
+
+// The session is a cookie: what it keeps of an answer is bounded, so that the cookie stays
+// under the browsers' 4 KB.
+const (
+	maxShownAnswer      = 200
+	maxShownExplanation = 1200
+)
+
+// clip is s cut to at most n bytes, on a rune boundary, marked with an ellipsis when cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
 
 // answered is the last answer's grade, as the session keeps it.
 type answered struct {
@@ -54,7 +73,7 @@ func (h *handler) answerForm(c *gin.Context) {
 		return
 	}
 	answer := c.PostForm("answer")
-	r := answered{ID: ex.ID, ExerciseResult: frame.ExerciseResult{Answer: answer}}
+	r := answered{ID: ex.ID, ExerciseResult: frame.ExerciseResult{Answer: clip(answer, maxShownAnswer)}}
 	g, err := h.grade(c, ex, answer, func() error { return h.note(c, keyPassed, ex.ID) })
 	if err != nil {
 		status, msg := site.ProblemMessage(err)
@@ -64,7 +83,7 @@ func (h *handler) answerForm(c *gin.Context) {
 		}
 		r.Error = "Your answer could not be graded: " + msg
 	} else {
-		r.Verdict, r.Explanation, r.Model = g.Verdict(), g.Explanation, g.Model
+		r.Verdict, r.Explanation, r.Model = g.Verdict(), clip(g.Explanation, maxShownExplanation), clip(g.Model, maxShownAnswer)
 	}
 	if b, err := json.Marshal(r); err == nil {
 		sessions.Default(c).Set(keyAnswer, string(b))

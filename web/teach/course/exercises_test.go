@@ -3,6 +3,7 @@ package course_test
 import (
 	"html"
 	"net/url"
+	"strings"
 	"testing"
 
 	"twissandra/internal/testkit/teachkit"
@@ -28,6 +29,10 @@ func TestExerciseFormPredictThenCheck(t *testing.T) {
 	webkit.MustContain(t, body, `id="ex-time-2-error"`, "Your answer could not be graded", `"perhaps" is not one of the choices`)
 	body = html.UnescapeString(c.Submit("/learn/exercises/time-1", url.Values{"answer": {"first"}}, "/learn/time#ex-time-1").Body)
 	webkit.MustContain(t, body, `data-verdict="correct"`, `id="ex-time-1-passed"`)
+	// The longest answer, and the longest explanation, still fit the session's cookie.
+	long := strings.Repeat("9, ", 333)
+	body = html.UnescapeString(c.Submit("/learn/exercises/slices-1", url.Values{"answer": {long}}, "/learn/slices#ex-slices-1").Body)
+	webkit.MustContain(t, body, `id="ex-slices-1-verdict"`, "…")
 	// Shown once: the page read again asks again.
 	webkit.MustNotContain(t, c.LessonPage("/learn/time"), `id="ex-time-1-verdict"`)
 	learn := c.LessonPage("/learn")
