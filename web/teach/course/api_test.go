@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	memteach "twissandra/adapters/memory/teach"
 	"twissandra/internal/testkit/teachkit"
 	"twissandra/internal/testkit/webkit"
 	"twissandra/web"
@@ -37,7 +38,17 @@ func apiCall(t *testing.T, c *webkit.Client, method, path, token, body string, o
 // are in the progress after (through the ProgressStore).
 func TestCourseAPIGradesEveryExercise(t *testing.T) {
 	t.Parallel()
-	app := teachkit.NewApp(t, webkit.MemoryStores())
+	wide := webkit.WiderowStores(t) // the simulated ring's exercise is widerow's
+	if wide.Progress == nil {
+		wide.Progress = memteach.NewProgress()
+	}
+	for name, st := range map[string]webkit.Stores{"memory": webkit.MemoryStores(), "widerow": wide} {
+		t.Run(name, func(t *testing.T) { gradeEveryExercise(t, st) })
+	}
+}
+
+func gradeEveryExercise(t *testing.T, st webkit.Stores) {
+	app := teachkit.NewApp(t, st)
 	c := app.Client(t)
 	var course struct{ Lessons []web.CourseLesson }
 	if r := apiCall(t, c, http.MethodGet, "/api/v1/course", "", "", &course); r.Status != http.StatusOK {
@@ -91,8 +102,11 @@ func TestCourseAPIGradesEveryExercise(t *testing.T) {
 			}
 		}
 	}
-	if len(ids) < 7 {
+	if len(ids) < 10 {
 		t.Fatalf("only %d exercises listed: %v", len(ids), ids)
+	}
+	if ring := slices.Contains(ids, "tokens-1"); ring != (st.Backend == "widerow") {
+		t.Errorf("%s: the simulated ring's exercise listed: %v", st.Backend, ring)
 	}
 	var p web.CourseProgress
 	if r := apiCall(t, c, http.MethodGet, "/api/v1/course/progress", session.Token, "", &p); r.Status != http.StatusOK {
