@@ -64,6 +64,7 @@ func gradeEveryExercise(t *testing.T, st webkit.Stores) {
 	if r := apiCall(t, c, http.MethodPost, "/api/v1/sessions", "", `{"username":"learner","password":"password1"}`, &session); r.Status != http.StatusOK {
 		t.Fatalf("log in: %d %s", r.Status, r.Body)
 	}
+	teachkit.PostMany(t, app, "author", 2, 1) // the fan-out question's newest tweet
 	var ids []string
 	for _, l := range course.Lessons {
 		for _, ex := range l.Exercises {
