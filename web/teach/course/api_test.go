@@ -47,6 +47,17 @@ func TestCourseAPIGradesEveryExercise(t *testing.T) {
 	}
 }
 
+// On cql3, the same: the lab's questions on its scratch node beside the real one, the fan-out's
+// on the node.
+func TestCourseAPIGradesEveryExerciseOnTheNode(t *testing.T) {
+	t.Parallel()
+	st, _ := webkit.CQL3Stores(t)
+	if st.Progress == nil {
+		st.Progress = memteach.NewProgress()
+	}
+	gradeEveryExercise(t, st)
+}
+
 func gradeEveryExercise(t *testing.T, st webkit.Stores) {
 	app := teachkit.NewApp(t, st)
 	c := app.Client(t)
