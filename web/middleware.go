@@ -163,23 +163,34 @@ const claimsKey = "twissandra.web.claims"
 // RequireAuth is the bearer-token middleware: it answers 401 unless the request carries a valid,
 // unexpired, unrevoked token, and stores the token's Claims for ClaimsFrom.
 func (s *Server) RequireAuth(c *gin.Context) {
-	raw, err := bearerToken(c.GetHeader("Authorization"))
-	if err == nil {
-		var claims Claims
-		if claims, err = s.Tokens.Parse(raw); err == nil {
-			var ended bool
-			ended, err = s.sessions.ended(c.Request.Context(), SessionID(claims.ID), claims.ExpiresAt)
-			if err == nil && ended {
-				err = ErrTokenRevoked
-			}
-			if err == nil {
-				c.Set(claimsKey, claims)
-				c.Next()
-				return
-			}
-		}
+	claims, err := s.authenticate(c)
+	if err != nil {
+		s.WriteError(c, err)
+		return
 	}
-	s.WriteError(c, err)
+	c.Set(claimsKey, claims)
+	c.Next()
+}
+
+// authenticate reads the request's bearer token: its claims, when it is well formed, signed by
+// this server, unexpired and its session not ended.
+func (s *Server) authenticate(c *gin.Context) (Claims, error) {
+	raw, err := bearerToken(c.GetHeader("Authorization"))
+	if err != nil {
+		return Claims{}, err
+	}
+	claims, err := s.Tokens.Parse(raw)
+	if err != nil {
+		return Claims{}, err
+	}
+	ended, err := s.sessions.ended(c.Request.Context(), SessionID(claims.ID), claims.ExpiresAt)
+	if err == nil && ended {
+		err = ErrTokenRevoked
+	}
+	if err != nil {
+		return Claims{}, err
+	}
+	return claims, nil
 }
 
 // ClaimsFrom returns the Claims RequireAuth stored; ok is false on routes without it.

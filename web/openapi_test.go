@@ -212,6 +212,14 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 	do("PUT", "/api/v1/blog/authors/ericflo", `{"profile":{}}`, tok)
 	do("DELETE", "/api/v1/blog/entries/why-cassandra", "", tok2)
 	do("DELETE", "/api/v1/blog/entries/why-cassandra", "", tok)
+	do("GET", "/api/v1/course", "", "") // no course served yet: 404
+	e.srv.ServeCourse(&fakeCourse{passed: map[string][]string{}})
+	do("GET", "/api/v1/course", "", "")
+	do("POST", "/api/v1/exercises/ex-1/answers", `{"answer":"42"}`, tok)
+	do("POST", "/api/v1/exercises/ex-1/answers", `{"answer":{"a":1}}`, "")
+	do("POST", "/api/v1/exercises/ex-2/answers", `{"answer":"42"}`, "")
+	do("GET", "/api/v1/course/progress", "", tok)
+	do("GET", "/api/v1/course/progress", "", "")
 	do("DELETE", "/api/v1/sessions/current", "", tok)
 	do("DELETE", "/api/v1/sessions/current", "", tok)
 

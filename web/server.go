@@ -129,6 +129,8 @@ type Server struct {
 	comments *social.Gate
 	// pagesRefuse: the pages answer their requests refused before a handler (PagesAnswerRefusals).
 	pagesRefuse bool
+	// course is the course the teaching room serves (api_course.go).
+	course courseHolder
 }
 
 // NewEngine builds the server and returns its gin engine (see NewServer).
@@ -219,6 +221,7 @@ func (s *Server) routes() {
 	s.userRoutes()
 	s.tweetRoutes()
 	s.blogRoutes()
+	s.courseRoutes()
 	if !s.cfg.MetricsElsewhere {
 		s.metricsRoutes()
 	}

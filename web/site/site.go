@@ -86,6 +86,10 @@ func New(s *web.Server, cfg Config) (*Site, error) {
 // runs behind the frame's middleware.
 func (s *Site) Routes() *gin.RouterGroup { return s.routes }
 
+// Server is the server whose engine the site serves on, for the parts of the API the pages'
+// packages provide (the course).
+func (s *Site) Server() *web.Server { return s.server }
+
 // Logger is the logger of the pages' errors.
 func (s *Site) Logger() *slog.Logger { return s.log }
 

@@ -57,6 +57,7 @@ func Register(st *site.Site, deps Deps) error {
 	frame.NoneIfNil(&deps.QueryLab)
 	frame.NoneIfNil(&deps.Ring)
 	frame.NoneIfNil(&deps.CompareRing)
+	frame.NoneIfNil(&deps.Progress)
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}

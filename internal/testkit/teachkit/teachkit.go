@@ -25,7 +25,13 @@ import (
 // NewApp serves the pages, the teaching views (and the JSON API) on st.
 func NewApp(t testing.TB, st webkit.Stores) *webkit.App {
 	t.Helper()
-	return webkit.NewApp(t, st, web.Config{}, registerPages, registerTeach)
+	return NewAppWith(t, st, web.Config{})
+}
+
+// NewAppWith is NewApp with the web layer's configuration cfg (trusted proxies, say).
+func NewAppWith(t testing.TB, st webkit.Stores, cfg web.Config) *webkit.App {
+	t.Helper()
+	return webkit.NewApp(t, st, cfg, registerPages, registerTeach)
 }
 
 func registerPages(_ testing.TB, s *site.Site, sv webkit.Services) error {
@@ -42,7 +48,7 @@ func registerTeach(t testing.TB, s *site.Site, sv webkit.Services) error {
 	}
 	return teach.Register(s, teach.Deps{Social: sv.Social, Blog: sv.Blog, Backend: st.Backend, Wide: st.Wide, CQL: st.CQL, Locator: st.Locator,
 		StorageConf: engine.DefaultSchemaXML, Lab: lab, Consistency: lab, ClusterLevels: st.Levels, Claims: st.Claims, Sizes: st.Sizes,
-		CompareSizes: st.CompareSizes, CompareBackend: st.CompareBackend, QueryFirstDDL: cql3.SchemaText(), QueryLab: st.QueryLab, Ring: st.Ring, CompareRing: st.CompareRing, Sandbox: sandbox})
+		CompareSizes: st.CompareSizes, CompareBackend: st.CompareBackend, QueryFirstDDL: cql3.SchemaText(), QueryLab: st.QueryLab, Ring: st.Ring, CompareRing: st.CompareRing, Sandbox: sandbox, Progress: st.Progress})
 }
 
 // sandbox opens the celebrity lesson's scratch store as the server does: a widerow node in

@@ -61,6 +61,8 @@ type Stores struct {
 	CompareRing teaching.Ring
 	// Levels tries the consistency levels on the cql3 backend's cluster (cql3 only)
 	Levels teaching.ClusterLevels
+	// Progress keeps signed-in learners' progress through the course (nil: the session).
+	Progress teaching.ProgressStore
 	// CompareSizes measures compare mode's second backend, CompareBackend.
 	CompareSizes   teaching.RowSizer
 	CompareBackend string
@@ -77,7 +79,7 @@ func MemoryStores() Stores {
 	m, b := memory.New(), memory.NewBlog()
 	return Stores{Users: m, Tweets: m, Lines: m, Authors: b, Entries: b, Tags: b, Comments: b, Sessions: memory.NewSessions(),
 		Locator: memteach.Locator{Store: m, Blog: b}, Sizes: memteach.Locator{Store: m, Blog: b}, Claims: memteach.NewNameClaims(), Backend: "memory",
-		QueryLab: memteach.Locator{Store: m, Blog: b}, Ring: memteach.Locator{Store: m, Blog: b}}
+		QueryLab: memteach.Locator{Store: m, Blog: b}, Ring: memteach.Locator{Store: m, Blog: b}, Progress: memteach.NewProgress()}
 }
 
 // WiderowStores are the widerow backend's, on an engine node of the test's own.

@@ -35,9 +35,11 @@ type handler struct {
 func Register(g *gin.RouterGroup, lh *labs.Handler) {
 	h := &handler{Handler: lh, lessons: lessons(lh)}
 	frame.PublishCourse(h.lessons)
+	h.Site.Server().ServeCourse(api{h})
 	g.GET("learn", h.learn)
 	g.GET("learn/:slug", h.lesson)
 	h.registerReference(g)
+	h.registerExercises(g)
 	for _, l := range h.lessons {
 		if l.Routes != nil {
 			l.Routes(g)
@@ -45,9 +47,14 @@ func Register(g *gin.RouterGroup, lh *labs.Handler) {
 	}
 }
 
-// learn is the course's start page: every lesson in order.
+// learn is the course's start page: every lesson in order, with the learner's ticks.
 func (h *handler) learn(c *gin.Context) {
-	h.Site.Render(c, http.StatusOK, site.Page{Title: "Learn", Nav: "learn", Content: learnView(h.lessons)})
+	p, err := h.progressOf(c)
+	if err != nil {
+		h.Site.Fail(c, err)
+		return
+	}
+	h.Site.Render(c, http.StatusOK, site.Page{Title: "Learn", Nav: "learn", Content: learnView(h.lessons, p)})
 }
 
 // lesson renders one lesson, with the links to the one before and the one after.
@@ -64,6 +71,14 @@ func (h *handler) lesson(c *gin.Context) {
 		h.Site.Fail(c, err)
 		return
 	}
+	if err := h.note(c, keyVisited, l.Slug); err != nil {
+		h.Log.Warn("record a lesson visited", "lesson", l.Slug, "err", err)
+	}
+	p, err := h.progressOf(c)
+	if err != nil {
+		h.Site.Fail(c, err)
+		return
+	}
 	var prev, next *frame.LessonLink
 	if i > 0 {
 		prev = all[i-1].Link()
@@ -71,5 +86,5 @@ func (h *handler) lesson(c *gin.Context) {
 	if i+1 < len(all) {
 		next = all[i+1].Link()
 	}
-	h.Site.Render(c, http.StatusOK, site.Page{Title: l.Title, Nav: "learn", Content: lessonView(l.Link(), all, prev, next, body)})
+	h.Site.Render(c, http.StatusOK, site.Page{Title: l.Title, Nav: "learn", Content: lessonView(l.Link(), all, prev, next, body, exerciseViews(c, l, p.Passed))})
 }

@@ -83,6 +83,9 @@ type Deps struct {
 	// application's data, on which the celebrity lesson runs the use cases themselves with a
 	// threshold of the learner's choosing, one per run; nil leaves the sandbox out.
 	Sandbox func() (Scratch, error)
+	// Progress keeps signed-in learners' progress through the course (lessons visited,
+	// exercises passed) in the store; nil keeps it in the session, as an anonymous learner's.
+	Progress teaching.ProgressStore
 }
 
 // Scratch is a store Deps.Sandbox opened: the domain's stores on it, an inspector of its rows,

@@ -16,14 +16,17 @@ type Lesson struct {
 	Title string
 	// Summary is what the start page says of it: one sentence.
 	Summary string
-	// Topics are what it teaches, a few words each ("method"), for the lists that index the
-	// course.
-	Topics []string
 	// Show reads what the lesson shows from the running store and returns its body (text and
 	// live part), or an error the site renders as the lesson's error page.
 	Show func(c *gin.Context) (templ.Component, error)
 	// Routes adds the routes of the lesson's own forms; nil for a lesson with none.
 	Routes func(g *gin.RouterGroup)
+	// Topics are what the lesson teaches, as words an instructor's tool can filter on
+	// ("comparators", "slices"): /api/v1/course lists them.
+	Topics []string
+	// Exercises are the lesson's questions, asked below its body and graded by the store
+	// (exercise.go); a lesson leaves out those whose collaborator the server lacks.
+	Exercises []Exercise
 }
 
 // LessonLink is a link to a lesson from another page.

@@ -29,7 +29,9 @@ func Lesson(lh *labs.Handler) frame.Lesson {
 		Show:    func(c *gin.Context) (templ.Component, error) { return showBlogLesson(h, c) },
 		Routes: func(g *gin.RouterGroup) {
 			g.POST("learn/blog/load", h.blogLoad)
-		}}
+		},
+		Topics:    []string{"super columns", "0.6", "blog"},
+		Exercises: exercises(h.Deps.Lab, h.LabGate)}
 }
 
 // handler is the labs' handler, which the lesson reads the running store through.

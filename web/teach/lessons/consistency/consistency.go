@@ -22,8 +22,10 @@ import (
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
 	return frame.Lesson{Slug: "consistency", Title: "Consistency levels",
-		Summary: "Write at ONE, QUORUM or ALL to three replicas with delays you set, read at another level, stop a replica: see which replicas answered, whether the read was stale, and the stale-read rate of every pair of levels over many trials.",
-		Show:    func(c *gin.Context) (templ.Component, error) { return showConsistency(h, c) }}
+		Summary:   "Write at ONE, QUORUM or ALL to three replicas with delays you set, read at another level, stop a replica: see which replicas answered, whether the read was stale, and the stale-read rate of every pair of levels over many trials.",
+		Show:      func(c *gin.Context) (templ.Component, error) { return showConsistency(h, c) },
+		Topics:    []string{"consistency levels", "replicas", "stale reads"},
+		Exercises: exercises(h.Deps.Consistency, h.TrialsGate)}
 }
 
 // handler is the labs' handler, which the lesson reads the running store through.

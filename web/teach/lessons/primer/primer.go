@@ -21,8 +21,10 @@ import (
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
 	return frame.Lesson{Slug: "primer", Title: "The pieces: keyspace, column family, row, column",
-		Summary: "Write a column (a name, a value and a timestamp) and a super column of seed 004's AddressBook into a row of your own, and read them back as the articles write them.",
-		Show:    func(c *gin.Context) (templ.Component, error) { return showPrimer(h, c) }}
+		Summary:   "Write a column (a name, a value and a timestamp) and a super column of seed 004's AddressBook into a row of your own, and read them back as the articles write them.",
+		Show:      func(c *gin.Context) (templ.Component, error) { return showPrimer(h, c) },
+		Topics:    []string{"column", "row", "column family", "keyspace", "super column", "0.6"},
+		Exercises: exercises(h.Deps.Lab, h.LabGate)}
 }
 
 // handler is the labs' handler, which the lesson reads the running store through.

@@ -18,8 +18,10 @@ import (
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
 	return frame.Lesson{Slug: "slices", Title: "Comparators and slices",
-		Summary: "Store the seeds' 3, 123, 976 and 832416 under the six comparators side by side, see their bytes, and slice them with start, finish, reversed and count.",
-		Show:    func(c *gin.Context) (templ.Component, error) { return showSlices(h, c) }}
+		Summary:   "Store the seeds' 3, 123, 976 and 832416 under the six comparators side by side, see their bytes, and slice them with start, finish, reversed and count.",
+		Show:      func(c *gin.Context) (templ.Component, error) { return showSlices(h, c) },
+		Topics:    []string{"comparators", "slices", "0.6"},
+		Exercises: exercises(h.Deps.Lab, h.LabGate)}
 }
 
 // handler is the labs' handler, which the lesson reads the running store through.

@@ -20,8 +20,10 @@ import (
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
 	return frame.Lesson{Slug: "time", Title: "Timestamps, last write wins, tombstones",
-		Summary: "Write one column twice and delete it with timestamps you choose, in both orders; then watch a replica that missed a delete bring the column back after gc_grace.",
-		Show:    func(c *gin.Context) (templ.Component, error) { return showTime(h, c) }}
+		Summary:   "Write one column twice and delete it with timestamps you choose, in both orders; then watch a replica that missed a delete bring the column back after gc_grace.",
+		Show:      func(c *gin.Context) (templ.Component, error) { return showTime(h, c) },
+		Topics:    []string{"timestamps", "last write wins", "tombstones", "0.6"},
+		Exercises: exercises(h.Deps.Lab, h.LabGate)}
 }
 
 // handler is the labs' handler, which the lesson reads the running store through.

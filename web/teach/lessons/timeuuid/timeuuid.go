@@ -27,8 +27,10 @@ import (
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
 	return frame.Lesson{Slug: "timeuuid", Title: "TimeUUIDs",
-		Summary: "Generate two TimeUUIDs in one microsecond and read their version-1 layout, then page a tag's entries between two dates in one slice.",
-		Show:    func(c *gin.Context) (templ.Component, error) { return showTimeUUID(h, c) }}
+		Summary:   "Generate two TimeUUIDs in one microsecond and read their version-1 layout, then page a tag's entries between two dates in one slice.",
+		Show:      func(c *gin.Context) (templ.Component, error) { return showTimeUUID(h, c) },
+		Topics:    []string{"timeuuid", "comparators", "slices"},
+		Exercises: exercises(h.Deps.Lab, h.LabGate)}
 }
 
 // handler is the labs' handler, which the lesson reads the running store through.

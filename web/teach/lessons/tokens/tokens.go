@@ -27,8 +27,10 @@ import (
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
 	return frame.Lesson{Slug: "tokens", Title: "Tokens and replicas",
-		Summary: "A row key is a token on a ring of nodes: place any key and see its token (MD5 on 0.6, Murmur3 on CQL3) and the nodes that hold its replicas.",
-		Show:    func(c *gin.Context) (templ.Component, error) { return showTokens(h, c) }}
+		Summary:   "A row key is a token on a ring of nodes: place any key and see its token (MD5 on 0.6, Murmur3 on CQL3) and the nodes that hold its replicas.",
+		Show:      func(c *gin.Context) (templ.Component, error) { return showTokens(h, c) },
+		Topics:    []string{"tokens", "partitioner", "replicas", "ring"},
+		Exercises: exercises(h.Deps.Ring, h.RingGate)}
 }
 
 // handler is the labs' handler, which the lesson reads the running store through.

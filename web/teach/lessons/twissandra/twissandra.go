@@ -31,7 +31,9 @@ func Lesson(lh *labs.Handler) frame.Lesson {
 		Show:    func(c *gin.Context) (templ.Component, error) { return showTwissandra(h, c) },
 		Routes: func(g *gin.RouterGroup) {
 			g.POST("learn/twissandra/post", h.twissandraPost)
-		}}
+		},
+		Topics:    []string{"column families", "fan-out on write", "denormalization"},
+		Exercises: exercises(h.Deps.Social, h.Deps.Locator)}
 }
 
 // handler is the labs' handler, which the lesson reads the running store through.

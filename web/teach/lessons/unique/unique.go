@@ -16,8 +16,10 @@ import (
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
 	return frame.Lesson{Slug: "unique", Title: "Uniqueness and the lightweight transaction",
-		Summary: "Race concurrent sign-ups of one name on the running store: read-then-write welcomes several, the lightweight transaction exactly one.",
-		Show:    func(c *gin.Context) (templ.Component, error) { return showUnique(h, c) }}
+		Summary:   "Race concurrent sign-ups of one name on the running store: read-then-write welcomes several, the lightweight transaction exactly one.",
+		Show:      func(c *gin.Context) (templ.Component, error) { return showUnique(h, c) },
+		Topics:    []string{"uniqueness", "lightweight transactions", "race"},
+		Exercises: exercises(h.Deps.Claims, h.RaceGate)}
 }
 
 // handler is the labs' handler, which the lesson reads the running store through.

@@ -1,0 +1,83 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+
+	"twissandra/domain"
+)
+
+// fakeCourse is a course of one exercise, "ex-1", whose right answer is "42"; it keeps who
+// answered it right.
+type fakeCourse struct{ passed map[string][]string }
+
+func (f *fakeCourse) Lessons() []CourseLesson {
+	return []CourseLesson{{Number: 1, Slug: "one", Title: "One", Topics: []string{"t"}, URL: "/learn/one",
+		Exercises: []CourseExercise{{ID: "ex-1", Kind: "predict", Prompt: "Six times seven?"}}}}
+}
+
+func (f *fakeCourse) Answer(_ *gin.Context, user, id, answer string) (CourseGrade, bool, error) {
+	if id != "ex-1" {
+		return CourseGrade{}, false, nil
+	}
+	if answer == "junk" {
+		return CourseGrade{}, true, domain.Invalid("answer", "is junk")
+	}
+	g := CourseGrade{Verdict: "incorrect", Explanation: "6 × 7", ModelAnswer: "42"}
+	if answer == "42" {
+		g.Verdict = "correct"
+		if user != "" {
+			f.passed[user] = append(f.passed[user], id)
+		}
+	}
+	return g, true, nil
+}
+
+func (f *fakeCourse) Progress(_ context.Context, user string) (CourseProgress, error) {
+	return CourseProgress{Visited: []string{}, Passed: append([]string{}, f.passed[user]...)}, nil
+}
+
+// The course's routes read the answer's JSON (a string, a number, a list), refuse what is none
+// with a 400, record a pass for the token's learner only, and answer 404 on a server that
+// serves no course.
+func TestCourseRoutes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	if rec := e.do(http.MethodGet, "/api/v1/course", "", ""); rec.Code != http.StatusNotFound {
+		t.Fatalf("no course: %d %s", rec.Code, rec.Body)
+	}
+	f := &fakeCourse{passed: map[string][]string{}}
+	e.srv.ServeCourse(f)
+	tok := e.user("jericevans")
+	for body, want := range map[string]string{`{"answer":"42"}`: "correct", `{"answer":42}`: "correct", `{"answer":["4","2"]}`: "incorrect", `{"answer":" 41"}`: "incorrect"} {
+		rec := e.do(http.MethodPost, "/api/v1/exercises/ex-1/answers", body, "")
+		var g CourseGrade
+		if err := json.Unmarshal(rec.Body.Bytes(), &g); rec.Code != http.StatusOK || err != nil || g.Verdict != want || g.ModelAnswer != "42" {
+			t.Errorf("%s: %d %s", body, rec.Code, rec.Body)
+		}
+	}
+	for body, want := range map[string]int{`{"answer":"junk"}`: 400, `{"answer":{"a":1}}`: 400, `{"answer":null}`: 400, `{}`: 400, `{"answer":true}`: 400} {
+		if rec := e.do(http.MethodPost, "/api/v1/exercises/ex-1/answers", body, ""); rec.Code != want {
+			t.Errorf("%s: %d %s", body, rec.Code, rec.Body)
+		}
+	}
+	if rec := e.do(http.MethodPost, "/api/v1/exercises/ex-2/answers", `{"answer":"42"}`, ""); rec.Code != http.StatusNotFound {
+		t.Errorf("unknown exercise: %d", rec.Code)
+	}
+	if rec := e.do(http.MethodPost, "/api/v1/exercises/ex-1/answers", `{"answer":"42"}`, "not-a-token"); rec.Code != http.StatusUnauthorized {
+		t.Errorf("a bad token: %d", rec.Code)
+	}
+	if len(f.passed) != 0 {
+		t.Fatalf("anonymous passes recorded: %v", f.passed)
+	}
+	e.do(http.MethodPost, "/api/v1/exercises/ex-1/answers", `{"answer":"42"}`, tok)
+	rec := e.do(http.MethodGet, "/api/v1/course/progress", "", tok)
+	var p CourseProgress
+	if err := json.Unmarshal(rec.Body.Bytes(), &p); err != nil || p.Username != "jericevans" || len(p.Passed) != 1 || p.Passed[0] != "ex-1" {
+		t.Errorf("progress: %d %s", rec.Code, rec.Body)
+	}
+}

@@ -1,0 +1,73 @@
+package course
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gin-gonic/gin"
+
+	"twissandra/domain"
+	"twissandra/web"
+	"twissandra/web/teach/frame"
+)
+
+// api is the course as the JSON API serves it (web.Course): the same lessons and the same
+// graders as the pages.
+type api struct{ h *handler }
+
+// Lessons implements web.Course.
+func (a api) Lessons() []web.CourseLesson {
+	out := make([]web.CourseLesson, len(a.h.lessons))
+	for i, l := range a.h.lessons {
+		cl := web.CourseLesson{Number: l.N, Slug: l.Slug, Title: l.Title, Topics: l.Topics, URL: string(frame.LessonURL(l.Slug)),
+			Exercises: make([]web.CourseExercise, len(l.Exercises))}
+		if cl.Topics == nil {
+			cl.Topics = []string{}
+		}
+		for j, e := range l.Exercises {
+			cl.Exercises[j] = web.CourseExercise{ID: e.ID, Kind: string(e.Kind), Prompt: e.Prompt, Choices: e.Choices, Format: e.Format, Reasoning: e.Reasoning}
+		}
+		out[i] = cl
+	}
+	return out
+}
+
+// Answer implements web.Course.
+func (a api) Answer(c *gin.Context, user, id, answer string) (web.CourseGrade, bool, error) {
+	_, ex, ok := frame.LessonExercise(a.h.lessons, id)
+	if !ok {
+		return web.CourseGrade{}, false, nil
+	}
+	g, err := a.h.grade(c, ex, answer, func() error {
+		if user == "" || a.h.Deps.Progress == nil {
+			return nil
+		}
+		return a.h.Deps.Progress.RecordPass(c.Request.Context(), user, ex.ID)
+	})
+	if err != nil {
+		return web.CourseGrade{}, true, err
+	}
+	return web.CourseGrade{Verdict: g.Verdict(), Explanation: g.Explanation, ModelAnswer: g.Model}, true, nil
+}
+
+// errNoProgress is the answer of a server that keeps no learner's progress in its store.
+var errNoProgress = fmt.Errorf("this server keeps no learner's progress in its store: %w", domain.ErrNotFound)
+
+// Progress implements web.Course.
+func (a api) Progress(ctx context.Context, user string) (web.CourseProgress, error) {
+	if a.h.Deps.Progress == nil {
+		return web.CourseProgress{}, errNoProgress
+	}
+	p, err := a.h.Deps.Progress.Progress(ctx, user)
+	if err != nil {
+		return web.CourseProgress{}, err
+	}
+	out := web.CourseProgress{Visited: p.Visited, Passed: p.Passed}
+	if out.Visited == nil {
+		out.Visited = []string{}
+	}
+	if out.Passed == nil {
+		out.Passed = []string{}
+	}
+	return out, nil
+}
