@@ -36,7 +36,7 @@ func answerAPI(t *testing.T, c *webkit.Client, id, answer string) (int, web.Cour
 
 // modelAndWrong are the model answer of ex, as the API returns it for a junk answer (or, where
 // junk is a 400, for a well-formed one), and a wrong answer derived from it: another choice, or
-// the model altered (a number plus one, names reversed or one fewer), one the API grades
+// the model altered (a number plus one, names reversed or one fewer, a suffix), one the API grades
 // "incorrect".
 func modelAndWrong(t *testing.T, c *webkit.Client, ex web.CourseExercise) (model, wrong string) {
 	t.Helper()
@@ -65,6 +65,7 @@ func modelAndWrong(t *testing.T, c *webkit.Client, ex web.CourseExercise) (model
 		slices.Reverse(back)
 		candidates = append(candidates, strings.Join(back, ", "), strings.Join(names[:len(names)-1], ", "))
 	}
+	candidates = append(candidates, model+"-altered")
 	for _, w := range candidates {
 		if status, g := answerAPI(t, c, ex.ID, w); status == http.StatusOK && g.Verdict == "incorrect" {
 			return model, w
