@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"twissandra/domain"
+	"twissandra/web/openapi"
 )
 
 // fakeCourse is a course of one exercise, "ex-1", whose right answer is "42"; it keeps who
@@ -79,5 +80,43 @@ func TestCourseRoutes(t *testing.T) {
 	var p CourseProgress
 	if err := json.Unmarshal(rec.Body.Bytes(), &p); err != nil || p.Username != "jericevans" || len(p.Passed) != 1 || p.Passed[0] != "ex-1" {
 		t.Errorf("progress: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// The OpenAPI document says of answerExercise what the route does: the bearer token is
+// optional (an answer without one is graded, one with a token that is not valid is a 401), and
+// the grade comes with the grading's operations in Storage-Ops.
+func TestAnswerExerciseAsDocumented(t *testing.T) {
+	t.Parallel()
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Security  []map[string][]string
+			Responses map[string]struct{ Headers map[string]any }
+		}
+	}
+	if err := json.Unmarshal(openapi.Document, &doc); err != nil {
+		t.Fatal(err)
+	}
+	op := doc.Paths["/api/v1/exercises/{id}/answers"]["post"]
+	anonymous, bearer := false, false
+	for _, s := range op.Security {
+		_, b := s["bearer"]
+		anonymous, bearer = anonymous || len(s) == 0, bearer || b
+	}
+	if !anonymous || !bearer {
+		t.Errorf("answerExercise's security %v: want the bearer optional", op.Security)
+	}
+	if _, ok := op.Responses["200"].Headers[StorageOpsHeader]; !ok {
+		t.Errorf("answerExercise's 200 documents no %s header", StorageOpsHeader)
+	}
+
+	e := newEnv(t)
+	e.srv.ServeCourse(&fakeCourse{passed: map[string][]string{}})
+	rec := e.do(http.MethodPost, "/api/v1/exercises/ex-1/answers", `{"answer":"42"}`, "")
+	if rec.Code != http.StatusOK || rec.Header().Get(StorageOpsHeader) == "" {
+		t.Errorf("without a token: %d, %s %q", rec.Code, StorageOpsHeader, rec.Header().Get(StorageOpsHeader))
+	}
+	if rec := e.do(http.MethodPost, "/api/v1/exercises/ex-1/answers", `{"answer":"42"}`, "not-a-token"); rec.Code != http.StatusUnauthorized {
+		t.Errorf("with a token that is not valid: %d %s", rec.Code, rec.Body)
 	}
 }

@@ -87,3 +87,26 @@ func exerciseCount(ls []frame.Lesson) int {
 	}
 	return n
 }
+
+// visitedOf is how many of the course's lessons p visited.
+func visitedOf(ls []frame.Lesson, p teaching.Progress) int {
+	n := 0
+	for _, l := range ls {
+		if slices.Contains(p.Visited, l.Slug) {
+			n++
+		}
+	}
+	return n
+}
+
+// unfinished are the lessons of ls that p has not visited or whose exercises it has not all
+// passed, in the course's order.
+func unfinished(ls []frame.Lesson, p teaching.Progress) []frame.Lesson {
+	var out []frame.Lesson
+	for _, l := range ls {
+		if !slices.Contains(p.Visited, l.Slug) || passedIn(l, p) < len(l.Exercises) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
