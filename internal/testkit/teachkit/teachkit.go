@@ -4,6 +4,7 @@
 package teachkit
 
 import (
+	"encoding/json"
 	"fmt"
 	"html"
 	"net/http"
@@ -115,4 +116,32 @@ func PostFromLesson(t *testing.T, c *webkit.Client, slug, body string) string {
 		t.Fatalf("post from %s: %d %q", slug, r.Status, r.Header.Get("Location"))
 	}
 	return html.UnescapeString(c.Get("/learn/" + slug).Body)
+}
+
+// Answer posts answer to exercise id through the API, as a learner not signed in: its status,
+// and the grade when it is 200 (a 4xx's body in the grade's Explanation).
+func Answer(t testing.TB, c *webkit.Client, id, answer string) (int, web.CourseGrade) {
+	t.Helper()
+	b, _ := json.Marshal(map[string]string{"answer": answer})
+	req, _ := http.NewRequest(http.MethodPost, c.App.Srv.URL+"/api/v1/exercises/"+id+"/answers", strings.NewReader(string(b)))
+	req.Header.Set("Content-Type", "application/json")
+	r := c.Do(req)
+	var g web.CourseGrade
+	if r.Status != http.StatusOK {
+		return r.Status, web.CourseGrade{Explanation: r.Body}
+	}
+	if err := json.Unmarshal([]byte(r.Body), &g); err != nil {
+		t.Fatalf("%s: %v\n%s", id, err, r.Body)
+	}
+	return r.Status, g
+}
+
+// MustAnswer is Answer, which must be graded (200): the verdict and the model answer.
+func MustAnswer(t testing.TB, c *webkit.Client, id, answer string) (bool, string) {
+	t.Helper()
+	status, g := Answer(t, c, id, answer)
+	if status != http.StatusOK {
+		t.Fatalf("%s %q: %d %s", id, answer, status, g.Explanation)
+	}
+	return g.Verdict == "correct", g.ModelAnswer
 }

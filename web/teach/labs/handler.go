@@ -8,8 +8,15 @@ package labs
 //go:generate go tool templ generate -path .
 
 import (
+	"context"
+	"errors"
+	"time"
+
 	"github.com/gin-gonic/gin"
 
+	"twissandra/domain"
+	"twissandra/ports/oplog"
+	"twissandra/ports/teaching"
 	"twissandra/web/teach/models"
 )
 
@@ -29,4 +36,34 @@ func (h *Handler) Register(g *gin.RouterGroup) {
 	g.GET("models/celebrity", h.Celebrity)
 	g.GET("models/race", h.RacePage)
 	g.POST("models/race", h.Admit(h.RaceGate), h.RunRace)
+}
+
+// QueryLabContext is ctx for a trial on the query lab: in compare mode the node is the second
+// model's, so a note says so and the lab's statements go to that model's side of the log.
+func (h *Handler) QueryLabContext(ctx context.Context) context.Context {
+	if h.Deps.Backend == "cql3" || h.Deps.CompareBackend != "cql3" {
+		return ctx
+	}
+	l := oplog.LogFrom(ctx)
+	if l == nil {
+		return ctx
+	}
+	l.Record(oplog.Op{Model: h.Deps.Backend, Kind: oplog.Note, Call: "querylab", Text: "querylab: the key is tried on " +
+		h.Deps.CompareBackend + ", compare mode's second model: " + h.Deps.Backend + " has no CQL"})
+	return oplog.With(ctx, l.Shadow(h.Deps.CompareBackend))
+}
+
+// QueryLabOnNode says the query lab tries keys on a cql3 node (the backend's, or compare mode's
+// second model's).
+func (h *Handler) QueryLabOnNode() bool {
+	return h.Deps.QueryLab != nil && (h.Deps.Backend == "cql3" || h.Deps.CompareBackend == "cql3")
+}
+
+// QueryLabError is err of a trial on the query lab as an exercise's grading answers it: a busy
+// lab (too many trials, the cluster's bound on schema changes) is a 429 that says when to try again.
+func QueryLabError(err error) error {
+	if errors.Is(err, teaching.ErrTooManyTrials) {
+		return &domain.RetryError{After: 5 * time.Second, Message: err.Error()}
+	}
+	return err
 }

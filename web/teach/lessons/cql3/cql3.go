@@ -31,8 +31,9 @@ import (
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
 	return frame.Lesson{Slug: "cql3", Title: "From 0.6 to CQL3",
-		Summary: "Each column family becomes a table: the row key a partition key, the comparator a clustering column; how 1.2 stored the tables as composite cells, and a static column.",
-		Show:    func(c *gin.Context) (templ.Component, error) { return showCQL3Lesson(h, c) }}
+		Summary:   "Each column family becomes a table: the row key a partition key, the comparator a clustering column; how 1.2 stored the tables as composite cells, and a static column.",
+		Show:      func(c *gin.Context) (templ.Component, error) { return showCQL3Lesson(h, c) },
+		Exercises: exercises(h)}
 }
 
 // handler is the labs' handler, which the lesson reads the running store through.

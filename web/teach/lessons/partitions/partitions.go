@@ -8,6 +8,7 @@ package partitions
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,8 +27,9 @@ import (
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
 	return frame.Lesson{Slug: "partitions", Title: "Hot partitions and partition sizes",
-		Summary: "Each table's largest partition, measured now, against Cassandra's guidance of about 100 MB and 100,000 cells; what grows without bound, and the public line's day buckets.",
-		Show:    func(c *gin.Context) (templ.Component, error) { return showPartitionsLesson(h, c) }}
+		Summary:   "Each table's largest partition, measured now, against Cassandra's guidance of about 100 MB and 100,000 cells; what grows without bound, and the public line's day buckets.",
+		Show:      func(c *gin.Context) (templ.Component, error) { return showPartitionsLesson(h, c) },
+		Exercises: exercises(h)}
 }
 
 // handler is the labs' handler, which the lesson reads the running store through.
@@ -115,24 +117,34 @@ func showPartitionsLesson(h *handler, c *gin.Context) (templ.Component, error) {
 		}{h.Deps.CompareSizes, h.Deps.CompareBackend})
 	}
 	for _, sz := range sizers {
-		m, err := models.Measure(ctx, sz.s, sz.backend, models.PartitionsMax)
+		lm, err := h.measured(ctx, sz.s, sz.backend, len(sizers) > 1)
 		if err != nil {
 			return nil, err
 		}
-		lm := partitionsLessonModel{Backend: sz.backend, Unit: m.Widest.Unit, Scanned: m.Widest.Scanned, PerScan: m.Widest.PerContainer,
-			Capped: m.Widest.CappedIn, Public: m.Public, MaxDay: m.MaxPublic, Many: len(sizers) > 1, Measured: len(m.Widest.Rows)}
-		seen := map[string]bool{}
-		for _, r := range m.Widest.Rows { // widest first: the first of each container is its largest
-			if seen[r.Container] {
-				continue
-			}
-			seen[r.Container] = true
-			lm.Largest = append(lm.Largest, h.largest(r, m.Widest.Unit))
-		}
-		slices.SortStableFunc(lm.Largest, func(a, b largestOf) int { return cmp.Compare(b.Cells, a.Cells) })
 		d.Models = append(d.Models, lm)
 	}
 	return partitionsLessonView(d), nil
+}
+
+// measured is one model's widest partitions, measured now: each container's largest against the
+// guidance, widest first (the page's table, and what its exercises are graded by).
+func (h *handler) measured(ctx context.Context, s teaching.RowSizer, backend string, many bool) (partitionsLessonModel, error) {
+	m, err := models.Measure(ctx, s, backend, models.PartitionsMax)
+	if err != nil {
+		return partitionsLessonModel{}, err
+	}
+	lm := partitionsLessonModel{Backend: backend, Unit: m.Widest.Unit, Scanned: m.Widest.Scanned, PerScan: m.Widest.PerContainer,
+		Capped: m.Widest.CappedIn, Public: m.Public, MaxDay: m.MaxPublic, Many: many, Measured: len(m.Widest.Rows)}
+	seen := map[string]bool{}
+	for _, r := range m.Widest.Rows { // widest first: the first of each container is its largest
+		if seen[r.Container] {
+			continue
+		}
+		seen[r.Container] = true
+		lm.Largest = append(lm.Largest, h.largest(r, m.Widest.Unit))
+	}
+	slices.SortStableFunc(lm.Largest, func(a, b largestOf) int { return cmp.Compare(b.Cells, a.Cells) })
+	return lm, nil
 }
 
 // largest is a row against the guidance: its cells, as Cassandra counts them, and what makes

@@ -19,7 +19,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"twissandra/domain"
-	"twissandra/ports/oplog"
 	"twissandra/ports/teaching"
 	"twissandra/web/site"
 	"twissandra/web/teach/frame"
@@ -30,8 +29,9 @@ import (
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{Handler: lh}
 	return frame.Lesson{Slug: "query-first", Title: "Query-first design",
-		Summary: "List the queries first, then make a table for each; pick a primary key for an access pattern and the running node says whether its query reads one partition, many, or needs ALLOW FILTERING.",
-		Show:    func(c *gin.Context) (templ.Component, error) { return showQueryFirstLesson(h, c) },
+		Summary:   "List the queries first, then make a table for each; pick a primary key for an access pattern and the running node says whether its query reads one partition, many, or needs ALLOW FILTERING.",
+		Show:      func(c *gin.Context) (templ.Component, error) { return showQueryFirstLesson(h, c) },
+		Exercises: exercises(lh),
 		Routes: func(g *gin.RouterGroup) {
 			g.POST("learn/act/key", h.tryKey)
 		}}
@@ -196,15 +196,7 @@ func (h *handler) tryKey(c *gin.Context) {
 	f := keyForm{P1: c.PostForm("p1"), P2: c.PostForm("p2"), C1: c.PostForm("c1"), C2: c.PostForm("c2"),
 		D1: c.PostForm("d1") == "desc", D2: c.PostForm("d2") == "desc"}
 	session := labs.LabSession(c, true)
-	ctx := c.Request.Context()
-	if h.Deps.Backend != "cql3" && h.Deps.CompareBackend == "cql3" {
-		// In compare mode the node is the second model's: its statements go to its side.
-		if l := oplog.LogFrom(ctx); l != nil {
-			l.Record(oplog.Op{Model: h.Deps.Backend, Kind: oplog.Note, Call: "querylab", Text: "querylab: the key is tried on " +
-				h.Deps.CompareBackend + ", compare mode's second model: " + h.Deps.Backend + " has no CQL"})
-			ctx = oplog.With(ctx, l.Shadow(h.Deps.CompareBackend))
-		}
-	}
+	ctx := h.QueryLabContext(c.Request.Context())
 	// The lab counts the trials of the learner (their device, else their address), not of the
 	// session: a client that drops its cookies is still one learner.
 	trial, err := h.Deps.QueryLab.TryKey(ctx, h.Learner(c), f.choice(pattern))
