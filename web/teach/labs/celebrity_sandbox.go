@@ -69,6 +69,8 @@ type SandboxRun struct {
 	// Rows are the rows that hold the post afterwards, read back from the scratch node in the
 	// seeds' notation: the Userline rows, then the Timeline rows.
 	Userlines, TimelineRows []frame.NotationLine
+	// LineRows counts those rows: the Userline and Timeline rows that hold the post.
+	LineRows int
 	// Merged: the reader's page merged the pulled author's userline (Stats says what it read).
 	Merged  bool
 	Stats   social.MergeStats
@@ -150,7 +152,7 @@ func (h *Handler) SandboxData(c *gin.Context) (SandboxData, error) {
 		return d, err
 	}
 	defer leave()
-	run, err := h.runSandbox(c.Request.Context(), threshold, followers)
+	run, err := RunSandbox(c.Request.Context(), h.Deps.Sandbox, threshold, followers)
 	if err != nil {
 		return d, err
 	}
@@ -158,9 +160,17 @@ func (h *Handler) SandboxData(c *gin.Context) (SandboxData, error) {
 	return d, nil
 }
 
-// runSandbox runs the sandbox on a scratch store of its own: threshold and followers as given.
-func (h *Handler) runSandbox(ctx context.Context, threshold, followers int) (*SandboxRun, error) {
-	sc, err := h.Deps.Sandbox()
+// RunSandbox runs the sandbox on a scratch store open opens (Deps.Sandbox), threshold and
+// followers each from 1 to its maximum: the page's runs, and the exercises' graders, which hold
+// the sandbox's gate as the page does. The run's measured operations also go into ctx's log.
+func RunSandbox(ctx context.Context, open func() (frame.Scratch, error), threshold, followers int) (*SandboxRun, error) {
+	if open == nil {
+		return nil, fmt.Errorf("no sandbox on this server: %w", domain.ErrUnavailable)
+	}
+	if threshold < 1 || threshold > SandboxMaxThreshold || followers < 1 || followers > SandboxMaxFollowers {
+		return nil, domain.Invalid("", "a sandbox takes a threshold from 1 to %d and 1 to %d followers", SandboxMaxThreshold, SandboxMaxFollowers)
+	}
+	sc, err := open()
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
@@ -252,6 +262,7 @@ func (run *SandboxRun) readRows(ctx context.Context, rows teaching.WideRowInspec
 			if cols == nil {
 				continue
 			}
+			run.LineRows++
 			nl := frame.Notation(cf, r.key, cols)
 			nl = nl[1 : len(nl)-1] // the row alone, inside this block's braces
 			nl[0].Note = r.whose
