@@ -327,3 +327,46 @@ func (run *SandboxRun) Cross() (href templ.SafeURL, label string) {
 	}
 	return templ.SafeURL(fmt.Sprintf("/learn/celebrity?threshold=%d&followers=%d#sandbox", run.Threshold, followers)), label
 }
+
+// SandboxMaxPosts bounds the posts of a follow's run.
+const SandboxMaxPosts = 20
+
+// RunFollow measures a follow on a scratch store open opens (Deps.Sandbox): the sandbox's
+// author posts posts times (0 to SandboxMaxPosts), then a new user follows them, measured with
+// a log of its own, whose operations also go into ctx's log. The caller holds the sandbox's
+// gate.
+func RunFollow(ctx context.Context, open func() (frame.Scratch, error), posts int) (SandboxStep, error) {
+	if open == nil {
+		return SandboxStep{}, fmt.Errorf("no sandbox on this server: %w", domain.ErrUnavailable)
+	}
+	if posts < 0 || posts > SandboxMaxPosts {
+		return SandboxStep{}, domain.Invalid("", "a sandbox's author posts 0 to %d times", SandboxMaxPosts)
+	}
+	sc, err := open()
+	if err != nil {
+		return SandboxStep{}, fmt.Errorf("sandbox: %w", err)
+	}
+	defer func() { _ = sc.Close() }()
+	svc := social.New(sc.Users, sc.Tweets, sc.Lines, nil, domain.NewPasswordHasher(bcrypt.MinCost))
+	quiet := oplog.With(ctx, nil)
+	reader := sandboxFan + "1"
+	for _, u := range []string{sandboxAuthor, reader} {
+		if _, err := svc.SignUp(quiet, u, "sandbox password"); err != nil {
+			return SandboxStep{}, fmt.Errorf("sandbox sign-up: %w", err)
+		}
+	}
+	for range posts {
+		if _, err := svc.Post(quiet, sandboxAuthor, sandboxPost); err != nil {
+			return SandboxStep{}, fmt.Errorf("sandbox post: %w", err)
+		}
+	}
+	log := oplog.NewLog(false)
+	if err := svc.Follow(oplog.With(ctx, log), reader, sandboxAuthor); err != nil {
+		return SandboxStep{}, fmt.Errorf("sandbox follow: %w", err)
+	}
+	step := stepOf(log)
+	for _, op := range step.Ops {
+		oplog.Record(ctx, op)
+	}
+	return step, nil
+}
