@@ -19,7 +19,7 @@ type followQuestion struct {
 	posts int
 }
 
-var followQuestions = []followQuestion{{id: "compare-1", posts: 3}}
+var followQuestions = []followQuestion{{id: "compare-1", posts: 2}}
 
 func exercises(sandbox func() (frame.Scratch, error), gate *frame.Gate) []frame.Exercise {
 	if sandbox == nil {

@@ -28,7 +28,7 @@ const (
 // and the rows that hold the post are counted. Its grader runs the celebrity lesson's sandbox
 // (labs.RunSandbox) at the highest threshold it takes, so that no author is pulled: another
 // follower, another row.
-const pushFollowers = 3
+const pushFollowers = 2
 
 func exercises(svc *social.Service, loc teaching.Locator, sandbox func() (frame.Scratch, error), gate *frame.Gate) []frame.Exercise {
 	var out []frame.Exercise
