@@ -48,9 +48,14 @@ func (h *handler) registerExercises(g *gin.RouterGroup) {
 	g.POST("learn/exercises/:id", h.answerForm)
 }
 
-// grade grades answer to ex for the learner of c, under the exercise's gate when it has one,
-// and records a pass in the learner's progress (pass).
+// grade grades answer to ex for the learner of c, under the exercise's gate when it has one
+// (a malformed answer is refused before it counts a run), and records a pass in the learner's
+// progress (pass).
 func (h *handler) grade(c *gin.Context, ex frame.Exercise, answer string, pass func() error) (frame.Grade, error) {
+	answer, err := ex.CheckAnswer(answer)
+	if err != nil {
+		return frame.Grade{}, err
+	}
 	if ex.Gate != nil {
 		leave, err := h.EnterFor(c, ex.Gate)
 		if err != nil {
@@ -58,7 +63,7 @@ func (h *handler) grade(c *gin.Context, ex frame.Exercise, answer string, pass f
 		}
 		defer leave()
 	}
-	g, err := ex.GradeAnswer(c.Request.Context(), answer)
+	g, err := ex.Grade(c.Request.Context(), answer)
 	if err == nil && g.Correct {
 		err = pass()
 	}

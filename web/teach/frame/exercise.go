@@ -77,23 +77,34 @@ func (g Grade) Verdict() string {
 // MaxAnswer is the longest answer a grader reads, in bytes.
 const MaxAnswer = 1000
 
-// GradeAnswer checks answer's form (non-empty, not too long, one of the choices) and grades it.
+// GradeAnswer checks answer's form (CheckAnswer) and grades it.
 func (e Exercise) GradeAnswer(ctx context.Context, answer string) (Grade, error) {
+	answer, err := e.CheckAnswer(answer)
+	if err != nil {
+		return Grade{}, err
+	}
+	return e.Grade(ctx, answer)
+}
+
+// CheckAnswer checks answer's form (non-empty, not too long, one of the choices) and returns it
+// as Grade takes it: trimmed, a choice as the exercise spells it. It runs nothing, so that a
+// malformed answer is refused before the exercise's gate counts a run.
+func (e Exercise) CheckAnswer(answer string) (string, error) {
 	answer = strings.TrimSpace(answer)
 	switch {
 	case answer == "":
-		return Grade{}, domain.Invalid("answer", "is empty: %s", e.Expects())
+		return "", domain.Invalid("answer", "is empty: %s", e.Expects())
 	case len(answer) > MaxAnswer:
-		return Grade{}, domain.Invalid("answer", "is longer than %d bytes", MaxAnswer)
+		return "", domain.Invalid("answer", "is longer than %d bytes", MaxAnswer)
 	}
 	if e.Choices != nil {
 		i := slices.IndexFunc(e.Choices, func(c string) bool { return strings.EqualFold(c, answer) })
 		if i < 0 {
-			return Grade{}, domain.Invalid("answer", "%q is not one of the choices: %s", answer, e.Expects())
+			return "", domain.Invalid("answer", "%q is not one of the choices: %s", answer, e.Expects())
 		}
 		answer = e.Choices[i]
 	}
-	return e.Grade(ctx, answer)
+	return answer, nil
 }
 
 // Expects says what an answer to e looks like.

@@ -69,6 +69,8 @@ type SandboxRun struct {
 	// Rows are the rows that hold the post afterwards, read back from the scratch node in the
 	// seeds' notation: the Userline rows, then the Timeline rows.
 	Userlines, TimelineRows []frame.NotationLine
+	// LineRows counts those rows: the Userline and Timeline rows that hold the post.
+	LineRows int
 	// Merged: the reader's page merged the pulled author's userline (Stats says what it read).
 	Merged  bool
 	Stats   social.MergeStats
@@ -150,7 +152,7 @@ func (h *Handler) SandboxData(c *gin.Context) (SandboxData, error) {
 		return d, err
 	}
 	defer leave()
-	run, err := h.runSandbox(c.Request.Context(), threshold, followers)
+	run, err := RunSandbox(c.Request.Context(), h.Deps.Sandbox, threshold, followers)
 	if err != nil {
 		return d, err
 	}
@@ -158,9 +160,17 @@ func (h *Handler) SandboxData(c *gin.Context) (SandboxData, error) {
 	return d, nil
 }
 
-// runSandbox runs the sandbox on a scratch store of its own: threshold and followers as given.
-func (h *Handler) runSandbox(ctx context.Context, threshold, followers int) (*SandboxRun, error) {
-	sc, err := h.Deps.Sandbox()
+// RunSandbox runs the sandbox on a scratch store open opens (Deps.Sandbox), threshold and
+// followers each from 1 to its maximum: the page's runs, and the exercises' graders, which hold
+// the sandbox's gate as the page does. The run's measured operations also go into ctx's log.
+func RunSandbox(ctx context.Context, open func() (frame.Scratch, error), threshold, followers int) (*SandboxRun, error) {
+	if open == nil {
+		return nil, fmt.Errorf("no sandbox on this server: %w", domain.ErrUnavailable)
+	}
+	if threshold < 1 || threshold > SandboxMaxThreshold || followers < 1 || followers > SandboxMaxFollowers {
+		return nil, domain.Invalid("", "a sandbox takes a threshold from 1 to %d and 1 to %d followers", SandboxMaxThreshold, SandboxMaxFollowers)
+	}
+	sc, err := open()
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: %w", err)
 	}
@@ -252,6 +262,7 @@ func (run *SandboxRun) readRows(ctx context.Context, rows teaching.WideRowInspec
 			if cols == nil {
 				continue
 			}
+			run.LineRows++
 			nl := frame.Notation(cf, r.key, cols)
 			nl = nl[1 : len(nl)-1] // the row alone, inside this block's braces
 			nl[0].Note = r.whose
@@ -315,4 +326,47 @@ func (run *SandboxRun) Cross() (href templ.SafeURL, label string) {
 		return "", ""
 	}
 	return templ.SafeURL(fmt.Sprintf("/learn/celebrity?threshold=%d&followers=%d#sandbox", run.Threshold, followers)), label
+}
+
+// SandboxMaxPosts bounds the posts of a follow's run.
+const SandboxMaxPosts = 20
+
+// RunFollow measures a follow on a scratch store open opens (Deps.Sandbox): the sandbox's
+// author posts posts times (0 to SandboxMaxPosts), then a new user follows them, measured with
+// a log of its own, whose operations also go into ctx's log. The caller holds the sandbox's
+// gate.
+func RunFollow(ctx context.Context, open func() (frame.Scratch, error), posts int) (SandboxStep, error) {
+	if open == nil {
+		return SandboxStep{}, fmt.Errorf("no sandbox on this server: %w", domain.ErrUnavailable)
+	}
+	if posts < 0 || posts > SandboxMaxPosts {
+		return SandboxStep{}, domain.Invalid("", "a sandbox's author posts 0 to %d times", SandboxMaxPosts)
+	}
+	sc, err := open()
+	if err != nil {
+		return SandboxStep{}, fmt.Errorf("sandbox: %w", err)
+	}
+	defer func() { _ = sc.Close() }()
+	svc := social.New(sc.Users, sc.Tweets, sc.Lines, nil, domain.NewPasswordHasher(bcrypt.MinCost))
+	quiet := oplog.With(ctx, nil)
+	reader := sandboxFan + "1"
+	for _, u := range []string{sandboxAuthor, reader} {
+		if _, err := svc.SignUp(quiet, u, "sandbox password"); err != nil {
+			return SandboxStep{}, fmt.Errorf("sandbox sign-up: %w", err)
+		}
+	}
+	for range posts {
+		if _, err := svc.Post(quiet, sandboxAuthor, sandboxPost); err != nil {
+			return SandboxStep{}, fmt.Errorf("sandbox post: %w", err)
+		}
+	}
+	log := oplog.NewLog(false)
+	if err := svc.Follow(oplog.With(ctx, log), reader, sandboxAuthor); err != nil {
+		return SandboxStep{}, fmt.Errorf("sandbox follow: %w", err)
+	}
+	step := stepOf(log)
+	for _, op := range step.Ops {
+		oplog.Record(ctx, op)
+	}
+	return step, nil
 }

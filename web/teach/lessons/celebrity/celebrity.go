@@ -26,8 +26,9 @@ import (
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
 	return frame.Lesson{Slug: "celebrity", Title: "The celebrity problem",
-		Summary: "Fan-out on write costs a row per follower: push, pull, and the hybrid this server runs, with its threshold and what a post and a page cost.",
-		Show:    func(c *gin.Context) (templ.Component, error) { return showCelebrityLesson(h, c) }}
+		Summary:   "Fan-out on write costs a row per follower: push, pull, and the hybrid this server runs, with its threshold and what a post and a page cost.",
+		Show:      func(c *gin.Context) (templ.Component, error) { return showCelebrityLesson(h, c) },
+		Exercises: exercises(h.Deps.Sandbox, h.SandboxGate)}
 }
 
 // handler is the labs' handler, which the lesson reads the running store through.

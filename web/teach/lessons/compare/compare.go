@@ -18,8 +18,9 @@ import (
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
 	return frame.Lesson{Slug: "compare", Title: "One action, two models: compare mode",
-		Summary: "Run the same application on widerow and cql3 at once: every action's cost in both models side by side, and the reads where they disagree.",
-		Show:    func(c *gin.Context) (templ.Component, error) { return showCompareLesson(h, c) }}
+		Summary:   "Run the same application on widerow and cql3 at once: every action's cost in both models side by side, and the reads where they disagree.",
+		Show:      func(c *gin.Context) (templ.Component, error) { return showCompareLesson(h, c) },
+		Exercises: exercises(h.Deps.Sandbox, h.SandboxGate)}
 }
 
 // handler is the labs' handler, which the lesson reads the running store through.

@@ -2,8 +2,11 @@ package consistency
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strconv"
 
+	"twissandra/domain"
 	"twissandra/ports/teaching"
 	"twissandra/web/teach/frame"
 )
@@ -27,16 +30,76 @@ var staleQuestions = []staleQuestion{
 	{id: "consistency-2", write: "QUORUM", read: "QUORUM", ring: farC, gap: 0, trials: 12},
 }
 
+// readLevelQuestion asks the smallest read level that makes every read after a write at one
+// level fresh on the lab's three replicas: its grader runs the lab's trials, and the answer
+// is the first level (ONE, QUORUM, ALL) whose pair with the write the lab counts as
+// overlapping (R + W > N) and in whose trials no read was stale. Another write level, another
+// answer.
+type readLevelQuestion struct {
+	id     string
+	write  string
+	ring   teaching.LabRing
+	trials int
+}
+
+var readLevelQuestions = []readLevelQuestion{
+	{id: "consistency-3", write: "ONE", ring: farC, trials: 12},
+}
+
 func exercises(lab teaching.ConsistencyLab, gate *frame.Gate) []frame.Exercise {
 	if lab == nil {
 		return nil
 	}
-	out := make([]frame.Exercise, len(staleQuestions))
-	for i, q := range staleQuestions {
-		out[i] = q.exercise(lab)
+	out := make([]frame.Exercise, 0, len(staleQuestions)+len(readLevelQuestions))
+	for _, q := range staleQuestions {
+		out = append(out, q.exercise(lab))
+	}
+	for _, q := range readLevelQuestions {
+		out = append(out, q.exercise(lab))
+	}
+	for i := range out {
 		out[i].Gate = gate
 	}
 	return out
+}
+
+func (q readLevelQuestion) exercise(lab teaching.ConsistencyLab) frame.Exercise {
+	return frame.Exercise{ID: q.id, Kind: frame.Choose, Choices: slices.Clone(teaching.Levels),
+		Prompt: "Three replicas of a row (a replication factor of 3). A client writes at " + q.write +
+			", then reads right after the write answered. What is the smallest read level that makes every such read return the value just written, whatever the delays?",
+		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
+			run, err := lab.Trials(ctx, q.ring, 0, 1, q.trials)
+			if err != nil {
+				return frame.Grade{}, err
+			}
+			w, err := teaching.BlockFor(q.write, teaching.RingReplicas)
+			if err != nil {
+				return frame.Grade{}, err
+			}
+			model, seen := "", ""
+			for _, level := range teaching.Levels {
+				for _, p := range run.Pairs {
+					if p.Write != q.write || p.Read != level {
+						continue
+					}
+					r, _ := teaching.BlockFor(level, teaching.RingReplicas)
+					if seen != "" {
+						seen += "; "
+					}
+					seen += "at " + level + " (R = " + strconv.Itoa(r) + ", R + W = " + strconv.Itoa(r+w) + "): " + strconv.Itoa(p.Stale) + " of " + strconv.Itoa(p.Trials) + " stale"
+					if model == "" && p.Overlap && p.Stale == 0 {
+						model = level
+					}
+				}
+			}
+			if model == "" {
+				return frame.Grade{}, fmt.Errorf("the lab's trials ran no read that overlaps a write at %s: %w", q.write, domain.ErrUnavailable)
+			}
+			return frame.Grade{Model: model, Correct: answer == model,
+				Explanation: "The lab ran " + strconv.Itoa(q.trials) + " trials of a write at " + q.write + " (W = " + strconv.Itoa(w) + " of N = " + strconv.Itoa(teaching.RingReplicas) +
+					") and a read at each level: " + seen + ". A level below " + model + " may read stale whether or not these trials caught it: only R + W > N makes every read ask a replica that acknowledged the write. " +
+					model + " is the first level at which it does."}, nil
+		}}
 }
 
 func ms(us int64) string { return strconv.FormatFloat(float64(us)/1000, 'f', -1, 64) + " ms" }

@@ -34,3 +34,27 @@ func TestStaleExercisesAreGradedByTheTrials(t *testing.T) {
 		t.Errorf("ONE then ONE a second later: %q", got)
 	}
 }
+
+// The smallest read level that is always fresh is the first the lab's trials found overlapping
+// the write and never stale: the weaker the write, the stronger the read.
+func TestReadLevelExerciseIsGradedByTheTrials(t *testing.T) {
+	lab := webkit.Lab(t)
+	ctx := context.Background()
+	q := readLevelQuestions[0]
+	for _, c := range []struct{ write, read string }{{"ONE", "ALL"}, {"QUORUM", "QUORUM"}, {"ALL", "ONE"}} {
+		q.write = c.write
+		g, err := q.exercise(lab).GradeAnswer(ctx, "ONE")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Model != c.read {
+			t.Errorf("after a write at %s: %s, not %s", c.write, g.Model, c.read)
+		}
+		if g2, _ := q.exercise(lab).GradeAnswer(ctx, g.Model); !g2.Correct {
+			t.Errorf("after a write at %s: the model %q graded incorrect", c.write, g.Model)
+		}
+	}
+	if _, err := q.exercise(lab).GradeAnswer(ctx, "TWO"); err == nil {
+		t.Error("a level that is no choice was graded")
+	}
+}

@@ -27,16 +27,59 @@ var firstQuestions = []firstQuestion{
 		why: "LexicalUUIDType in 0.6 compares a UUID's two halves as signed 64-bit numbers, most significant first: a first hex digit from 8 to f makes the first half negative, so that UUID sorts before those that start 0 to 7."},
 }
 
+// orderQuestion asks the order of a row's UUID names under a comparator, newest first: its
+// grader stores them in a scratch row of the lab and slices the row reversed, whole; the
+// order the slice returns is the answer.
+type orderQuestion struct {
+	id         string
+	names      []string
+	comparator string
+}
+
+var orderQuestions = []orderQuestion{
+	{id: "timeuuid-3", names: labs.SplitNames(labs.UuidNames), comparator: "TimeUUIDType"},
+}
+
 func exercises(lab teaching.ColumnLab, gate *frame.Gate) []frame.Exercise {
 	if lab == nil {
 		return nil
 	}
-	out := make([]frame.Exercise, len(firstQuestions))
-	for i, q := range firstQuestions {
-		out[i] = q.exercise(lab)
+	out := make([]frame.Exercise, 0, len(firstQuestions)+len(orderQuestions))
+	for _, q := range firstQuestions {
+		out = append(out, q.exercise(lab))
+	}
+	for _, q := range orderQuestions {
+		out = append(out, q.exercise(lab))
+	}
+	for i := range out {
 		out[i].Gate = gate
 	}
 	return out
+}
+
+func (q orderQuestion) exercise(lab teaching.ColumnLab) frame.Exercise {
+	return frame.Exercise{ID: q.id, Kind: frame.Predict, Format: "the names, comma-separated, in the order returned",
+		Prompt: "A row of comparator " + q.comparator + " holds the columns named " + strings.Join(q.names, ", ") +
+			". A timeline reads it newest first: get_slice reversed, with a count that takes them all. In what order does it return the names?",
+		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
+			session := frame.ScratchSession()
+			defer func() { _ = lab.Clear(context.WithoutCancel(ctx), session) }()
+			if _, err := lab.Insert(ctx, session, q.names, "v"); err != nil {
+				return frame.Grade{}, err
+			}
+			sl, err := lab.Slice(ctx, session, q.comparator, teaching.Slice{Reversed: true, Count: len(q.names)})
+			if err != nil {
+				return frame.Grade{}, err
+			}
+			got := frame.LabNames(sl.Names)
+			given := frame.AnswerNames(answer)
+			for i := range given {
+				given[i] = strings.ToLower(given[i])
+			}
+			return frame.Grade{Model: frame.NamesAnswer(got), Correct: frame.SameNames(frame.NamesAnswer(given), got, true),
+				Explanation: "The store stored the names in a scratch row and ran " + sl.Call + ": it returned " + frame.NamesAnswer(got) +
+					". Reversed, the slice starts at the latest time a UUID carries (its time_hi, then time_mid, then time_low) and walks back: the order of the hex digits as written says nothing of it."}, nil
+		}}
 }
 
 func (q firstQuestion) exercise(lab teaching.ColumnLab) frame.Exercise {

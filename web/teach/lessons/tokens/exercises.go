@@ -22,22 +22,66 @@ var replicasQuestions = []replicasQuestion{
 	{id: "tokens-1", key: "jericevans", sim: teaching.RingSim{Nodes: defaultSimNodes, RF: 2}},
 }
 
-// exercises are the lesson's, on a store whose ring is simulated (a cluster's real ring has the
-// replication its keyspace has, not the question's; a store without one has none to ask of).
+// firstQuestion asks which of a few keys lies first on the ring, from the partitioner's
+// start: its grader places each key on the running backend's ring (MD5 on widerow, Murmur3 on
+// cql3) and the smallest token is the right answer. Another partitioner, or other keys, and
+// the answer changes.
+type firstQuestion struct {
+	id   string
+	keys []string
+}
+
+var firstQuestions = []firstQuestion{
+	{id: "tokens-2", keys: []string{"jericevans", "ericflo", "ann", "bob"}},
+}
+
+// exercises are the lesson's, on a store with a ring (memory has none to ask of): the
+// replicas' questions where the ring is simulated (a cluster's real ring has the replication
+// its keyspace has, not the question's), the order of keys on any ring.
 func exercises(ring teaching.Ring, gate *frame.Gate) []frame.Exercise {
 	if ring == nil {
 		return nil
 	}
+	kr, err := ring.PlaceKey(context.Background(), replicasQuestions[0].key, replicasQuestions[0].sim)
+	if err != nil {
+		return nil
+	}
 	var out []frame.Exercise
-	for _, q := range replicasQuestions {
-		if kr, err := ring.PlaceKey(context.Background(), q.key, q.sim); err != nil || !kr.Simulated {
-			continue
+	if kr.Simulated {
+		for _, q := range replicasQuestions {
+			out = append(out, q.exercise(ring))
 		}
-		e := q.exercise(ring)
-		e.Gate = gate
-		out = append(out, e)
+	}
+	for _, q := range firstQuestions {
+		out = append(out, q.exercise(ring))
+	}
+	for i := range out {
+		out[i].Gate = gate
 	}
 	return out
+}
+
+func (q firstQuestion) exercise(ring teaching.Ring) frame.Exercise {
+	return frame.Exercise{ID: q.id, Kind: frame.Choose, Choices: q.keys,
+		Prompt: "On this server's ring (the one this lesson draws, with this backend's partitioner), which of the row keys " + strings.Join(q.keys, ", ") +
+			" has the smallest token, the first from the ring's start?",
+		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
+			var first teaching.KeyRing
+			var tokens []string
+			for i, k := range q.keys {
+				kr, err := ring.PlaceKey(ctx, k, teaching.RingSim{Nodes: defaultSimNodes})
+				if err != nil {
+					return frame.Grade{}, err
+				}
+				if i == 0 || kr.Position < first.Position {
+					first = kr
+				}
+				tokens = append(tokens, strconv.Quote(k)+" "+kr.Token+" ("+strconv.FormatFloat(kr.Position*100, 'f', 1, 64)+"%)")
+			}
+			return frame.Grade{Model: first.Key, Correct: answer == first.Key,
+				Explanation: first.Partitioner + " gives the keys the tokens " + strings.Join(tokens, ", ") + ": " + strconv.Quote(first.Key) +
+					" lies first round the ring. A token is a hash of the key, not the key: the order of the names says nothing of where they lie, and another partitioner (MD5 on 0.6, Murmur3 on CQL3) puts them in another order."}, nil
+		}}
 }
 
 // nodeName reads a learner's node: "node 3", "Node 3" or "3".

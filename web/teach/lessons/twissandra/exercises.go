@@ -9,6 +9,7 @@ import (
 	"twissandra/domain/social"
 	"twissandra/ports/teaching"
 	"twissandra/web/teach/frame"
+	"twissandra/web/teach/labs"
 )
 
 // The fan-out question: in how many places does the store hold the newest tweet? Its grader
@@ -23,11 +24,47 @@ const (
 	maxFanoutPages = 10
 )
 
-func exercises(svc *social.Service, loc teaching.Locator) []frame.Exercise {
-	if loc == nil {
-		return nil
+// The seeds' fan-out on a scratch node: an author every follower of whom is pushed posts once,
+// and the rows that hold the post are counted. Its grader runs the celebrity lesson's sandbox
+// (labs.RunSandbox) at the highest threshold it takes, so that no author is pulled: another
+// follower, another row.
+const pushFollowers = 2
+
+func exercises(svc *social.Service, loc teaching.Locator, sandbox func() (frame.Scratch, error), gate *frame.Gate) []frame.Exercise {
+	var out []frame.Exercise
+	if loc != nil {
+		out = append(out, fanoutExercise(svc, loc))
 	}
-	return []frame.Exercise{{ID: "twissandra-1", Kind: frame.Predict, Format: "a whole number",
+	if sandbox != nil {
+		e := pushExercise(sandbox, pushFollowers)
+		e.Gate = gate
+		out = append(out, e)
+	}
+	return out
+}
+
+func pushExercise(sandbox func() (frame.Scratch, error), followers int) frame.Exercise {
+	return frame.Exercise{ID: "twissandra-2", Kind: frame.Predict, Format: "a whole number",
+		Prompt: "On a scratch node of the 0.6 model (the seeds' column families), an author with " + strconv.Itoa(followers) +
+			" followers posts once, and the post is copied to every follower, as the seeds do. How many rows of Userline and Timeline does the post write into (the tweet's own row apart)?",
+		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
+			n, err := frame.AnswerInt(answer)
+			if err != nil {
+				return frame.Grade{}, err
+			}
+			run, err := labs.RunSandbox(ctx, sandbox, labs.SandboxMaxThreshold, followers)
+			if err != nil {
+				return frame.Grade{}, err
+			}
+			return frame.Grade{Model: strconv.Itoa(run.LineRows), Correct: n == run.LineRows,
+				Explanation: "The post ran on a scratch node and cost " + run.Post.Headline + ". Read back, " + strconv.Itoa(run.LineRows) +
+					" rows hold it: " + strconv.Itoa(run.LineRows-1-len(run.Timelines)) + " of Userline (the author's userline and the public line), the author's own timeline, and " +
+					strconv.Itoa(len(run.Timelines)) + " followers' timelines. Fan-out on write: each follower more is a row more to write, so that each follower's page is one slice of one row."}, nil
+		}}
+}
+
+func fanoutExercise(svc *social.Service, loc teaching.Locator) frame.Exercise {
+	return frame.Exercise{ID: "twissandra-1", Kind: frame.Predict, Format: "a whole number",
 		Prompt: "Take the newest tweet on this server's public line, and its author's followers. In how many rows (partitions on cql3, entries of the maps on memory) does the store hold that tweet: its record, the lines it was added to, and the followers' timelines it was copied into?",
 		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
 			n, err := frame.AnswerInt(answer)
@@ -35,7 +72,7 @@ func exercises(svc *social.Service, loc teaching.Locator) []frame.Exercise {
 				return frame.Grade{}, err
 			}
 			return gradeFanout(ctx, svc, loc, n)
-		}}}
+		}}
 }
 
 func gradeFanout(ctx context.Context, svc *social.Service, loc teaching.Locator, n int) (frame.Grade, error) {

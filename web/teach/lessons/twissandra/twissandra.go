@@ -33,7 +33,7 @@ func Lesson(lh *labs.Handler) frame.Lesson {
 			g.POST("learn/twissandra/post", h.twissandraPost)
 		},
 		Topics:    []string{"column families", "fan-out on write", "denormalization"},
-		Exercises: exercises(h.Deps.Social, h.Deps.Locator)}
+		Exercises: exercises(h.Deps.Social, h.Deps.Locator, h.Deps.Sandbox, h.SandboxGate)}
 }
 
 // handler is the labs' handler, which the lesson reads the running store through.

@@ -2,6 +2,7 @@ package unique
 
 import (
 	"context"
+	"os"
 	"testing"
 
 	"twissandra/internal/testkit/webkit"
@@ -25,6 +26,38 @@ func TestRaceExerciseIsGradedByTheRace(t *testing.T) {
 		}
 		if _, err := q.exercise(st.Claims).GradeAnswer(ctx, "one"); err == nil {
 			t.Errorf("%s: a count that is no number was graded", name)
+		}
+	}
+}
+
+// Whose the name is after two claims is what the store reads back: the second claim by a
+// plain write takes the name, by the transaction it does not; on memory, widerow and the node.
+func TestSecondClaimExerciseIsGradedByTheStore(t *testing.T) {
+	stores := map[string]webkit.Stores{"memory": webkit.MemoryStores(), "widerow": webkit.WiderowStores(t)}
+	if os.Getenv("TWISSANDRA_CQL_HOSTS") != "" {
+		stores["cql3"], _ = webkit.CQL3Stores(t)
+	}
+	ctx := context.Background()
+	for name, st := range stores {
+		q := secondQuestions[0]
+		for _, c := range []struct {
+			lwt   bool
+			owner string
+		}{{false, secondClaimant}, {true, firstClaimant}} {
+			q.secondLWT = c.lwt
+			g, err := q.exercise(st.Claims).GradeAnswer(ctx, "ann")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.Model != c.owner {
+				t.Errorf("%s, second claim by the transaction %v: %s owns it", name, c.lwt, g.Model)
+			}
+			if g2, _ := q.exercise(st.Claims).GradeAnswer(ctx, g.Model); !g2.Correct {
+				t.Errorf("%s: the model %q graded incorrect", name, g.Model)
+			}
+		}
+		if _, err := q.exercise(st.Claims).GradeAnswer(ctx, "carol"); err == nil {
+			t.Errorf("%s: an answer that is no choice was graded", name)
 		}
 	}
 }
