@@ -76,6 +76,11 @@ func (l *queryLab) limits() (tables, makes int, busyFor time.Duration) {
 	return tables, makes, busyFor
 }
 
+// SetLabBudget sets how many tables the lab may make in any minute over the cluster (labMakes
+// unless set): for a deployment, or a test, whose cluster takes more schema changes. The count
+// is the cluster's (lab_changes), the bound each server's own: set the same on every server.
+func (s *Store) SetLabBudget(makes int) { s.lab.makes = makes }
+
 // LabBusyError is a trial the lab cannot run now without changing the schema more than the
 // cluster's bound allows: every slot's table was tried in the last minute, or the lab made its
 // tables of the minute already. A key already tried still runs.
