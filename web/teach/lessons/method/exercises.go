@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"twissandra/domain"
+	"twissandra/ports/oplog"
 	"twissandra/ports/teaching"
 	"twissandra/web/teach/frame"
 )
@@ -25,7 +26,24 @@ const designFormat = "CQL: CREATE TABLE t (…every column of the pattern with i
 // keyFormat is how a key is chosen without a node.
 const keyFormat = "partition: col, col; clustering: col desc, col asc (the clustering part optional)"
 
-func exercises(lab teaching.QueryLab, onNode bool, gate *frame.Gate) []frame.Exercise {
+// onCompareNode is the context of a grading in compare mode, when the node is the second
+// model's (nodeModel, beside primary without CQL): its statements go to that model's side of
+// the footer, as the query-first lesson's keys do; any other context as it is.
+func onCompareNode(primary, nodeModel string) func(context.Context) context.Context {
+	return func(ctx context.Context) context.Context {
+		if primary == "cql3" || nodeModel != "cql3" {
+			return ctx
+		}
+		if l := oplog.LogFrom(ctx); l != nil {
+			l.Record(oplog.Op{Model: primary, Kind: oplog.Note, Call: "querylab", Text: "querylab: the design is graded on " +
+				nodeModel + ", compare mode's second model: " + primary + " has no CQL"})
+			return oplog.With(ctx, l.Shadow(nodeModel))
+		}
+		return ctx
+	}
+}
+
+func exercises(lab teaching.QueryLab, onNode bool, gate *frame.Gate, node func(context.Context) context.Context) []frame.Exercise {
 	if lab == nil {
 		return nil
 	}
@@ -40,7 +58,9 @@ func exercises(lab teaching.QueryLab, onNode bool, gate *frame.Gate) []frame.Exe
 		if onNode {
 			e.Format = designFormat
 			e.Prompt += " Write its CREATE TABLE and the query: the node makes the table in the query lab's keyspace, fills it with the pattern's rows, and runs the query."
-			e.Grade = func(ctx context.Context, answer string) (frame.Grade, error) { return gradeDesign(ctx, lab, p, answer) }
+			e.Grade = func(ctx context.Context, answer string) (frame.Grade, error) {
+				return gradeDesign(node(ctx), lab, p, answer)
+			}
 		} else {
 			e.Format = keyFormat
 			e.Prompt += " Choose its partition key and clustering columns, with their order. (On a cql3 node this exercise takes the CREATE TABLE and the query, and the node grades them.)"

@@ -31,3 +31,13 @@ func TestDesignExercisePage(t *testing.T) {
 	body = html.UnescapeString(m.Submit("/learn/exercises/method-5", url.Values{"answer": {"partition: author; clustering: time"}}, "/learn/method#ex-method-5").Body)
 	webkit.MustContain(t, body, `data-verdict="incorrect"`, `<code id="ex-method-5-model">partition: tag; clustering: time desc</code>`)
 }
+
+// In compare mode the node is the second model's: the design is written in CQL, graded there,
+// and the footer says so.
+func TestDesignExerciseInCompareMode(t *testing.T) {
+	c := teachkit.NewApp(t, webkit.CompareStores(t)).Client(t)
+	webkit.MustContain(t, c.LessonPage("/learn/method"), `<textarea name="answer" id="ex-method-6-answer"`)
+	p, _ := teaching.LookupPattern("mentions")
+	body := html.UnescapeString(c.Submit("/learn/exercises/method-6", url.Values{"answer": {teaching.DesignText(p, teaching.RulesKey(p))}}, "/learn/method#ex-method-6").Body)
+	webkit.MustContain(t, body, `data-verdict="correct"`, "the design is graded on cql3, compare mode's second model")
+}

@@ -13,7 +13,7 @@ func designExercise(t *testing.T, st webkit.Stores, onNode bool, pattern string)
 	t.Helper()
 	for i, p := range teaching.DesignPatterns() {
 		if p.ID == pattern {
-			e := exercises(st.QueryLab, onNode, nil)[i]
+			e := exercises(st.QueryLab, onNode, nil, onCompareNode(st.Backend, ""))[i]
 			return func(answer string) (bool, string, string) {
 				g, err := e.GradeAnswer(context.Background(), answer)
 				if err != nil {

@@ -29,10 +29,11 @@ import (
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
 	return frame.Lesson{Slug: "method", Title: "The method: from queries to tables",
-		Summary:   "Twissandra's CQL3 schema derived as DS220 teaches: the conceptual model, the access patterns, the mapping rules, then each partition's values and bytes from your figures, against the partitions the store holds.",
-		Topics:    []string{"method", "conceptual model", "access patterns", "mapping rules", "logical model", "physical model", "partition size"},
-		Show:      func(c *gin.Context) (templ.Component, error) { return showMethodLesson(h, c) },
-		Exercises: exercises(lh.Deps.QueryLab, lh.Deps.Backend == "cql3" || lh.Deps.CompareBackend == "cql3", lh.LabGate)}
+		Summary: "Twissandra's CQL3 schema derived as DS220 teaches: the conceptual model, the access patterns, the mapping rules, then each partition's values and bytes from your figures, against the partitions the store holds.",
+		Topics:  []string{"method", "conceptual model", "access patterns", "mapping rules", "logical model", "physical model", "partition size"},
+		Show:    func(c *gin.Context) (templ.Component, error) { return showMethodLesson(h, c) },
+		Exercises: exercises(lh.Deps.QueryLab, lh.Deps.Backend == "cql3" || lh.Deps.CompareBackend == "cql3", lh.LabGate,
+			onCompareNode(lh.Deps.Backend, lh.Deps.CompareBackend))}
 }
 
 // handler is the labs' handler, which the lesson reads the running store through.
