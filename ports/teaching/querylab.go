@@ -26,6 +26,11 @@ import (
 type QueryLab interface {
 	// TryKey tries k for learner (whom the limit counts: a browser's device, else its address).
 	TryKey(ctx context.Context, learner string, k KeyChoice) (KeyTrial, error)
+	// TryDesign makes the table of a learner's design (its key, on the pattern's columns)
+	// under the same bounds, fills it with the pattern's rows and runs the design's query,
+	// composed from its parsed form with the pattern's sample values; it reports the trial,
+	// whether the rows came in the pattern's order, and how many rows the pattern wants.
+	TryDesign(ctx context.Context, learner string, d TableDesign) (DesignTrial, error)
 }
 
 // ErrNoQueryLab is what a store without CQL answers TryKey with.
@@ -67,6 +72,9 @@ type KeyPattern struct {
 	Desc       bool
 	Partition  []string
 	Clustering []ClusteringChoice
+	// Unique are the columns that make a row unique beside those the query names or orders
+	// by: the method's rules cluster them last (RulesKey).
+	Unique []string
 }
 
 // KeyPatterns are the access patterns of the lab.
@@ -79,7 +87,7 @@ var KeyPatterns = []KeyPattern{
 		Partition: []string{"day"}, Clustering: []ClusteringChoice{{"time", true}}},
 	{ID: "followers", What: "who follows a user", Query: "Q5", Columns: []KeyColumn{
 		{"username", "text", Given}, {"follower", "text", Unknown}, {"since", "timestamp", Unknown}},
-		Partition: []string{"username"}, Clustering: []ClusteringChoice{{"follower", false}}},
+		Partition: []string{"username"}, Clustering: []ClusteringChoice{{"follower", false}}, Unique: []string{"follower"}},
 	{ID: "user", What: "a user by username", Query: "Q1", Columns: []KeyColumn{
 		{"id", "uuid", Unknown}, {"username", "text", Given}, {"created_at", "timestamp", Unknown}},
 		Partition: []string{"username"}},
@@ -90,11 +98,12 @@ const MaxClustering = 2
 
 // LookupPattern returns the pattern of that ID.
 func LookupPattern(id string) (KeyPattern, bool) {
-	i := slices.IndexFunc(KeyPatterns, func(p KeyPattern) bool { return p.ID == id })
+	ps := DesignPatterns()
+	i := slices.IndexFunc(ps, func(p KeyPattern) bool { return p.ID == id })
 	if i < 0 {
 		return KeyPattern{}, false
 	}
-	return KeyPatterns[i], true
+	return ps[i], true
 }
 
 // Column returns the pattern's column of that name.

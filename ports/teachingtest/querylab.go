@@ -34,6 +34,15 @@ func RunQueryLab(t *testing.T, lab teaching.QueryLab, available bool) {
 		}
 	})
 	if !available {
+		t.Run("DesignSaysWhyNot", func(t *testing.T) {
+			d, err := teaching.ParseDesign("userline", teaching.DesignText(teaching.KeyPatterns[0], teaching.KeyPatterns[0].Answer()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := lab.TryDesign(c, session, d); !errors.Is(err, teaching.ErrNoQueryLab) {
+				t.Fatalf("%v, want ErrNoQueryLab", err)
+			}
+		})
 		t.Run("SaysWhyNot", func(t *testing.T) {
 			_, err := lab.TryKey(c, session, teaching.KeyPatterns[0].Answer())
 			if !errors.Is(err, teaching.ErrNoQueryLab) || len(err.Error()) < len(teaching.ErrNoQueryLab.Error())+40 {
@@ -86,6 +95,41 @@ func RunQueryLab(t *testing.T, lab teaching.QueryLab, available bool) {
 			again, err := lab.TryKey(c, porttest.Name("session"), tc.k)
 			if err != nil || again.Created || again.Table != got.Table || again.Outcome != got.Outcome || again.Rows != got.Rows {
 				t.Errorf("a second trial: %+v, %v; want the same table, reused", again, err)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name, pattern, design string
+		outcome               teaching.Outcome
+		partitions, rows      int
+		inOrder               bool
+	}{
+		{"ARightDesign", "hashtag", "CREATE TABLE t (tag text, day date, time timeuuid, author text, body text, PRIMARY KEY (tag, time)) WITH CLUSTERING ORDER BY (time DESC); SELECT * FROM t WHERE tag = ? LIMIT 10",
+			teaching.OnePartition, 1, 6, true},
+		{"AscendingComesInTheWrongOrder", "mentions", "CREATE TABLE t (mentioned text, time timeuuid, tweet_id timeuuid, author text, body text, PRIMARY KEY (mentioned, time)); SELECT * FROM t WHERE mentioned = 'ann'",
+			teaching.OnePartition, 1, 6, false},
+		{"ANameOffThePartitionKeyNeedsFiltering", "mentions", "CREATE TABLE t (mentioned text, time timeuuid, tweet_id timeuuid, author text, body text, PRIMARY KEY (author, time)); SELECT * FROM t WHERE mentioned = ?",
+			teaching.NeedsFiltering, 3, 6, false},
+		{"NoRestrictionReadsEveryPartition", "followers", "CREATE TABLE t (username text, follower text, since timestamp, PRIMARY KEY (username, follower)); SELECT * FROM t",
+			teaching.EveryPartition, 3, 6, true},
+		{"DayBucketsListedWithIn", "public", "CREATE TABLE t (line text, day date, time timeuuid, author text, body text, PRIMARY KEY (day, time)) WITH CLUSTERING ORDER BY (time DESC); SELECT * FROM t WHERE day IN (?, ?, ?) ORDER BY time DESC",
+			teaching.ManyPartitions, 3, 10, true},
+	} {
+		t.Run("Design"+tc.name, func(t *testing.T) {
+			d, err := teaching.ParseDesign(tc.pattern, tc.design)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := lab.TryDesign(c, porttest.Name("session"), d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Outcome != tc.outcome || got.Partitions != tc.partitions || got.Rows != tc.rows || got.InOrder != tc.inOrder {
+				t.Fatalf("%s on %d partitions, %d rows, in order %v (%q); want %s, %d, %d, %v", got.Outcome, got.Partitions, got.Rows, got.InOrder, got.Message,
+					tc.outcome, tc.partitions, tc.rows, tc.inOrder)
+			}
+			if want, ok := teaching.LookupPattern(tc.pattern); ok && got.Table != "" && got.Choice.Pattern != want.ID {
+				t.Errorf("the trial's pattern %q", got.Choice.Pattern)
 			}
 		})
 	}

@@ -76,6 +76,11 @@ func (l *queryLab) limits() (tables, makes int, busyFor time.Duration) {
 	return tables, makes, busyFor
 }
 
+// SetLabBudget sets how many tables the lab may make in any minute over the cluster (labMakes
+// unless set): for a deployment, or a test, whose cluster takes more schema changes. The count
+// is the cluster's (lab_changes), the bound each server's own: set the same on every server.
+func (s *Store) SetLabBudget(makes int) { s.lab.makes = makes }
+
 // LabBusyError is a trial the lab cannot run now without changing the schema more than the
 // cluster's bound allows: every slot's table was tried in the last minute, or the lab made its
 // tables of the minute already. A key already tried still runs.
@@ -142,6 +147,14 @@ type labFixture struct {
 
 var labUsers = []string{"ann", "bob", "cat"}
 
+// keyValues are the values of p's given column in its rows: the users, or the hashtags.
+func keyValues(p teaching.KeyPattern) []string {
+	if p.ID == "hashtag" {
+		return []string{"cassandra", "golang", "cql"}
+	}
+	return labUsers
+}
+
 // fixtureOf makes the rows of p's table on the day of now: three users, each with two tweets a
 // day over three days (the lines), or followers, or a row each (the users).
 func fixtureOf(p teaching.KeyPattern, now time.Time) labFixture {
@@ -155,7 +168,7 @@ func fixtureOf(p teaching.KeyPattern, now time.Time) labFixture {
 	for _, c := range p.Columns {
 		switch c.Role {
 		case teaching.Given:
-			f.given[c.Name] = lit(labUsers[0])
+			f.given[c.Name] = lit(keyValues(p)[0])
 		case teaching.Constant:
 			f.given[c.Name] = lit("public")
 		case teaching.Bucket:
@@ -165,14 +178,14 @@ func fixtureOf(p teaching.KeyPattern, now time.Time) labFixture {
 		}
 	}
 	switch p.ID {
-	case "userline", "public":
-		for ui, u := range labUsers {
+	case "userline", "public", "hashtag", "mentions":
+		for ui, u := range keyValues(p) {
 			for di, d := range days {
 				for i := range 2 {
 					at := d.Add(time.Duration(9+ui*3+i) * time.Hour)
 					id := gocql.MinTimeUUID(at).String()
 					f.rows = append(f.rows, map[string]string{"username": lit(u), "author": lit(u), "line": lit("public"),
-						"day": lit(d.Format(time.DateOnly)), "time": id, "tweet_id": id,
+						"day": lit(d.Format(time.DateOnly)), "time": id, "tweet_id": id, "tag": lit(u), "mentioned": lit(u),
 						"body": lit(fmt.Sprintf("%s's tweet %d of day %d", u, i+1, di+1))})
 				}
 			}
@@ -249,23 +262,149 @@ func labQuery(ks, table string, p teaching.KeyPattern, k teaching.KeyChoice, f l
 
 // TryKey implements teaching.QueryLab.
 func (s *Store) TryKey(ctx context.Context, session string, k teaching.KeyChoice) (teaching.KeyTrial, error) {
+	t, _, _, err := s.trial(ctx, session, k, func(ks, table string, p teaching.KeyPattern, fix labFixture) (string, int, bool, int) {
+		q, named, in := labQuery(ks, table, p, k, fix)
+		return q, named, in, labLimit
+	})
+	return t, err
+}
+
+// TryDesign implements teaching.QueryLab: the design's key makes the table, under the same
+// slots and budget as TryKey's (a design is a key on the pattern's columns, so it shares the
+// table of the same key), and its query is composed from its parsed form (designQuery).
+func (s *Store) TryDesign(ctx context.Context, session string, d teaching.TableDesign) (teaching.DesignTrial, error) {
+	t, values, fix, err := s.trial(ctx, session, d.Key, func(ks, table string, p teaching.KeyPattern, fix labFixture) (string, int, bool, int) {
+		return designQuery(ks, table, p, d, fix)
+	})
+	dt := teaching.DesignTrial{KeyTrial: t, InOrder: true}
+	if err != nil {
+		return dt, err
+	}
+	p, _ := teaching.LookupPattern(d.Key.Pattern)
+	limit := labLimit
+	if d.Query.Limit > 0 {
+		limit = min(limit, d.Query.Limit)
+	}
+	for _, r := range fix.rows {
+		if !slices.ContainsFunc(p.Columns, func(c teaching.KeyColumn) bool { v, ok := fix.given[c.Name]; return ok && r[c.Name] != v }) {
+			dt.Want++
+		}
+	}
+	dt.Want = min(dt.Want, limit)
+	for i := 1; i < len(values); i++ {
+		a, b := timeOf(values[i-1]), timeOf(values[i])
+		if (p.Desc && b.After(a)) || (!p.Desc && b.Before(a)) {
+			dt.InOrder = false
+		}
+	}
+	return dt, nil
+}
+
+// timeOf is the time a value of an ordered column stands for (a timeuuid's, a timestamp's).
+func timeOf(v any) time.Time {
+	switch v := v.(type) {
+	case gocql.UUID:
+		return v.Time()
+	case time.Time:
+		return v
+	}
+	return time.Time{}
+}
+
+// designQuery composes the query of a parsed design on its table: each restriction with the
+// pattern's sample value (a given value, today's bucket or the buckets listed, or a bound that
+// takes in every sample row for a range), the order asked, and the limit (at most labLimit). It
+// returns how many partitions the query names (0: a scan), whether it lists them with IN, and
+// the limit. No text of the learner's is in it: only the pattern's column names, the sample's
+// literals, and the words of the parsed form.
+func designQuery(ks, table string, p teaching.KeyPattern, d teaching.TableDesign, f labFixture) (string, int, bool, int) {
+	q := d.Query
+	today := time.Now().UTC().Truncate(24 * time.Hour)
+	first, next := today.AddDate(0, 0, -2).Format(time.DateOnly), today.AddDate(0, 0, 1).Format(time.DateOnly)
+	sample := func(c teaching.KeyColumn) string {
+		if v, ok := f.given[c.Name]; ok {
+			return v
+		}
+		if b := f.buckets[c.Name]; len(b) > 0 {
+			return b[len(b)-1]
+		}
+		if len(f.rows) > 0 {
+			return f.rows[0][c.Name]
+		}
+		return "null"
+	}
+	var where []string
+	named, in := map[string]int{}, false
+	for _, r := range q.Where {
+		c, _ := p.Column(r.Column)
+		switch r.Op {
+		case "=":
+			where = append(where, c.Name+" = "+sample(c))
+			named[c.Name] = 1
+		case "IN":
+			vals := []string{sample(c)}
+			if b := f.buckets[c.Name]; len(b) > 0 {
+				vals = b[max(0, len(b)-r.Values):]
+			}
+			where = append(where, c.Name+" IN ("+strings.Join(vals, ", ")+")")
+			named[c.Name], in = len(vals), true
+		default:
+			var bound string
+			low := strings.HasPrefix(r.Op, ">")
+			switch {
+			case c.Type == "timeuuid" && low:
+				bound = "minTimeuuid('" + first + "')"
+			case c.Type == "timeuuid":
+				bound = "maxTimeuuid('" + next + "')"
+			case low:
+				bound = "'" + map[bool]string{true: first, false: ""}[c.Type == "date" || c.Type == "timestamp"] + "'"
+			default:
+				bound = "'" + map[bool]string{true: next, false: "~"}[c.Type == "date" || c.Type == "timestamp"] + "'"
+			}
+			where = append(where, c.Name+" "+r.Op+" "+bound)
+		}
+	}
+	partitions := 1
+	for _, pk := range d.Key.Partition {
+		partitions *= named[pk] // 0 when the query does not name it: a scan
+	}
+	cql := "SELECT * FROM " + ks + "." + table
+	if len(where) > 0 {
+		cql += " WHERE " + strings.Join(where, " AND ")
+	}
+	for i, o := range q.Order {
+		cql += map[bool]string{true: " ORDER BY ", false: ", "}[i == 0] + o.Column + map[bool]string{true: " DESC", false: " ASC"}[o.Desc]
+	}
+	limit := labLimit
+	if q.Limit > 0 {
+		limit = min(limit, q.Limit)
+	}
+	cql += fmt.Sprintf(" LIMIT %d", limit)
+	return cql, partitions, in, limit
+}
+
+// trial claims and fills the table of key k, runs the query build composes on it, and reports
+// what Cassandra made of it, with the values of the pattern's ordered column in the order the
+// rows came, and the fixture.
+func (s *Store) trial(ctx context.Context, session string, k teaching.KeyChoice,
+	build func(ks, table string, p teaching.KeyPattern, fix labFixture) (string, int, bool, int)) (teaching.KeyTrial, []any, labFixture, error) {
 	p, err := k.Validate()
 	if err != nil {
-		return teaching.KeyTrial{}, err
+		return teaching.KeyTrial{}, nil, labFixture{}, err
 	}
 	sess, err := s.sess()
 	if err != nil {
-		return teaching.KeyTrial{}, err
+		return teaching.KeyTrial{}, nil, labFixture{}, err
 	}
 	if !s.lab.trials.allow(session, time.Now()) {
-		return teaching.KeyTrial{}, teaching.ErrTooManyTrials
+		return teaching.KeyTrial{}, nil, labFixture{}, teaching.ErrTooManyTrials
 	}
 	ks := cql3.LabKeyspace(s.Keyspace())
 	t := teaching.KeyTrial{Choice: k, Keyspace: ks, Table: labTableName(k)}
 	now := time.Now()
 	fix := fixtureOf(p, now)
 	if err := s.prepareLabTable(ctx, sess, &t, p, fix, now); err != nil {
-		return t, err
+		return t, nil, fix, err
 	}
 	partitions := map[string]bool{}
 	for _, r := range fix.rows {
@@ -277,11 +416,17 @@ func (s *Store) TryKey(ctx context.Context, session string, k teaching.KeyChoice
 	}
 	t.Held = len(partitions)
 
-	query, named, in := labQuery(ks, t.Table, p, k, fix)
-	rows, qerr := labRun(ctx, sess, &t, query, in)
+	query, named, in, limit := build(ks, t.Table, p, fix)
+	ordered := ""
+	for _, c := range p.Columns {
+		if c.Role == teaching.Ordered {
+			ordered = c.Name
+		}
+	}
+	rows, values, qerr := labRun(ctx, sess, &t, query, in, ordered)
 	if unconfigured(qerr) {
 		// Another server is still making the table (its slot is claimed before its CREATE).
-		return t, &LabBusyError{Why: "the table of this key is being made on another server", After: time.Second}
+		return t, nil, fix, &LabBusyError{Why: "the table of this key is being made on another server", After: time.Second}
 	}
 	switch msg, refused := refusal(qerr); {
 	case qerr == nil:
@@ -296,20 +441,20 @@ func (s *Store) TryKey(ctx context.Context, session string, k teaching.KeyChoice
 		}
 	case refused && strings.Contains(msg, "ALLOW FILTERING"):
 		t.Outcome, t.Message, t.Partitions = teaching.NeedsFiltering, msg, t.Held
-		filtered := strings.Replace(query, fmt.Sprintf(" LIMIT %d", labLimit), fmt.Sprintf(" LIMIT %d ALLOW FILTERING", labLimit), 1)
-		rows, ferr := labRun(ctx, sess, &t, filtered, in)
+		filtered := strings.Replace(query, fmt.Sprintf(" LIMIT %d", limit), fmt.Sprintf(" LIMIT %d ALLOW FILTERING", limit), 1)
+		rows, fvalues, ferr := labRun(ctx, sess, &t, filtered, in, ordered)
 		if msg2, refused2 := refusal(ferr); refused2 {
 			t.Outcome, t.Message = teaching.Refused, msg+" With ALLOW FILTERING: "+msg2
 		} else if ferr != nil {
-			return t, wrap("query lab", ferr)
+			return t, nil, fix, wrap("query lab", ferr)
 		}
-		t.Rows = rows
+		t.Rows, values = rows, fvalues
 	case refused:
 		t.Outcome, t.Message = teaching.Refused, msg
 	default:
-		return t, wrap("query lab", qerr)
+		return t, nil, fix, wrap("query lab", qerr)
 	}
-	return t, nil
+	return t, values, fix, nil
 }
 
 // unconfigured reports whether err is Cassandra's answer to a table that does not exist (yet):
@@ -338,7 +483,7 @@ func refusal(err error) (string, bool) {
 // labRun runs a query of the lab (without paging when it lists partitions: Cassandra orders
 // the rows of several partitions only in one page), records it in the trial and returns the
 // rows it read.
-func labRun(ctx context.Context, sess gocqlx.Session, t *teaching.KeyTrial, cql string, unpaged bool) (int, error) {
+func labRun(ctx context.Context, sess gocqlx.Session, t *teaching.KeyTrial, cql string, unpaged bool, col string) (int, []any, error) {
 	start := time.Now()
 	q := sess.ContextQuery(ctx, cql, nil)
 	defer q.Release()
@@ -347,7 +492,14 @@ func labRun(ctx context.Context, sess gocqlx.Session, t *teaching.KeyTrial, cql 
 		q.PageSize(0)
 	}
 	iter := q.Iter()
-	rows := iter.NumRows()
+	rows := 0
+	var values []any
+	for m := map[string]any{}; iter.MapScan(m); m = map[string]any{} {
+		rows++
+		if v, ok := m[col]; ok {
+			values = append(values, v)
+		}
+	}
 	err := iter.Close()
 	st := teaching.LabStatement{CQL: cql, Took: time.Since(start), Rows: rows}
 	if err != nil {
@@ -357,7 +509,7 @@ func labRun(ctx context.Context, sess gocqlx.Session, t *teaching.KeyTrial, cql 
 		}
 	}
 	t.Statements = append(t.Statements, st)
-	return rows, err
+	return rows, values, err
 }
 
 // labExec runs a schema change or a write of the lab and records it in the trial.

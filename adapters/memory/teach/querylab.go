@@ -15,3 +15,9 @@ func (l Locator) TryKey(_ context.Context, _ string, k teaching.KeyChoice) (teac
 	return teaching.KeyTrial{}, teaching.NoQueryLab("the memory backend keeps Go maps: there are no tables, partitions or CQL queries to try a key on. " +
 		"Run the server with --backend cql3, or --compare cql3, to try keys on a real node")
 }
+
+// TryDesign implements teaching.QueryLab: as TryKey, no table to make.
+func (l Locator) TryDesign(ctx context.Context, learner string, d teaching.TableDesign) (teaching.DesignTrial, error) {
+	t, err := l.TryKey(ctx, learner, d.Key)
+	return teaching.DesignTrial{KeyTrial: t}, err
+}

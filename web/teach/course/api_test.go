@@ -11,6 +11,7 @@ import (
 	"twissandra/internal/testkit/teachkit"
 	"twissandra/internal/testkit/webkit"
 	"twissandra/web"
+	"twissandra/web/teach/frame"
 )
 
 // apiCall sends body as JSON to path (GET when body is ""), with token as the bearer when set,
@@ -55,6 +56,9 @@ func TestCourseAPIGradesEveryExerciseOnTheNode(t *testing.T) {
 	if st.Progress == nil {
 		st.Progress = memteach.NewProgress()
 	}
+	// The method lesson's designs make a table each in the query lab: more than the cluster's
+	// budget of a minute (the lab's own tests hold it to that budget).
+	st.QueryLab.(interface{ SetLabBudget(int) }).SetLabBudget(20)
 	gradeEveryExercise(t, st)
 }
 
@@ -96,6 +100,9 @@ func gradeEveryExercise(t *testing.T, st webkit.Stores) {
 				well := "0"
 				if len(ex.Choices) > 0 {
 					well = ex.Choices[0]
+				}
+				if ex.Kind == string(frame.Design) {
+					well = wrongDesign(t, ex.ID, st.Backend == "cql3")
 				}
 				b, _ := json.Marshal(map[string]string{"answer": well})
 				r = apiCall(t, c, http.MethodPost, path, "", string(b), &g)

@@ -1,60 +1,66 @@
-package method_test
+package method
 
 import (
-	"net/http"
-	"strconv"
+	"context"
+	"strings"
 	"testing"
 
-	"twissandra/internal/testkit/teachkit"
 	"twissandra/internal/testkit/webkit"
+	"twissandra/ports/teaching"
 )
 
-// The cells questions are graded by the partitions the store holds: a post more, a timeline
-// row more; a fan more, a followers row more; counted on widerow's engine and on the node.
-// Memory, which holds no cells, does not ask them.
-func TestCellsExercisesAreGradedByTheStore(t *testing.T) {
-	for name, st := range map[string]func(*testing.T) webkit.Stores{
-		"widerow": func(t *testing.T) webkit.Stores { return webkit.WiderowStores(t) },
-		"cql3":    func(t *testing.T) webkit.Stores { st, _ := webkit.CQL3Stores(t); return st },
-	} {
-		t.Run(name, func(t *testing.T) {
-			app := teachkit.NewApp(t, st(t))
-			c := app.Client(t)
-			if status, _ := teachkit.Answer(t, c, "method-1", "3"); status != http.StatusNotFound {
-				t.Errorf("nothing stored: %d", status)
-			}
-			teachkit.PostMany(t, app, "star", 2, 3)
-			cells := func(id string) int {
-				t.Helper()
-				_, model := teachkit.MustAnswer(t, c, id, "0")
-				if ok, _ := teachkit.MustAnswer(t, c, id, model); !ok {
-					t.Errorf("%s: the model %q graded incorrect", id, model)
+func designExercise(t *testing.T, st webkit.Stores, onNode bool, pattern string) func(string) (bool, string, string) {
+	t.Helper()
+	for i, p := range teaching.DesignPatterns() {
+		if p.ID == pattern {
+			e := exercises(st.QueryLab, onNode, nil, onCompareNode(st.Backend, ""))[i]
+			return func(answer string) (bool, string, string) {
+				g, err := e.GradeAnswer(context.Background(), answer)
+				if err != nil {
+					t.Fatalf("%q: %v", answer, err)
 				}
-				n, _ := strconv.Atoi(model)
-				return n
+				return g.Correct, g.Explanation, g.Model
 			}
-			timeline, followers := cells("method-1"), cells("method-2")
-			if _, err := app.Social.Post(webkit.BG(), "star", "one more"); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := app.Social.SignUp(webkit.BG(), "fan9", "password1"); err != nil {
-				t.Fatal(err)
-			}
-			if err := app.Social.Follow(webkit.BG(), "fan9", "star"); err != nil {
-				t.Fatal(err)
-			}
-			timeline2, followers2 := cells("method-1"), cells("method-2")
-			t.Logf("%s: timeline %d then %d, followers %d then %d", name, timeline, timeline2, followers, followers2)
-			if timeline < 3 || timeline2 <= timeline || followers < 2 || followers2 <= followers {
-				t.Errorf("%s: timeline %d then %d, followers %d then %d", name, timeline, timeline2, followers, followers2)
-			}
-			if status, _ := teachkit.Answer(t, c, "method-1", "three"); status != http.StatusBadRequest {
-				t.Errorf("a count that is no number: %d", status)
-			}
-		})
+		}
 	}
-	app := teachkit.NewApp(t, webkit.MemoryStores())
-	if status, _ := teachkit.Answer(t, app.Client(t), "method-1", "3"); status != http.StatusNotFound {
-		t.Errorf("memory asks the cells question: %d", status)
+	t.Fatalf("no pattern %s", pattern)
+	return nil
+}
+
+// Without a node the key is chosen, and the mapping rules grade it.
+func TestDesignWithoutANodeIsGradedByTheRules(t *testing.T) {
+	grade := designExercise(t, webkit.MemoryStores(), false, "followers")
+	if ok, why, model := grade("partition: follower; clustering: username"); ok || model != "partition: username; clustering: follower asc" || !strings.Contains(why, "cql3 node") {
+		t.Errorf("a key on the follower: %v, %q, %q", ok, why, model)
+	}
+	if ok, _, _ := grade("partition: username; clustering: follower"); !ok {
+		t.Error("the rules' key graded incorrect")
+	}
+}
+
+// On the node the design runs: the right one is correct; one that needs ALLOW FILTERING, one
+// that reads every partition, one in the wrong order, one hot partition are not, and say why.
+func TestDesignOnTheNodeIsGradedByWhatItDid(t *testing.T) {
+	st, _ := webkit.CQL3Stores(t)
+	grade := designExercise(t, st, true, "mentions")
+	const table = "CREATE TABLE t (mentioned text, time timeuuid, tweet_id timeuuid, author text, body text, "
+	_, _, model := grade("CREATE TABLE x (mentioned text, time timeuuid, tweet_id timeuuid, author text, body text, PRIMARY KEY (author, time)); SELECT * FROM x")
+	for _, tc := range []struct {
+		answer string
+		ok     bool
+		says   string
+	}{
+		{model, true, "one-partition on 1 of 3"},
+		{table + "PRIMARY KEY (author, time)); SELECT * FROM t WHERE mentioned = ?", false, "needed ALLOW FILTERING"},
+		{table + "PRIMARY KEY (mentioned, time)) WITH CLUSTERING ORDER BY (time DESC); SELECT * FROM t", false, "read every partition"},
+		{table + "PRIMARY KEY (mentioned, time)); SELECT * FROM t WHERE mentioned = ?", false, "order asked (newest first)"},
+	} {
+		if ok, why, _ := grade(tc.answer); ok != tc.ok || !strings.Contains(why, tc.says) {
+			t.Errorf("%q: %v, %q; want %v saying %q", tc.answer, ok, why, tc.ok, tc.says)
+		}
+	}
+	pub := designExercise(t, st, true, "public")
+	if ok, why, _ := pub("CREATE TABLE t (line text, day date, time timeuuid, author text, body text, PRIMARY KEY (line, time)) WITH CLUSTERING ORDER BY (time DESC); SELECT * FROM t WHERE line = ? ORDER BY time DESC"); ok || !strings.Contains(why, "without bound") {
+		t.Errorf("one public partition: %v, %q", ok, why)
 	}
 }

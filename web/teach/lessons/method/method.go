@@ -29,10 +29,11 @@ import (
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
 	return frame.Lesson{Slug: "method", Title: "The method: from queries to tables",
-		Summary:   "Twissandra's CQL3 schema derived as DS220 teaches: the conceptual model, the access patterns, the mapping rules, then each partition's values and bytes from your figures, against the partitions the store holds.",
-		Topics:    []string{"method", "conceptual model", "access patterns", "mapping rules", "logical model", "physical model", "partition size"},
-		Show:      func(c *gin.Context) (templ.Component, error) { return showMethodLesson(h, c) },
-		Exercises: exercises(h)}
+		Summary: "Twissandra's CQL3 schema derived as DS220 teaches: the conceptual model, the access patterns, the mapping rules, then each partition's values and bytes from your figures, against the partitions the store holds.",
+		Topics:  []string{"method", "conceptual model", "access patterns", "mapping rules", "logical model", "physical model", "partition size"},
+		Show:    func(c *gin.Context) (templ.Component, error) { return showMethodLesson(h, c) },
+		Exercises: append(cellsExercises(h), exercises(lh.Deps.QueryLab, lh.Deps.Backend == "cql3" || lh.Deps.CompareBackend == "cql3", lh.LabGate,
+			onCompareNode(lh.Deps.Backend, lh.Deps.CompareBackend))...)}
 }
 
 // handler is the labs' handler, which the lesson reads the running store through.
@@ -326,11 +327,14 @@ func estimateOf(t frame.ChebTable, f figures, pushed bool) estimate {
 			perRow += sizeOf(c, f)
 		}
 	}
-	e.Nv = e.Nr*(nc-npk-ns) + ns
+	e.Nv = cellsOf(e.Nr, nc, npk, ns)
 	e.St = once + e.Nr*perRow + e.Nv*tavg
 	e.OverCells, e.OverMiB = e.Nv > guideCells, e.St > guideBytes
 	return e
 }
+
+// cellsOf is the number of values of a partition: Nv = Nr (Nc − Npk − Ns) + Ns.
+func cellsOf(nr, nc, npk, ns int64) int64 { return nr*(nc-npk-ns) + ns }
 
 // postCopy is one table a post writes, and how many rows of it.
 type postCopy struct {
