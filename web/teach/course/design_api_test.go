@@ -8,12 +8,12 @@ import (
 	"twissandra/ports/teaching"
 )
 
-// wrongDesign is a well-formed, wrong design for the method lesson's exercise id (method-N: the
+// wrongDesign is a well-formed, wrong design for the method lesson's exercise id (design-N: the
 // N-th design pattern): on a node the pattern's own table with a query that names no partition
 // (a scan, on the table the model answer uses too); elsewhere a key on the wrong column.
 func wrongDesign(t *testing.T, id string, onNode bool) string {
 	t.Helper()
-	n, err := strconv.Atoi(strings.TrimPrefix(id, "method-"))
+	n, err := strconv.Atoi(strings.TrimPrefix(id, "design-"))
 	ps := teaching.DesignPatterns()
 	if err != nil || n < 1 || n > len(ps) {
 		t.Fatalf("%s: not a design exercise", id)
