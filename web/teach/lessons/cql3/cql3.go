@@ -8,7 +8,9 @@ package cql3
 //go:generate go tool templ generate -path .
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -151,23 +153,18 @@ func showCQL3Lesson(h *handler, c *gin.Context) (templ.Component, error) {
 			return nil, err
 		}
 	}
-	if h.Deps.CQL != nil { // the running node's partition, with each cell's write time
-		rows, err := h.Deps.CQL.ReadPartition(ctx, "followers", []string{d.User}, teaching.Slice{Count: followersShown})
-		if err != nil {
-			return nil, err
-		}
-		d.Live, d.Returned = "cql3", len(rows)
-		d.CQLLines, d.WideRows = models.CqlNotation(&followers, []string{d.User}, rows), models.WideRowNotation(&followers, []string{d.User}, rows)
+	rows, live, err := h.followerRows(ctx, d.User, f.Followers, followersShown)
+	if errors.Is(err, errTooManyToBuild) {
+		d.Error = "@" + d.User + " has more than " + strconv.Itoa(builtMax) + " followers, more than this lesson builds the partition from without a node."
 		return cql3LessonView(d), nil
-	}
-	// Elsewhere: the same follows, read through the use cases, as the table holds them.
-	page, err := h.Deps.Social.Followers(ctx, d.User, "", followersShown)
-	if err != nil {
+	} else if err != nil {
 		return nil, err
 	}
-	rows := builtFollowerRows(d.User, f.Followers, page.Follows)
-	d.Live, d.Returned = "built", len(rows)
+	d.Live, d.Returned = live, len(rows)
 	d.CQLLines, d.WideRows = models.CqlNotation(&followers, []string{d.User}, rows), models.WideRowNotation(&followers, []string{d.User}, rows)
+	if live == "cql3" {
+		return cql3LessonView(d), nil
+	}
 	if h.Deps.Wide != nil { // and the 0.6 rows they come from
 		if uid, err := h.Deps.Wide.UserRowKey(ctx, d.User); err == nil {
 			if cols, err := h.Deps.Wide.ReadRow(ctx, "Twissandra", "Followers", uid, teaching.Slice{Count: followersShown}); err == nil {
@@ -179,6 +176,49 @@ func showCQL3Lesson(h *handler, c *gin.Context) (templ.Component, error) {
 		}
 	}
 	return cql3LessonView(d), nil
+}
+
+// builtMax bounds the follows read to build a followers partition where no node holds one.
+const builtMax = 10 * domain.MaxPageSize
+
+// errTooManyToBuild is a user with more followers than the lesson builds a partition from: the
+// request asks more than this server reads for it, a client's error.
+var errTooManyToBuild = fmt.Errorf("too many followers to build the partition from: %w", domain.ErrInvalid)
+
+// followerRows are the first n rows of user's partition of the followers table, in its
+// clustering order (the lesson's "As CQL3 rows" and the order question read them here), and
+// where they come from: "cql3", read on the running node with each cell's write time; "built",
+// elsewhere, from every follow of user the use cases list (count is the user's follower count,
+// the static column), sorted as the table sorts them: widerow's Followers row holds them by the
+// followers' UUIDs, so the first n by name need all of them.
+func (h *handler) followerRows(ctx context.Context, user string, count int64, n int) ([][]frame.CQLCell, string, error) {
+	if h.Deps.CQL != nil {
+		rows, err := h.Deps.CQL.ReadPartition(ctx, "followers", []string{user}, teaching.Slice{Count: n})
+		return rows, "cql3", err
+	}
+	if count > builtMax {
+		return nil, "", tooManyToBuild(user, builtMax)
+	}
+	var follows []domain.Follow
+	for start := ""; ; {
+		page, err := h.Deps.Social.Followers(ctx, user, start, domain.MaxPageSize)
+		if err != nil {
+			return nil, "", err
+		}
+		if follows = append(follows, page.Follows...); len(follows) > builtMax {
+			return nil, "", tooManyToBuild(user, builtMax)
+		}
+		if page.Next == "" {
+			break
+		}
+		start = page.Next
+	}
+	rows := builtFollowerRows(user, count, follows)
+	return rows[:min(n, len(rows))], "built", nil
+}
+
+func tooManyToBuild(user string, limit int) error {
+	return fmt.Errorf("@%s has more than the %d followers this lesson builds the partition from without a node (%w)", user, limit, errTooManyToBuild)
 }
 
 // builtFollowerRows are the rows of the followers table for user's follows, as the cql3

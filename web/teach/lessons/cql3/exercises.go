@@ -12,9 +12,9 @@ import (
 	"twissandra/web/teach/labs"
 )
 
-// The lesson's questions: in which order the node returns the rows of a followers partition
-// (its grader reads the partition on the running node: the rows it returns are the right
-// answer, and a new follower changes them), and how many partitions a query reads on a table
+// The lesson's questions: in which order the rows of a followers partition come back (on every
+// backend: its grader reads the partition as the lesson's "As CQL3 rows" does, on the running
+// node or built from the running store's follows, and a new follower changes the answer), and how many partitions a query reads on a table
 // keyed the other way round (its grader runs it on the query lab's node).
 
 // orderShown is how many rows of the followers partition the order question reads.
@@ -26,13 +26,11 @@ var scanKey = teaching.KeyChoice{Pattern: "followers", Partition: []string{"foll
 
 func exercises(h *handler) []frame.Exercise {
 	var out []frame.Exercise
-	if h.Deps.CQL != nil { // the running backend is the node (compare mode's node has no inspector here)
-		out = append(out, frame.Exercise{ID: "cql3-1", Kind: frame.Predict,
-			Format: "the followers' usernames in the order returned, separated by commas (\"none\" for none)",
-			Prompt: "The followers table is keyed PRIMARY KEY (username, follower). Take the author of the newest tweet on this server's public line: SELECT follower FROM followers WHERE username = <author> LIMIT " +
-				strconv.Itoa(orderShown) + ". Which followers come back, in order?",
-			Grade: h.gradeOrder})
-	}
+	out = append(out, frame.Exercise{ID: "cql3-1", Kind: frame.Predict,
+		Format: "the followers' usernames in the order returned, separated by commas (\"none\" for none)",
+		Prompt: "The followers table is keyed PRIMARY KEY (username, follower). Take the author of the newest tweet on this server's public line: SELECT follower FROM followers WHERE username = <author> LIMIT " +
+			strconv.Itoa(orderShown) + ". Which followers come back, in order?",
+		Grade: h.gradeOrder})
 	if h.QueryLabOnNode() {
 		out = append(out, frame.Exercise{ID: "cql3-2", Kind: frame.Predict, Format: "a whole number", Gate: frame.NewGate("key trial", 4, 1, 10),
 			Prompt: "The query lab fills a table of follows (a few users, each with followers) and keys it " + scanKey.String() +
@@ -51,7 +49,15 @@ func (h *handler) gradeOrder(ctx context.Context, answer string) (frame.Grade, e
 		return frame.Grade{}, fmt.Errorf("no tweet on this server yet: post one, then answer: %w", domain.ErrNotFound)
 	}
 	author := page.Tweets[0].Username
-	rows, err := h.Deps.CQL.ReadPartition(ctx, "followers", []string{author}, teaching.Slice{Count: orderShown})
+	var count int64 // the static column, which only the rows built without a node need
+	if h.Deps.CQL == nil {
+		f, err := h.Deps.Social.FanoutOf(ctx, author)
+		if err != nil {
+			return frame.Grade{}, err
+		}
+		count = f.Followers
+	}
+	rows, live, err := h.followerRows(ctx, author, count, orderShown)
 	if err != nil {
 		return frame.Grade{}, err
 	}
@@ -64,8 +70,13 @@ func (h *handler) gradeOrder(ctx context.Context, answer string) (frame.Grade, e
 		}
 	}
 	return frame.Grade{Model: frame.NamesAnswer(names), Correct: frame.SameNames(answer, names, true),
-		Explanation: "The node read @" + author + "'s partition of followers: it returned " + frame.NamesAnswer(names) +
-			". A partition's rows are stored and returned in the order of its clustering column, follower: text, compared as its UTF-8 bytes (uppercase before lowercase, \"bob10\" before \"bob9\"), whatever order the follows came in; the partition key, username, only says which partition."}, nil
+		Explanation: fmt.Sprintf(from[live], author, frame.NamesAnswer(names)) + ". A partition's rows are stored and returned in the order of its clustering column, follower: text, compared as its UTF-8 bytes (uppercase before lowercase, \"bob10\" before \"bob9\"), whatever order the follows came in; the partition key, username, only says which partition."}, nil
+}
+
+// from says where the rows of the order question came from, by followerRows' source.
+var from = map[string]string{
+	"cql3":  "The node read @%s's partition of followers (as the lesson's \"As CQL3 rows\" does): it returned %s",
+	"built": "No node runs here: the running store listed every follower of @%s, sorted as the followers table holds them (as the lesson's \"As CQL3 rows\" does); its first rows are %s",
 }
 
 func (h *handler) gradeScan(ctx context.Context, answer string) (frame.Grade, error) {
