@@ -154,9 +154,12 @@ type PageHealth struct {
 	Wider               []string // on a page wider than the viewport: the elements past its edge
 }
 
-// Health is the page's health, failing the test (but going on) unless it is as it must be.
+// Health is the page's health, failing the test (but going on) unless it is as it must be. It
+// waits for the page's stylesheets first: an element a test waits for may be in the document
+// before they are, and a page laid out without them is as wide as its widest figure.
 func (b *Tab) Health() PageHealth {
 	b.t.Helper()
+	b.WaitFor(`document.readyState === "complete"`)
 	h, err := chromedp.Run(b.Ctx, chromedp.Evaluate[PageHealth](`(() => ({
 		Status: (performance.getEntriesByType("navigation")[0] || {}).responseStatus || 0,
 		CSP: window.__csp || [],
