@@ -321,43 +321,108 @@ func (l *Lab) Clear(ctx context.Context, session string) error {
 	})
 }
 
-// Slice implements teaching.ColumnLab.
-func (l *Lab) Slice(ctx context.Context, session, comparator string, s teaching.Slice) (teaching.LabSlice, error) {
+// labSlice is a checked get_slice of the lab: the row, the column family, its comparator and
+// the bounds as the comparator reads them.
+type labSlice struct {
+	key, cf       string
+	cmp           engine.Comparator
+	start, finish []byte
+	s             teaching.Slice
+}
+
+func newLabSlice(session, comparator string, s teaching.Slice) (labSlice, error) {
 	key, err := labKey(session)
 	if err != nil {
-		return teaching.LabSlice{}, err
+		return labSlice{}, err
 	}
 	cf, cmp, ok := labCF(comparator)
 	if !ok {
-		return teaching.LabSlice{}, domain.Invalid("comparator", "%q is none of the six comparators", comparator)
+		return labSlice{}, domain.Invalid("comparator", "%q is none of the six comparators", comparator)
 	}
 	if s.Count < 0 || s.Count > LabMaxRow {
-		return teaching.LabSlice{}, domain.Invalid("count", "must be from 0 to %d", LabMaxRow)
+		return labSlice{}, domain.Invalid("count", "must be from 0 to %d", LabMaxRow)
 	}
 	start, err := labName(cmp, s.Start)
 	if err != nil {
-		return teaching.LabSlice{}, domain.Invalid("start", "%s", err)
+		return labSlice{}, domain.Invalid("start", "%s", err)
 	}
 	finish, err := labName(cmp, s.Finish)
 	if err != nil {
-		return teaching.LabSlice{}, domain.Invalid("finish", "%s", err)
+		return labSlice{}, domain.Invalid("finish", "%s", err)
+	}
+	return labSlice{key: key, cf: cf, cmp: cmp, start: start, finish: finish, s: s}, nil
+}
+
+// run runs the get_slice on n.
+func (q labSlice) run(ctx context.Context, n *engine.Node) (teaching.LabSlice, error) {
+	out := teaching.LabSlice{Call: fmt.Sprintf("get_slice(keyspace='Scratch', key='%s', column_parent=ColumnParent(column_family='%s'), predicate=SlicePredicate(slice_range=SliceRange(start=%s, finish=%s, reversed=%s, count=%d)), consistency_level=ONE)",
+		q.key, q.cf, labBound(q.cmp, q.start), labBound(q.cmp, q.finish), pyBool(q.s.Reversed), q.s.Count)}
+	cols, err := n.GetSlice(ctx, labKeyspace, q.key, engine.ColumnParent{ColumnFamily: q.cf},
+		engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: q.start, Finish: q.finish, Reversed: q.s.Reversed, Count: int32(q.s.Count)}}, engine.ONE)
+	if errors.Is(err, engine.ErrInvalidRequest) {
+		return out, domain.Invalid("", "%s", strings.TrimPrefix(err.Error(), "InvalidRequestException: "))
+	}
+	if err != nil {
+		return out, widerow.Wrap("lab", err)
+	}
+	out.Names = labNames(q.cmp, cols)
+	return out, nil
+}
+
+// Slice implements teaching.ColumnLab.
+func (l *Lab) Slice(ctx context.Context, session, comparator string, s teaching.Slice) (teaching.LabSlice, error) {
+	q, err := newLabSlice(session, comparator, s)
+	if err != nil {
+		return teaching.LabSlice{}, err
 	}
 	var out teaching.LabSlice
 	err = l.with(0, func(n *engine.Node) error {
-		cols, err := n.GetSlice(ctx, labKeyspace, key, engine.ColumnParent{ColumnFamily: cf},
-			engine.SlicePredicate{SliceRange: &engine.SliceRange{Start: start, Finish: finish, Reversed: s.Reversed, Count: int32(s.Count)}}, engine.ONE)
-		if errors.Is(err, engine.ErrInvalidRequest) {
-			return domain.Invalid("", "%s", strings.TrimPrefix(err.Error(), "InvalidRequestException: "))
-		}
+		out, err = q.run(ctx, n)
+		return err
+	})
+	return out, err
+}
+
+// InsertSlice implements teaching.ColumnLab: one get_count of the comparator's row (the bound
+// Insert holds every row to), one batch_mutate of the names the comparator takes, one
+// get_slice.
+func (l *Lab) InsertSlice(ctx context.Context, session, comparator string, names []string, value string, s teaching.Slice) (teaching.LabSlice, []string, error) {
+	q, err := newLabSlice(session, comparator, s)
+	if err != nil {
+		return teaching.LabSlice{}, nil, err
+	}
+	if err := checkLabNames(names, value); err != nil {
+		return teaching.LabSlice{}, nil, err
+	}
+	var out teaching.LabSlice
+	var rejected []string
+	err = l.with(len(names), func(n *engine.Node) error {
+		held, err := n.GetCount(ctx, labKeyspace, q.key, engine.ColumnParent{ColumnFamily: q.cf}, engine.ONE)
 		if err != nil {
 			return widerow.Wrap("lab", err)
 		}
-		out.Names = labNames(cmp, cols)
-		return nil
+		if held+len(names) > LabMaxRow {
+			return domain.Invalid("names", "your lab row holds %d names and takes at most %d: clear it first", held, LabMaxRow)
+		}
+		ts := l.now()
+		var muts []engine.Mutation
+		for _, name := range names {
+			b, err := labName(q.cmp, name)
+			if err != nil {
+				rejected = append(rejected, err.Error())
+				continue
+			}
+			muts = append(muts, col(string(b), []byte(value), ts))
+		}
+		if len(muts) > 0 {
+			if err := n.BatchMutate(ctx, labKeyspace, map[string]map[string][]engine.Mutation{q.key: {q.cf: muts}}, engine.ONE); err != nil {
+				return widerow.Wrap("lab", err)
+			}
+		}
+		out, err = q.run(ctx, n)
+		return err
 	})
-	out.Call = fmt.Sprintf("get_slice(keyspace='Scratch', key='%s', column_parent=ColumnParent(column_family='%s'), predicate=SlicePredicate(slice_range=SliceRange(start=%s, finish=%s, reversed=%s, count=%d)), consistency_level=ONE)",
-		key, cf, labBound(cmp, start), labBound(cmp, finish), pyBool(s.Reversed), s.Count)
-	return out, err
+	return out, rejected, err
 }
 
 // labBound writes a slice bound as a Python client would pass it: ” for none, a string for

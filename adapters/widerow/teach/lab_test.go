@@ -394,3 +394,84 @@ func FuzzLab(f *testing.F) {
 		}
 	})
 }
+
+// InsertSlice is Insert then Slice for one comparator: the same slice, the same names refused,
+// and the five other rows left empty; it holds the row to Insert's bounds and refuses what
+// Insert and Slice refuse.
+func TestLabInsertSliceWritesOneRow(t *testing.T) {
+	t.Parallel()
+	l := newLab(t)
+	ctx := context.Background()
+	names := []string{"976", "3", "832416", "123", "not a number"}
+	for _, s := range []teaching.Slice{{Count: 100}, {Reversed: true, Count: 2}, {Start: "100", Finish: "1000", Count: 10}} {
+		rows, err := l.Insert(ctx, "both", names, "v")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := l.Slice(ctx, "both", "LongType", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, rejected, err := l.InsertSlice(ctx, "one", "LongType", names, "v", s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(labNames(got.Names), labNames(want.Names)) || len(got.Names) == 0 {
+			t.Errorf("%+v: InsertSlice %v, Insert then Slice %v", s, labNames(got.Names), labNames(want.Names))
+		}
+		parent := func(call string) string { _, rest, _ := strings.Cut(call, "column_parent="); return rest }
+		if parent(got.Call) != parent(want.Call) || parent(got.Call) == "" || !strings.HasPrefix(got.Call, "get_slice(keyspace='Scratch', key='lab-") {
+			t.Errorf("call %q, Slice's %q", got.Call, want.Call)
+		}
+		if !slices.Equal(rejected, labRow(t, rows, "LongType").Rejected) || len(rejected) != 1 {
+			t.Errorf("rejected %v, Insert's %v", rejected, labRow(t, rows, "LongType").Rejected)
+		}
+		if err := l.Clear(ctx, "both"); err != nil {
+			t.Fatal(err)
+		}
+		rows, err = l.Rows(ctx, "one")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			if n := len(r.Names); (r.Comparator == "LongType") != (n > 0) {
+				t.Errorf("%s row holds %d names after InsertSlice into LongType", r.Comparator, n)
+			}
+		}
+		if err := l.Clear(ctx, "one"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The bounds: a full row, too many names, a bad comparator or bound.
+	for i := 0; i < teach.LabMaxRow; i += teach.LabMaxNames {
+		batch := make([]string, teach.LabMaxNames)
+		for j := range batch {
+			batch[j] = fmt.Sprintf("n%04d", i+j)
+		}
+		if _, _, err := l.InsertSlice(ctx, "full", "UTF8Type", batch, "", teaching.Slice{Count: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := l.InsertSlice(ctx, "full", "UTF8Type", []string{"one more"}, "", teaching.Slice{Count: 1}); !errors.Is(err, domain.ErrInvalid) || !strings.Contains(err.Error(), "clear it first") {
+		t.Errorf("a full row: %v", err)
+	}
+	many := make([]string, teach.LabMaxNames+1)
+	for i := range many {
+		many[i] = fmt.Sprint(i)
+	}
+	for name, err := range map[string]error{
+		"too many names":   second(l.InsertSlice(ctx, "s", "UTF8Type", many, "", teaching.Slice{Count: 1})),
+		"no names":         second(l.InsertSlice(ctx, "s", "UTF8Type", nil, "", teaching.Slice{Count: 1})),
+		"a bad comparator": second(l.InsertSlice(ctx, "s", "NoType", []string{"a"}, "", teaching.Slice{Count: 1})),
+		"a bad count":      second(l.InsertSlice(ctx, "s", "UTF8Type", []string{"a"}, "", teaching.Slice{Count: teach.LabMaxRow + 1})),
+		"a bad bound":      second(l.InsertSlice(ctx, "s", "LongType", []string{"1"}, "", teaching.Slice{Start: "x", Count: 1})),
+		"bounds reversed":  second(l.InsertSlice(ctx, "s", "UTF8Type", []string{"a"}, "", teaching.Slice{Start: "b", Finish: "a", Count: 1})),
+		"no session":       second(l.InsertSlice(ctx, "", "UTF8Type", []string{"a"}, "", teaching.Slice{Count: 1})),
+	} {
+		if !errors.Is(err, domain.ErrInvalid) {
+			t.Errorf("%s: %v, want ErrInvalid", name, err)
+		}
+	}
+}
+
+func second(_ teaching.LabSlice, _ []string, err error) error { return err }

@@ -11,6 +11,7 @@ import (
 	"twissandra/internal/testkit/teachkit"
 	"twissandra/internal/testkit/webkit"
 	"twissandra/web"
+	"twissandra/web/teach/frame"
 )
 
 // BenchmarkExerciseAgainstItsPage grades each exercise of the course (its model answer, through
@@ -57,6 +58,9 @@ func BenchmarkExerciseAgainstItsPage(b *testing.B) {
 			first := "0"
 			if len(ex.Choices) > 0 {
 				first = ex.Choices[0]
+			}
+			if ex.Kind == string(frame.Design) { // "0" is no design: a wrong one says the model
+				first = wrongDesign(b, ex.ID, false)
 			}
 			model := answer(first).ModelAnswer
 			b.Run(ex.ID, func(b *testing.B) {

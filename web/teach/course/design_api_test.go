@@ -11,7 +11,7 @@ import (
 // wrongDesign is a well-formed, wrong design for the method lesson's exercise id (design-N: the
 // N-th design pattern): on a node the pattern's own table with a query that names no partition
 // (a scan, on the table the model answer uses too); elsewhere a key on the wrong column.
-func wrongDesign(t *testing.T, id string, onNode bool) string {
+func wrongDesign(t testing.TB, id string, onNode bool) string {
 	t.Helper()
 	n, err := strconv.Atoi(strings.TrimPrefix(id, "design-"))
 	ps := teaching.DesignPatterns()

@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 	"golang.org/x/crypto/bcrypt"
 
 	"twissandra/domain"
 	"twissandra/domain/social"
+	"twissandra/ports"
 	"twissandra/ports/oplog"
 	"twissandra/ports/teaching"
 	"twissandra/web/site"
@@ -27,8 +30,8 @@ import (
 // product's code (social.Service, the threshold its setting) on a store that is dropped at the
 // end of the run.
 
-// The sandbox's bounds: a run signs up its author and followers (bcrypt at its lowest cost, a
-// millisecond each), follows, posts and reads on an engine node of its own, a few dozen
+// The sandbox's bounds: a run creates its author and followers (with a precomputed password
+// hash, no bcrypt), follows, posts and reads on an engine node of its own, a few dozen
 // milliseconds and a few MiB for the run's length; anyone may start one.
 const (
 	SandboxMaxThreshold = 20
@@ -186,10 +189,8 @@ func RunSandbox(ctx context.Context, open func() (frame.Scratch, error), thresho
 	for i := range fans {
 		fans[i] = sandboxFan + strconv.Itoa(i+1)
 	}
-	for _, u := range append([]string{sandboxAuthor}, fans...) {
-		if _, err := svc.SignUp(quiet, u, "sandbox password"); err != nil {
-			return nil, fmt.Errorf("sandbox sign-up: %w", err)
-		}
+	if err := sandboxUsers(quiet, sc.Users, append([]string{sandboxAuthor}, fans...)...); err != nil {
+		return nil, err
 	}
 	for _, fan := range fans {
 		if err := svc.Follow(quiet, fan, sandboxAuthor); err != nil {
@@ -328,6 +329,28 @@ func (run *SandboxRun) Cross() (href templ.SafeURL, label string) {
 	return templ.SafeURL(fmt.Sprintf("/learn/celebrity?threshold=%d&followers=%d#sandbox", run.Threshold, followers)), label
 }
 
+// sandboxHash is the bcrypt hash (cost 4) of "sandbox password", the one password of every
+// sandbox user, computed once and written here: nobody ever logs in to a sandbox, which is
+// dropped at the end of its run, so hashing the password anew for each of its users (about a
+// millisecond and a half each, most of a run) would buy nothing. The product's sign-up
+// (social.Service.SignUp) still hashes every password it is given; only the sandbox skips it.
+const sandboxHash = "$2a$04$qR70X4NHWyvnnnEjLtllIuSgwtRRpQ2ZvEU9ttD6HuW80rVPxUNY2"
+
+// sandboxUsers creates the sandbox's users in its scratch store through the user store, each
+// with the precomputed hash (sandboxHash): the sandbox is new and empty, so no name is taken.
+func sandboxUsers(ctx context.Context, users ports.UserStore, names ...string) error {
+	for _, name := range names {
+		if err := domain.ValidateUsername(name); err != nil {
+			return err
+		}
+		u := domain.User{ID: uuid.New(), Username: name, PasswordHash: []byte(sandboxHash), CreatedAt: time.Now().UTC().Truncate(1000)}
+		if err := users.CreateUser(ctx, u); err != nil {
+			return fmt.Errorf("sandbox user %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
 // SandboxMaxPosts bounds the posts of a follow's run.
 const SandboxMaxPosts = 20
 
@@ -350,10 +373,8 @@ func RunFollow(ctx context.Context, open func() (frame.Scratch, error), posts in
 	svc := social.New(sc.Users, sc.Tweets, sc.Lines, nil, domain.NewPasswordHasher(bcrypt.MinCost))
 	quiet := oplog.With(ctx, nil)
 	reader := sandboxFan + "1"
-	for _, u := range []string{sandboxAuthor, reader} {
-		if _, err := svc.SignUp(quiet, u, "sandbox password"); err != nil {
-			return SandboxStep{}, fmt.Errorf("sandbox sign-up: %w", err)
-		}
+	if err := sandboxUsers(quiet, sc.Users, sandboxAuthor, reader); err != nil {
+		return SandboxStep{}, err
 	}
 	for range posts {
 		if _, err := svc.Post(quiet, sandboxAuthor, sandboxPost); err != nil {

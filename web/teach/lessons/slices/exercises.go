@@ -78,10 +78,7 @@ func (q sliceQuestion) exercise(lab teaching.ColumnLab) frame.Exercise {
 		}
 		session := frame.ScratchSession()
 		defer func() { _ = lab.Clear(context.WithoutCancel(ctx), session) }()
-		if _, err := lab.Insert(ctx, session, q.names, "v"); err != nil {
-			return frame.Grade{}, err
-		}
-		sl, err := lab.Slice(ctx, session, q.comparator, q.slice)
+		sl, _, err := lab.InsertSlice(ctx, session, q.comparator, q.names, "v", q.slice)
 		if err != nil {
 			return frame.Grade{}, err
 		}

@@ -64,10 +64,7 @@ func (q orderQuestion) exercise(lab teaching.ColumnLab) frame.Exercise {
 		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
 			session := frame.ScratchSession()
 			defer func() { _ = lab.Clear(context.WithoutCancel(ctx), session) }()
-			if _, err := lab.Insert(ctx, session, q.names, "v"); err != nil {
-				return frame.Grade{}, err
-			}
-			sl, err := lab.Slice(ctx, session, q.comparator, teaching.Slice{Reversed: true, Count: len(q.names)})
+			sl, _, err := lab.InsertSlice(ctx, session, q.comparator, q.names, "v", teaching.Slice{Reversed: true, Count: len(q.names)})
 			if err != nil {
 				return frame.Grade{}, err
 			}
@@ -88,10 +85,7 @@ func (q firstQuestion) exercise(lab teaching.ColumnLab) frame.Exercise {
 		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
 			session := frame.ScratchSession()
 			defer func() { _ = lab.Clear(context.WithoutCancel(ctx), session) }()
-			if _, err := lab.Insert(ctx, session, q.names, "v"); err != nil {
-				return frame.Grade{}, err
-			}
-			sl, err := lab.Slice(ctx, session, q.comparator, teaching.Slice{Count: 1})
+			sl, _, err := lab.InsertSlice(ctx, session, q.comparator, q.names, "v", teaching.Slice{Count: 1})
 			if err != nil {
 				return frame.Grade{}, err
 			}
