@@ -54,6 +54,7 @@ func walkCourse(t *testing.T, app *webkit.App, backend string, width int) {
 	for i, l := range lessons {
 		b.Do(fmt.Sprintf("lesson %d (%s) by rel=next from the one before", l.N, l.Slug),
 			chromedp.Click(chromedp.CSS(next)), chromedp.WaitVisible(chromedp.CSS("#lesson-"+l.Slug)))
+		b.WaitFor(`document.readyState === "complete"`) // its width is read with its stylesheets
 		type page struct {
 			Title, Ops, Number string
 			Width, PageWidth   float64
