@@ -76,11 +76,11 @@ type TTLTable struct {
 // TTLRead is the row as one SELECT read it: TTL() in seconds left (nil: no TTL, or no cell),
 // WRITETIME() in microseconds.
 type TTLRead struct {
-	At                             time.Duration // since the insert
-	Found                          bool
-	Reading                        *int
-	Note                           *string
-	TTLReading, TTLNote            *int
+	At                              time.Duration // since the insert
+	Found                           bool
+	Reading                         *int
+	Note                            *string
+	TTLReading, TTLNote             *int
 	WriteTimeReading, WriteTimeNote *int64
 }
 

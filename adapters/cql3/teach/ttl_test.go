@@ -29,7 +29,11 @@ func (s *sentStatements) ObserveQuery(_ context.Context, q gocql.ObservedQuery) 
 	s.mu.Unlock()
 }
 
-func (s *sentStatements) all() []string { s.mu.Lock(); defer s.mu.Unlock(); return slices.Clone(s.cqls) }
+func (s *sentStatements) all() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.cqls)
+}
 
 // The TTL lesson's runs on the node: the table is made as shown, with TWCS and its default TTL
 // as system_schema.tables reports them; TTL() and WRITETIME() read back; a reading inserted
