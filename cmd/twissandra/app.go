@@ -210,6 +210,8 @@ type secondary struct {
 	queryLab teaching.QueryLab
 	// levels tries the consistency levels on the second backend's cluster (cql3), else nil.
 	levels teaching.ClusterLevels
+	// ttl is the TTL lesson's lab on the second backend's node (cql3), else nil.
+	ttl teaching.TTLLab
 }
 
 // openSecondary opens the --compare backend beside the primary, with the same configuration
@@ -238,6 +240,7 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 	}
 	if sc.Backend == "cql3" {
 		sec.queryLab, sec.levels = t.QueryLab, t.Levels
+		sec.ttl = t.TTL
 	}
 	return sec, nil
 }
@@ -251,6 +254,7 @@ type teachers struct {
 	Ring     teaching.Ring          `optional:"true"`
 	QueryLab teaching.QueryLab      `optional:"true"`
 	Levels   teaching.ClusterLevels `optional:"true"`
+	TTL      teaching.TTLLab        `optional:"true"`
 }
 
 // engineDeps are newEngine's parameters. Every teaching collaborator is optional: a backend
@@ -277,6 +281,7 @@ type engineDeps struct {
 	Ring        teaching.Ring             `optional:"true"` // the tokens lesson's ring
 	Levels      teaching.ClusterLevels    `optional:"true"` // cql3 only: the consistency lesson's levels, tried on the cluster
 	Progress    teaching.ProgressStore    `optional:"true"` // the learners' progress through the course
+	TTL         teaching.TTLLab           `optional:"true"` // cql3 only: the TTL lesson's lab
 	Second      *secondary
 }
 
@@ -316,6 +321,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 	}
 	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: cql3.SchemaText(),
 		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Consistency: d.Consistency, ClusterLevels: d.Levels, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab, Ring: d.Ring, Sandbox: sandbox, Progress: d.Progress}
+	td.TTL = d.TTL
 	if d.Second != nil {
 		td.CompareRing = d.Second.ring
 		if d.Locator != nil && d.Second.locator != nil {
@@ -327,6 +333,9 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		}
 		if td.ClusterLevels == nil && d.Second.levels != nil { // and the consistency lesson its levels
 			td.ClusterLevels = d.Second.levels
+		}
+		if td.TTL == nil && d.Second.ttl != nil { // and the TTL lesson its runs
+			td.TTL = d.Second.ttl
 		}
 	}
 	if err := teach.Register(st, td); err != nil {

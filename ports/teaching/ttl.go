@@ -88,6 +88,7 @@ type TTLRead struct {
 // the writes, and, when it waited, each poll and the row read once the reading expired.
 type TTLRun struct {
 	Table      TTLTable
+	Scenario   TTLScenario
 	Learner    string
 	Day        string
 	Statements []TTLStatement

@@ -127,7 +127,7 @@ func (s *Store) RunTTL(ctx context.Context, learner string, sc teaching.TTLScena
 	start := time.Now()
 	day := start.UTC().Format(time.DateOnly)
 	at := gocql.UUIDFromTime(start)
-	run := teaching.TTLRun{Table: table, Learner: learner, Day: day}
+	run := teaching.TTLRun{Table: table, Scenario: sc, Learner: learner, Day: day}
 	name := s.Keyspace() + "." + ttlTable
 	where := " WHERE learner = ? AND day = ? AND at = ?"
 	key := []any{learner, day, at}

@@ -16,6 +16,7 @@ import (
 	"twissandra/web/teach/lessons/time"
 	"twissandra/web/teach/lessons/timeuuid"
 	"twissandra/web/teach/lessons/tokens"
+	"twissandra/web/teach/lessons/ttl"
 	"twissandra/web/teach/lessons/twissandra"
 	"twissandra/web/teach/lessons/unique"
 )
@@ -40,6 +41,7 @@ func lessons(h *labs.Handler) []frame.Lesson {
 		compare.Lesson(h),
 		tokens.Lesson(h),
 		consistency.Lesson(h),
+		ttl.Lesson(h),
 	}
 	for i := range ls {
 		ls[i].N = i + 1

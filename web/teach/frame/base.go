@@ -86,6 +86,9 @@ type Deps struct {
 	// Progress keeps signed-in learners' progress through the course (lessons visited,
 	// exercises passed) in the store; nil keeps it in the session, as an anonymous learner's.
 	Progress teaching.ProgressStore
+	// TTL runs the TTL lesson's writes and reads on a node (the cql3 backend's, or compare
+	// mode's second backend's when that is cql3); nil leaves the lesson's node part out.
+	TTL teaching.TTLLab
 }
 
 // Scratch is a store Deps.Sandbox opened: the domain's stores on it, an inspector of its rows,
