@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -106,10 +107,23 @@ type ttlData struct {
 	Public    *teaching.PublicLayout
 	PublicErr string
 	PublicDDL string
-	// widerow's engine.
-	WideGrace int64
-	Wide      bool
+	// widerow's engine: its GCGraceSeconds, and the public line's row: its newest columns, in
+	// its comparator's order read backwards, and its stored cells (up to wideStored), tombstones
+	// counted.
+	WideGrace      int64
+	Wide           bool
+	WideRow        string
+	WideNewest     []teaching.WideColumn
+	WideStored     int
+	WideTombstones int
+	WideErr        string
 }
+
+// wideNewest and wideStored bound what the lesson reads of widerow's public line.
+const (
+	wideNewest = 5
+	wideStored = 500
+)
 
 // runForm is the run's form: the TTL, the update, whether to wait.
 type runForm struct {
@@ -159,8 +173,38 @@ func showTTL(h *handler, c *gin.Context) (templ.Component, error) {
 	if h.Deps.Wide != nil {
 		d.Wide = true
 		d.WideGrace, _ = h.Deps.Wide.Compaction()
+		if d.Public != nil && len(d.Public.Rows) == 1 {
+			if err := readWide(ctx, h.Deps.Wide, d.Public.Rows[0], &d); err != nil {
+				d.WideErr = site.Sentence(err.Error())
+			}
+		}
 	}
 	return ttlView(d), nil
+}
+
+// readWide reads widerow's public line row (keyspace.cf[key], as the store's layout names it):
+// its newest columns, as a page reads them, and its stored cells with their tombstones.
+func readWide(ctx context.Context, wide teaching.WideRowInspector, row teaching.RowSize, d *ttlData) error {
+	ks, cf, ok := strings.Cut(row.Container, ".")
+	if !ok {
+		return errors.New("the public line's row is not named keyspace.cf: " + row.Container)
+	}
+	d.WideRow = row.Container + "['" + row.Key + "']"
+	newest, err := wide.ReadRow(ctx, ks, cf, row.Key, teaching.Slice{Reversed: true, Count: wideNewest})
+	if err != nil {
+		return err
+	}
+	stored, err := wide.StoredRow(ctx, ks, cf, row.Key, wideStored)
+	if err != nil {
+		return err
+	}
+	d.WideNewest, d.WideStored = newest, len(stored)
+	for _, c := range stored {
+		if c.Deleted {
+			d.WideTombstones++
+		}
+	}
+	return nil
 }
 
 // run runs the form's scenario on the node and goes back to the lesson, which shows what the

@@ -3,6 +3,7 @@ package ttl_test
 import (
 	"html"
 	"net/url"
+	"strings"
 	"testing"
 
 	"twissandra/internal/testkit/teachkit"
@@ -35,4 +36,22 @@ func TestTTLLessonOnTheNode(t *testing.T) {
 	body = html.UnescapeString(c.Submit("/learn/act/ttl", url.Values{"ttl": {"60"}, "update": {"none"}}, "/learn/ttl#run").Body)
 	webkit.MustContain(t, body, "a TTL of 1 to 5 seconds")
 
+}
+
+// On widerow the lesson says there is no TTL, and reads what 0.6 has: the public line's row,
+// its newest TimeUUID columns in time order, and its stored cells; a post more, a column more.
+func TestTTLLessonOnWiderow(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.WiderowStores(t))
+	c := app.Client(t)
+	teachkit.PostMany(t, app, "ann", 0, 2)
+	body := html.UnescapeString(c.LessonPage("/learn/ttl"))
+	webkit.MustContain(t, body, "This server runs <strong>widerow</strong>, which has no TTL", "expiring columns came with 0.7", `id="ttl-widerow"`,
+		"the public line is one row, <code>Twissandra.Userline['!PUBLIC!']</code>", "Its 2 newest", "Of the row's first 2 stored cells", `id="ex-ttl-4"`)
+	if n := strings.Count(body, `<td data-label="column name">`); n != 2 {
+		t.Errorf("%d newest columns shown, want 2", n)
+	}
+	teachkit.PostMany(t, app, "bob", 0, 1)
+	body = html.UnescapeString(c.LessonPage("/learn/ttl"))
+	webkit.MustContain(t, body, "Its 3 newest", "Of the row's first 3 stored cells")
 }
