@@ -67,7 +67,12 @@ func exercises(h *labs.Handler) []frame.Exercise {
 	var out []frame.Exercise
 	if lab := h.Deps.TTL; lab != nil {
 		a, b := noteTTL.exercise(lab), survive.exercise(lab)
-		a.Gate, b.Gate = h.LabGate, h.LabGate
+		for _, e := range []*frame.Exercise{&a, &b} {
+			grade := e.Grade
+			e.Gate, e.Grade = h.LabGate, func(ctx context.Context, answer string) (frame.Grade, error) {
+				return grade(nodeContext(ctx, &h.Deps), answer)
+			}
+		}
 		out = append(out, a, b)
 	}
 	if h.Deps.Sizes != nil && h.Deps.Backend == "cql3" {

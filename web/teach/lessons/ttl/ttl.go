@@ -84,13 +84,15 @@ func (s *runStore) get(session string) (teaching.TTLRun, bool) {
 
 // nodeContext is ctx for the lab's statements: in compare mode, when the node is the second
 // model's, a note says so and the statements go to that model's side of the log.
-func (h *handler) nodeContext(ctx context.Context) context.Context {
-	if h.Deps.Backend == "cql3" || h.Deps.CompareBackend != "cql3" {
+func (h *handler) nodeContext(ctx context.Context) context.Context { return nodeContext(ctx, &h.Deps) }
+
+func nodeContext(ctx context.Context, d *frame.Deps) context.Context {
+	if d.Backend == "cql3" || d.CompareBackend != "cql3" {
 		return ctx
 	}
-	oplog.Record(ctx, oplog.Op{Model: h.Deps.Backend, Kind: oplog.Note, Call: "ttl", Text: "ttl: the TTL lesson runs on " +
-		h.Deps.CompareBackend + ", compare mode's second model: " + h.Deps.Backend + " has no TTL"})
-	return oplog.Shadow(ctx, h.Deps.CompareBackend)
+	oplog.Record(ctx, oplog.Op{Model: d.Backend, Kind: oplog.Note, Call: "ttl", Text: "ttl: the TTL lesson runs on " +
+		d.CompareBackend + ", compare mode's second model: " + d.Backend + " has no TTL"})
+	return oplog.Shadow(ctx, d.CompareBackend)
 }
 
 type ttlData struct {
