@@ -28,7 +28,7 @@ func TestTTLLessonOnTheNode(t *testing.T) {
 	st, _ := webkit.CQL3Stores(t)
 	c := teachkit.NewApp(t, st).Client(t)
 	body := html.UnescapeString(c.LessonPage("/learn/ttl"))
-	webkit.MustContain(t, body, `id="ttl-form"`, `id="ttl-options"`, "<code>compaction['class']</code></td><td><code>org.apache.cassandra.db.compaction.TimeWindowCompactionStrategy</code>",
+	webkit.MustContain(t, body, `id="ttl-form"`, `id="ttl-options"`, "shorter than its grace", "<code>compaction['class']</code></td><td><code>org.apache.cassandra.db.compaction.TimeWindowCompactionStrategy</code>",
 		"<code>default_time_to_live</code></td><td>300", `id="ex-ttl-1"`, `id="ex-ttl-2"`, `id="ex-ttl-3"`, `id="ex-ttl-4"`)
 	body = html.UnescapeString(c.Submit("/learn/act/ttl", url.Values{"ttl": {"1"}, "update": {"none"}, "wait": {"1"}}, "/learn/ttl#run").Body)
 	webkit.MustContain(t, body, "USING TTL ?</code>", "SELECT reading, note, TTL(reading), TTL(note), WRITETIME(reading), WRITETIME(note) FROM", "after it expired", "no row",
