@@ -95,6 +95,18 @@ type TTLRun struct {
 	Before     TTLRead
 	Polls      []TTLRead
 	After      *TTLRead
+	// Trace is, after a wait, the node's own count of what a traced read of the row met once
+	// the reading had expired (its "Read N live rows and M tombstone cells" event), when the
+	// trace recorded it in time.
+	Trace *TTLTrace
+}
+
+// TTLTrace is what a traced read reported: its events in order, and the live rows and the
+// tombstone cells it counted.
+type TTLTrace struct {
+	Events     []string
+	Live       int
+	Tombstones int
 }
 
 // TTLStatement is a statement of a run as the driver sent it: its CQL, and the values bound to
@@ -104,4 +116,6 @@ type TTLStatement struct {
 	Values []string
 	Took   time.Duration
 	Error  string
+	// Traced says the statement was sent with tracing on.
+	Traced bool
 }

@@ -3,6 +3,7 @@ package teach
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strconv"
 	"sync"
 	"time"
@@ -202,6 +203,9 @@ func (s *Store) RunTTL(ctx context.Context, learner string, sc teaching.TTLScena
 			return run, wrap("ttl lesson read", err)
 		}
 		run.After = &after
+		if run.Trace, err = s.traceRead(ctx, sess, &run, "SELECT reading, note FROM "+name+where, key); err != nil {
+			return run, wrap("ttl lesson trace", err)
+		}
 	}
 	if sc.Update == teaching.UpdateTTL0 {
 		// The note of TTL 0 never expires: the lesson takes it away itself.
@@ -210,6 +214,65 @@ func (s *Store) RunTTL(ctx context.Context, learner string, sc teaching.TTLScena
 		}
 	}
 	return run, nil
+}
+
+// stTraceEvents reads a trace's events. system_traces is replicated on two nodes by default:
+// read at ONE, which a node alone answers.
+const stTraceEvents = "SELECT activity FROM system_traces.events WHERE session_id = ?"
+
+// traceReadCount is the event in which a read reports what it met (ReadCommand's trace).
+var traceReadCount = regexp.MustCompile(`^Read (\d+) live (?:rows )?and (\d+) tombstone cells`)
+
+// traceTook bounds how long a run waits for its trace's events (the node writes them
+// asynchronously), and tracePollEvery is how often it asks.
+const (
+	traceTook      = 3 * time.Second
+	tracePollEvery = 100 * time.Millisecond
+)
+
+// tracer keeps the id of a traced statement's session.
+type tracer struct{ id []byte }
+
+func (t *tracer) Trace(id []byte) { t.id = id }
+
+// traceRead sends cql with tracing on and polls the trace's events until the node's count of
+// live rows and tombstone cells is among them, within traceTook; nil when it is not by then.
+func (s *Store) traceRead(ctx context.Context, sess gocqlx.Session, run *teaching.TTLRun, cql string, key []any) (*teaching.TTLTrace, error) {
+	var tr tracer
+	t0 := time.Now()
+	q := sess.ContextQuery(ctx, cql, nil).Bind(key...)
+	q.Trace(&tr)
+	err := q.Iter().Close()
+	run.Statements = append(run.Statements, teaching.TTLStatement{CQL: cql, Values: texts(key), Took: time.Since(t0), Traced: true})
+	if err != nil || tr.id == nil {
+		return nil, err
+	}
+	id := gocql.UUID(tr.id)
+	run.Statements = append(run.Statements, teaching.TTLStatement{CQL: stTraceEvents, Values: []string{id.String()}})
+	deadline := time.NewTimer(traceTook)
+	defer deadline.Stop()
+	tick := time.NewTicker(tracePollEvery)
+	defer tick.Stop()
+	for {
+		var events []string
+		if err := sess.ContextQuery(ctx, stTraceEvents, nil).Bind(id).Consistency(gocql.One).SelectRelease(&events); err != nil {
+			return nil, err
+		}
+		for _, e := range events {
+			if m := traceReadCount.FindStringSubmatch(e); m != nil {
+				live, _ := strconv.Atoi(m[1])
+				tombs, _ := strconv.Atoi(m[2])
+				return &teaching.TTLTrace{Events: events, Live: live, Tombstones: tombs}, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-deadline.C:
+			return nil, nil
+		case <-tick.C:
+		}
+	}
 }
 
 // texts are bound values as text.

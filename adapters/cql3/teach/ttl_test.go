@@ -89,6 +89,21 @@ func TestTTLLabOnTheNode(t *testing.T) {
 	if a := gone.After; a == nil || a.Found {
 		t.Errorf("after the TTL, the row inserted USING TTL 1: %+v", a)
 	}
+	// The node's own trace of a read after the TTL counts the expired cells as tombstones: both
+	// of the row gone, the reading of the row kept.
+	if tr := gone.Trace; tr == nil || tr.Live != 0 || tr.Tombstones < 2 {
+		t.Errorf("the trace of the row gone: %+v", tr)
+	}
+	if tr := kept.Trace; tr == nil || tr.Live != 1 || tr.Tombstones < 1 {
+		t.Errorf("the trace of the row kept: %+v", tr)
+	}
+	if gone.Trace != nil && kept.Trace != nil {
+		t.Logf("traced reads after the TTL: row gone %d live, %d tombstone cells; row kept %d live, %d tombstone cells",
+			gone.Trace.Live, gone.Trace.Tombstones, kept.Trace.Live, kept.Trace.Tombstones)
+	}
+	if plain.Trace != nil {
+		t.Errorf("a run that did not wait traced a read: %+v", plain.Trace)
+	}
 
 	// Every statement shown was sent as shown.
 	got := sent.all()

@@ -135,9 +135,13 @@ func (q surviveQuestion) exercise(lab teaching.TTLLab) frame.Exercise {
 			if r.After.Found {
 				model, what = "yes", "the row, with reading null and note "+strOrNull(r.After.Note)+": a cell that has not expired keeps the row alive though the insert's row marker expired"
 			}
+			traced := ""
+			if tr := r.Trace; tr != nil {
+				traced = " The node's trace of the read counted " + strconv.Itoa(tr.Live) + " live row(s) and " + strconv.Itoa(tr.Tombstones) + " tombstone cell(s): the expired cells are tombstones now."
+			}
 			return frame.Grade{Model: model, Correct: answer == model,
 				Explanation: "The node ran the writes, then was asked " + strconv.Itoa(len(r.Polls)) + " times, every 200 ms, until the reading had expired (" + r.After.At.Round(time.Millisecond).String() +
-					" after the insert); the SELECT then read " + what + "."}, nil
+					" after the insert); the SELECT then read " + what + "." + traced}, nil
 		}}
 }
 

@@ -32,7 +32,7 @@ func TestTTLLessonOnTheNode(t *testing.T) {
 		"<code>default_time_to_live</code></td><td>300", `id="ex-ttl-1"`, `id="ex-ttl-2"`, `id="ex-ttl-3"`, `id="ex-ttl-4"`)
 	body = html.UnescapeString(c.Submit("/learn/act/ttl", url.Values{"ttl": {"1"}, "update": {"none"}, "wait": {"1"}}, "/learn/ttl#run").Body)
 	webkit.MustContain(t, body, "USING TTL ?</code>", "SELECT reading, note, TTL(reading), TTL(note), WRITETIME(reading), WRITETIME(note) FROM", "after it expired", "no row",
-		"and so was the row", "What your TTL run cost")
+		"and so was the row", "What your TTL run cost", "(tracing on)", "Measured: the node's trace of the read after the TTL", "Read 0 live rows and 2 tombstone cells")
 	body = html.UnescapeString(c.Submit("/learn/act/ttl", url.Values{"ttl": {"60"}, "update": {"none"}}, "/learn/ttl#run").Body)
 	webkit.MustContain(t, body, "a TTL of 1 to 5 seconds")
 
