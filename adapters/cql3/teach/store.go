@@ -38,7 +38,7 @@ type Store struct {
 // New teaches on s, which must be started (Start or Open) before the first call, as for its
 // ports.
 func New(s *cql3.Store) *Store {
-	return &Store{store: s, stamp: domain.NewStamper(domain.SystemClock{})}
+	return &Store{store: s, stamp: domain.NewStamper(domain.SystemClock{}), book: addressBook{runs: trialLimiter{max: addressBookRuns}}}
 }
 
 // Keyspace is the keyspace of the store.
