@@ -82,11 +82,12 @@ func ValidAddress(form AddressForm, change AddressChange) error {
 // AddressField is a field of the seed's entry.
 type AddressField struct{ Name, Value string }
 
-// AddressEntry is the entry the lab writes: John in phatduckk's AddressBook (seed 004).
+// AddressEntry is the entry the lab writes: John in phatduckk's AddressBook (seed 004), its
+// fields in the seed's order.
 var AddressEntry = struct {
 	Owner, Name string
 	Fields      []AddressField
-}{"phatduckk", "John", []AddressField{{"street", "Howard street"}, {"city", "FC"}, {"zip", "94404"}, {"state", "CA"}}}
+}{"phatduckk", "John", []AddressField{{"street", "Howard street"}, {"zip", "94404"}, {"city", "FC"}, {"state", "CA"}}}
 
 // ChangedCity is the city the change writes.
 const ChangedCity = "San Francisco"

@@ -56,8 +56,12 @@ const addressType = "addressbook_address"
 func (s *Store) AddressSchema() []string {
 	ks := s.Keyspace()
 	with := fmt.Sprintf(" WITH default_time_to_live = %d", addressBookTTL)
+	var fields []string
+	for _, f := range teaching.AddressEntry.Fields {
+		fields = append(fields, f.Name+" text")
+	}
 	return []string{
-		"CREATE TYPE IF NOT EXISTS " + ks + "." + addressType + " (street text, city text, zip text, state text)",
+		"CREATE TYPE IF NOT EXISTS " + ks + "." + addressType + " (" + strings.Join(fields, ", ") + ")",
 		"CREATE TABLE IF NOT EXISTS " + ks + ".addressbook_rows (owner text, entry text, field text, value text, PRIMARY KEY (owner, entry, field))" + with,
 		"CREATE TABLE IF NOT EXISTS " + ks + ".addressbook_map (owner text, entry text, address map<text, text>, PRIMARY KEY (owner, entry))" + with,
 		"CREATE TABLE IF NOT EXISTS " + ks + ".addressbook_udt (owner text, entry text, address " + addressType + ", PRIMARY KEY (owner, entry))" + with,

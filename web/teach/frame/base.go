@@ -86,6 +86,10 @@ type Deps struct {
 	// Progress keeps signed-in learners' progress through the course (lessons visited,
 	// exercises passed) in the store; nil keeps it in the session, as an anonymous learner's.
 	Progress teaching.ProgressStore
+	// AddressBook writes seed 004's AddressBook entry on a node in the four forms CQL3 gives a
+	// super column (the collections lesson): the cql3 backend's, or compare mode's second
+	// backend's when that is cql3; nil leaves the node's part out.
+	AddressBook teaching.AddressBookLab
 }
 
 // Scratch is a store Deps.Sandbox opened: the domain's stores on it, an inspector of its rows,
