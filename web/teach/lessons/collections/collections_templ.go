@@ -119,7 +119,7 @@ func collectionsView(d collectionsData) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		if !d.OnNode && !d.Lab {
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<p class=\"card\">This server has neither a CQL node nor the engine's lab.</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 11, "<p class=\"card\" id=\"coll-unavailable\">This server has neither a CQL node nor the engine's lab.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
