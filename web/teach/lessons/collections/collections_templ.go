@@ -158,7 +158,7 @@ func collectionsView(d collectionsData) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<fieldset><legend>The change</legend> <label><input type=\"radio\" name=\"change\" value=\"field\" checked> change the city alone</label> <label><input type=\"radio\" name=\"change\" value=\"whole\"> write the address again with three fields (no state)</label></fieldset><button type=\"submit\" id=\"coll-submit\">Write John and change him</button></form>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<fieldset><legend>The change</legend> <label><input type=\"radio\" name=\"change\" value=\"field\" id=\"coll-change-field\" checked> change the city alone</label> <label><input type=\"radio\" name=\"change\" value=\"whole\" id=\"coll-change-whole\"> write the address again with three fields (no state)</label></fieldset><button type=\"submit\" id=\"coll-submit\">Write John and change him</button></form>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
