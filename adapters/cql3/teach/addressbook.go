@@ -32,6 +32,10 @@ const (
 	// addressBookTTL is every lab table's default_time_to_live: a run's rows outlive it only
 	// when its last statement failed, and go then.
 	addressBookTTL = 600
+	// addressBookGrace is every lab table's gc_grace_seconds: the tombstones of the runs'
+	// deletions (and of their expired cells) go at the first compaction an hour on, not ten
+	// days on; a replica that missed a deletion can bring back only cells that expire anyway.
+	addressBookGrace = 3600
 	// addressBookRuns is how many runs one learner may start a minute on one server.
 	addressBookRuns = 20
 )
@@ -55,7 +59,7 @@ const addressType = "addressbook_address"
 // AddressSchema implements teaching.AddressBookLab.
 func (s *Store) AddressSchema() []string {
 	ks := s.Keyspace()
-	with := fmt.Sprintf(" WITH default_time_to_live = %d", addressBookTTL)
+	with := fmt.Sprintf(" WITH default_time_to_live = %d AND gc_grace_seconds = %d", addressBookTTL, addressBookGrace)
 	var fields []string
 	for _, f := range teaching.AddressEntry.Fields {
 		fields = append(fields, f.Name+" text")
