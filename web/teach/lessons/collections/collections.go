@@ -17,6 +17,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"twissandra/domain"
+	"twissandra/ports/oplog"
 	"twissandra/ports/teaching"
 	"twissandra/web/site"
 	"twissandra/web/teach/frame"
@@ -109,7 +110,7 @@ func showCollections(h *handler, c *gin.Context) (templ.Component, error) {
 		Bounds: h.gate.Bounds(), Entry: teaching.AddressEntry.Fields}
 	if d.OnNode {
 		d.Schema = h.Deps.AddressBook.AddressSchema()
-		ls, stmt, err := h.Deps.AddressBook.AddressLimits(h.QueryLabContext(c.Request.Context()))
+		ls, stmt, err := h.Deps.AddressBook.AddressLimits(h.nodeContext(c.Request.Context()))
 		d.Limits, d.LimitsCQL = ls, stmt
 		if err != nil {
 			d.LimitsErr = site.Sentence(err.Error())
@@ -139,7 +140,7 @@ func (h *handler) run(c *gin.Context) {
 	ctx := c.Request.Context()
 	r := pageRun{Change: change}
 	if h.Deps.AddressBook != nil {
-		forms, err := runForms(h.QueryLabContext(ctx), h, h.Learner(c), change)
+		forms, err := runForms(h.nodeContext(ctx), h, h.Learner(c), change)
 		switch {
 		case err == nil:
 			r.Forms = forms
@@ -175,4 +176,19 @@ func runForms(ctx context.Context, h *handler, learner string, change teaching.A
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// nodeContext is ctx for the statements of the address book lab: in compare mode the node is the
+// second model's, so a note says so and the statements go to that model's side of the log.
+func (h *handler) nodeContext(ctx context.Context) context.Context {
+	if h.Deps.Backend == "cql3" || h.Deps.CompareBackend != "cql3" {
+		return ctx
+	}
+	l := oplog.LogFrom(ctx)
+	if l == nil {
+		return ctx
+	}
+	l.Record(oplog.Op{Model: h.Deps.Backend, Kind: oplog.Note, Call: "addressbook", Text: "addressbook: the four forms are written on " +
+		h.Deps.CompareBackend + ", compare mode's second model: " + h.Deps.Backend + " has no CQL"})
+	return oplog.With(ctx, l.Shadow(h.Deps.CompareBackend))
 }

@@ -98,3 +98,14 @@ func TestLessonCollectionsOnNode(t *testing.T) {
 		}
 	}
 }
+
+// In compare mode (widerow answering, cql3 beside it) the forms are written on the attached node,
+// and the footer says so, the statements on cql3's side.
+func TestLessonCollectionsInCompareMode(t *testing.T) {
+	t.Parallel()
+	c := teachkit.NewApp(t, webkit.CompareStores(t)).Client(t)
+	body := html.UnescapeString(c.LessonPage("/learn/collections"))
+	webkit.MustContain(t, body, `id="coll-ddl"`, "on compare mode's cql3 node")
+	body = html.UnescapeString(c.Submit("/learn/act/addressbook", url.Values{"change": {"field"}}, "/learn/collections#live").Body)
+	webkit.MustContain(t, body, `id="coll-frozen"`, `id="coll-super"`, "addressbook: the four forms are written on cql3, compare mode's second model: widerow has no CQL")
+}

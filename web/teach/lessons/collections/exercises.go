@@ -41,7 +41,7 @@ func exercises(h *handler) []frame.Exercise {
 // runOn runs form and change on the node for one grading.
 func runOn(ctx context.Context, h *handler, form teaching.AddressForm, change teaching.AddressChange) (teaching.AddressRun, error) {
 	owner := frame.ScratchSession()
-	r, err := h.Deps.AddressBook.RunAddress(h.QueryLabContext(ctx), owner, owner, form, change)
+	r, err := h.Deps.AddressBook.RunAddress(h.nodeContext(ctx), owner, owner, form, change)
 	return r, labs.QueryLabError(err)
 }
 
