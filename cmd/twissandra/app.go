@@ -212,6 +212,8 @@ type secondary struct {
 	levels teaching.ClusterLevels
 	// ttl is the TTL lesson's lab on the second backend's node (cql3), else nil.
 	ttl teaching.TTLLab
+	// addressBook is the collections lesson's lab on the second backend's node (cql3), else nil.
+	addressBook teaching.AddressBookLab
 }
 
 // openSecondary opens the --compare backend beside the primary, with the same configuration
@@ -241,6 +243,7 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 	if sc.Backend == "cql3" {
 		sec.queryLab, sec.levels = t.QueryLab, t.Levels
 		sec.ttl = t.TTL
+		sec.addressBook = t.AddressBook
 	}
 	return sec, nil
 }
@@ -255,6 +258,8 @@ type teachers struct {
 	QueryLab teaching.QueryLab      `optional:"true"`
 	Levels   teaching.ClusterLevels `optional:"true"`
 	TTL      teaching.TTLLab        `optional:"true"`
+	// AddressBook is the collections lesson's lab (cql3 only).
+	AddressBook teaching.AddressBookLab `optional:"true"`
 }
 
 // engineDeps are newEngine's parameters. Every teaching collaborator is optional: a backend
@@ -282,6 +287,7 @@ type engineDeps struct {
 	Levels      teaching.ClusterLevels    `optional:"true"` // cql3 only: the consistency lesson's levels, tried on the cluster
 	Progress    teaching.ProgressStore    `optional:"true"` // the learners' progress through the course
 	TTL         teaching.TTLLab           `optional:"true"` // cql3 only: the TTL lesson's lab
+	AddressBook teaching.AddressBookLab   `optional:"true"` // cql3 only: the collections lesson's lab
 	Second      *secondary
 }
 
@@ -322,6 +328,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: cql3.SchemaText(),
 		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Consistency: d.Consistency, ClusterLevels: d.Levels, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab, Ring: d.Ring, Sandbox: sandbox, Progress: d.Progress}
 	td.TTL = d.TTL
+	td.AddressBook = d.AddressBook
 	if d.Second != nil {
 		td.CompareRing = d.Second.ring
 		if d.Locator != nil && d.Second.locator != nil {
@@ -336,6 +343,9 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		}
 		if td.TTL == nil && d.Second.ttl != nil { // and the TTL lesson its runs
 			td.TTL = d.Second.ttl
+		}
+		if td.AddressBook == nil && d.Second.addressBook != nil { // and the collections lesson its forms
+			td.AddressBook = d.Second.addressBook
 		}
 	}
 	if err := teach.Register(st, td); err != nil {

@@ -258,7 +258,8 @@ func partitionQuery(t InspectTable, key []string, opts PartitionSlice) (string, 
 	}
 	// The keyspace passed Config's pattern; the table and column names come from system_schema.
 	// Every cell's timestamp and TTL beside it: the triple (name, value, timestamp) of the seeds.
-	// A collection has one per element, which WRITETIME cannot return as one value.
+	// A non-frozen collection or user type has one per element or field (multiCell), which
+	// WRITETIME cannot return as one value (Cassandra 5.0 returns a list of them).
 	// CQL has no "*, more": the columns are listed, in the order SELECT * gives them.
 	var sel, meta []string
 	for _, cols := range [][]InspectColumn{t.PartitionKey, t.Clustering, t.Static, t.Regular} {
@@ -267,7 +268,7 @@ func partitionQuery(t InspectTable, key []string, opts PartitionSlice) (string, 
 		}
 	}
 	for _, c := range append(append([]InspectColumn(nil), t.Static...), t.Regular...) {
-		if !isCollection(c.Type) {
+		if !multiCell(c.Type) {
 			meta = append(meta, "WRITETIME("+quoteIdent(c.Name)+")", "TTL("+quoteIdent(c.Name)+")")
 		}
 	}
@@ -279,6 +280,21 @@ func partitionQuery(t InspectTable, key []string, opts PartitionSlice) (string, 
 // isCollection reports whether a CQL type is a multi-cell collection (a frozen one is one cell).
 func isCollection(typ string) bool {
 	return strings.HasPrefix(typ, "map<") || strings.HasPrefix(typ, "set<") || strings.HasPrefix(typ, "list<")
+}
+
+// nativeTypes are CQL's types that are one cell whatever their value.
+var nativeTypes = map[string]bool{"ascii": true, "bigint": true, "blob": true, "boolean": true, "counter": true, "date": true,
+	"decimal": true, "double": true, "duration": true, "float": true, "inet": true, "int": true, "smallint": true, "text": true,
+	"time": true, "timestamp": true, "timeuuid": true, "tinyint": true, "uuid": true, "varchar": true, "varint": true}
+
+// multiCell reports whether a column of type typ, as system_schema spells it, stores a cell per
+// element or field: a collection or a user type that is not frozen (system_schema names a
+// non-frozen user type by its name alone; a frozen value, a tuple or a vector is one cell).
+func multiCell(typ string) bool {
+	if isCollection(typ) {
+		return true
+	}
+	return !strings.Contains(typ, "<") && !nativeTypes[typ]
 }
 
 func columnNames(cols []InspectColumn) string {
@@ -487,6 +503,25 @@ func renderValue(ti gocql.TypeInfo, v reflect.Value) string {
 		parts := make([]string, len(entries))
 		for i, e := range entries {
 			parts[i] = e.k + ": " + e.v
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	case gocql.TypeUDT:
+		// A user type's value, its fields in the type's order: {street: 'x', zip: 'y'}.
+		ut, ok := ti.(gocql.UDTTypeInfo)
+		if !ok || v.Kind() != reflect.Map || v.Type().Key().Kind() != reflect.String {
+			break
+		}
+		parts := make([]string, len(ut.Elements))
+		for i, f := range ut.Elements {
+			fv := v.MapIndex(reflect.ValueOf(f.Name).Convert(v.Type().Key()))
+			if !fv.IsValid() || ((fv.Kind() == reflect.Interface || fv.Kind() == reflect.Pointer) && fv.IsNil()) {
+				parts[i] = f.Name + ": null"
+				continue
+			}
+			if fv.Kind() == reflect.Interface {
+				fv = fv.Elem()
+			}
+			parts[i] = f.Name + ": " + renderValue(f.Type, fv)
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
 	}

@@ -33,12 +33,14 @@ type Store struct {
 	ttl ttlLab
 	// stamp times the learners' progress (progress.go): strictly increasing in this process.
 	stamp *domain.Stamper
+	// book is the collections lesson's lab (addressbook.go).
+	book addressBook
 }
 
 // New teaches on s, which must be started (Start or Open) before the first call, as for its
 // ports.
 func New(s *cql3.Store) *Store {
-	return &Store{store: s, stamp: domain.NewStamper(domain.SystemClock{})}
+	return &Store{store: s, stamp: domain.NewStamper(domain.SystemClock{}), book: addressBook{runs: trialLimiter{max: addressBookRuns}}}
 }
 
 // Keyspace is the keyspace of the store.
@@ -72,7 +74,8 @@ var Module = fx.Module("cql3-teach",
 		fx.Annotate(New, fx.As(fx.Self()),
 			fx.As(new(teaching.Locator)), fx.As(new(teaching.CQLInspector)), fx.As(new(teaching.NameClaims)), fx.As(new(teaching.RowSizer)),
 			fx.As(new(teaching.ActionLedger)), fx.As(new(teaching.ProgressStore)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring)), fx.As(new(teaching.ClusterLevels)),
-			fx.As(new(teaching.TTLLab))),
+			fx.As(new(teaching.TTLLab)),
+			fx.As(new(teaching.AddressBookLab))),
 	),
 	fx.Invoke(runSweeps),
 )

@@ -65,6 +65,8 @@ type Stores struct {
 	Progress teaching.ProgressStore
 	// TTL is the TTL lesson's lab on a node (cql3, or compare mode's second backend).
 	TTL teaching.TTLLab
+	// AddressBook is the collections lesson's lab on the node (cql3 only).
+	AddressBook teaching.AddressBookLab
 	// CompareSizes measures compare mode's second backend, CompareBackend.
 	CompareSizes   teaching.RowSizer
 	CompareBackend string
@@ -107,7 +109,7 @@ func CQL3Stores(t *testing.T) (Stores, *cql3.Store) {
 	t.Helper()
 	s := cqltest.Store(t, "twissandra_test_pages_")
 	in := cqlteach.New(s)
-	return Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, TTL: in, Backend: "cql3"}, s
+	return Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, TTL: in, AddressBook: in, Backend: "cql3"}, s
 }
 
 // CompareStores runs widerow (answering) with cql3 on the real node, as serve --compare does.
@@ -129,9 +131,12 @@ func CompareStoresOn(t *testing.T) (Stores, *cql3.Store) {
 	st.Authors, st.Entries, st.Tags, st.Comments, st.Sessions = both.Authors, both.Entries, both.Tags, both.Comments, both.Sessions
 	st.Locator = compare.Locator(p, w.Locator, c.Locator)
 	st.CompareSizes, st.CompareBackend, st.CompareRing = c.Sizes, "cql3", c.Ring
-	st.QueryLab = c.QueryLab     // as serve --compare cql3 wires it: the lesson tries keys on the node
-	st.Levels = cqlteach.New(cs) // and the consistency lesson its levels
-	st.TTL = c.TTL               // and the TTL lesson its runs
+	st.QueryLab = c.QueryLab       // as serve --compare cql3 wires it: the lesson tries keys on the node
+	st.Levels = cqlteach.New(cs)   // and the consistency lesson its levels
+	st.TTL = c.TTL                 // and the TTL lesson its runs
+	st.QueryLab = c.QueryLab       // as serve --compare cql3 wires it: the lesson tries keys on the node
+	st.Levels = cqlteach.New(cs)   // and the consistency lesson its levels
+	st.AddressBook = c.AddressBook // and the collections lesson its forms
 	return st, cs
 }
 

@@ -5,6 +5,7 @@ import (
 	"twissandra/web/teach/labs"
 	"twissandra/web/teach/lessons/blog"
 	"twissandra/web/teach/lessons/celebrity"
+	"twissandra/web/teach/lessons/collections"
 	"twissandra/web/teach/lessons/compare"
 	"twissandra/web/teach/lessons/consistency"
 	"twissandra/web/teach/lessons/cql3"
@@ -42,6 +43,7 @@ func lessons(h *labs.Handler) []frame.Lesson {
 		tokens.Lesson(h),
 		consistency.Lesson(h),
 		ttl.Lesson(h),
+		collections.Lesson(h),
 	}
 	for i := range ls {
 		ls[i].N = i + 1

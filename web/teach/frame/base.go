@@ -89,6 +89,10 @@ type Deps struct {
 	// TTL runs the TTL lesson's writes and reads on a node (the cql3 backend's, or compare
 	// mode's second backend's when that is cql3); nil leaves the lesson's node part out.
 	TTL teaching.TTLLab
+	// AddressBook writes seed 004's AddressBook entry on a node in the four forms CQL3 gives a
+	// super column (the collections lesson): the cql3 backend's, or compare mode's second
+	// backend's when that is cql3; nil leaves the node's part out.
+	AddressBook teaching.AddressBookLab
 }
 
 // Scratch is a store Deps.Sandbox opened: the domain's stores on it, an inspector of its rows,
