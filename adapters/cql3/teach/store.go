@@ -29,6 +29,8 @@ type Store struct {
 	store *cql3.Store
 	// lab is the query lab's scratch tables and its sessions' trials (querylab.go).
 	lab queryLab
+	// counters is the counters lesson's table and its learners' runs (counters.go).
+	counters counterLab
 	// stamp times the learners' progress (progress.go): strictly increasing in this process.
 	stamp *domain.Stamper
 }
@@ -69,7 +71,8 @@ var Module = fx.Module("cql3-teach",
 	fx.Provide(
 		fx.Annotate(New, fx.As(fx.Self()),
 			fx.As(new(teaching.Locator)), fx.As(new(teaching.CQLInspector)), fx.As(new(teaching.NameClaims)), fx.As(new(teaching.RowSizer)),
-			fx.As(new(teaching.ActionLedger)), fx.As(new(teaching.ProgressStore)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring)), fx.As(new(teaching.ClusterLevels))),
+			fx.As(new(teaching.ActionLedger)), fx.As(new(teaching.ProgressStore)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring)), fx.As(new(teaching.ClusterLevels)),
+			fx.As(new(teaching.CounterLab))),
 	),
 	fx.Invoke(runSweeps),
 )
