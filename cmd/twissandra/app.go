@@ -210,6 +210,8 @@ type secondary struct {
 	queryLab teaching.QueryLab
 	// levels tries the consistency levels on the second backend's cluster (cql3), else nil.
 	levels teaching.ClusterLevels
+	// counters is the counters lesson's table on the second backend's node (cql3), else nil.
+	counters teaching.CounterLab
 }
 
 // openSecondary opens the --compare backend beside the primary, with the same configuration
@@ -238,6 +240,7 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 	}
 	if sc.Backend == "cql3" {
 		sec.queryLab, sec.levels = t.QueryLab, t.Levels
+		sec.counters = t.Counters
 	}
 	return sec, nil
 }
@@ -251,6 +254,7 @@ type teachers struct {
 	Ring     teaching.Ring          `optional:"true"`
 	QueryLab teaching.QueryLab      `optional:"true"`
 	Levels   teaching.ClusterLevels `optional:"true"`
+	Counters teaching.CounterLab    `optional:"true"`
 }
 
 // engineDeps are newEngine's parameters. Every teaching collaborator is optional: a backend
@@ -277,6 +281,7 @@ type engineDeps struct {
 	Ring        teaching.Ring             `optional:"true"` // the tokens lesson's ring
 	Levels      teaching.ClusterLevels    `optional:"true"` // cql3 only: the consistency lesson's levels, tried on the cluster
 	Progress    teaching.ProgressStore    `optional:"true"` // the learners' progress through the course
+	Counters    teaching.CounterLab       `optional:"true"` // cql3 only: the counters lesson's table
 	Second      *secondary
 }
 
@@ -328,6 +333,10 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		if td.ClusterLevels == nil && d.Second.levels != nil { // and the consistency lesson its levels
 			td.ClusterLevels = d.Second.levels
 		}
+	}
+	td.Counters = d.Counters
+	if td.Counters == nil && d.Second != nil { // the counters lesson runs on the node that has them
+		td.Counters = d.Second.counters
 	}
 	if err := teach.Register(st, td); err != nil {
 		return nil, err

@@ -63,6 +63,8 @@ type Stores struct {
 	Levels teaching.ClusterLevels
 	// Progress keeps signed-in learners' progress through the course (nil: the session).
 	Progress teaching.ProgressStore
+	// Counters is the counters lesson's table on the node (cql3 only).
+	Counters teaching.CounterLab
 	// CompareSizes measures compare mode's second backend, CompareBackend.
 	CompareSizes   teaching.RowSizer
 	CompareBackend string
@@ -105,7 +107,7 @@ func CQL3Stores(t *testing.T) (Stores, *cql3.Store) {
 	t.Helper()
 	s := cqltest.Store(t, "twissandra_test_pages_")
 	in := cqlteach.New(s)
-	return Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, Backend: "cql3"}, s
+	return Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, Counters: in, Backend: "cql3"}, s
 }
 
 // CompareStores runs widerow (answering) with cql3 on the real node, as serve --compare does.
@@ -129,6 +131,7 @@ func CompareStoresOn(t *testing.T) (Stores, *cql3.Store) {
 	st.CompareSizes, st.CompareBackend, st.CompareRing = c.Sizes, "cql3", c.Ring
 	st.QueryLab = c.QueryLab     // as serve --compare cql3 wires it: the lesson tries keys on the node
 	st.Levels = cqlteach.New(cs) // and the consistency lesson its levels
+	st.Counters = c.Counters     // and the counters lesson its table
 	return st, cs
 }
 

@@ -86,6 +86,9 @@ type Deps struct {
 	// Progress keeps signed-in learners' progress through the course (lessons visited,
 	// exercises passed) in the store; nil keeps it in the session, as an anonymous learner's.
 	Progress teaching.ProgressStore
+	// Counters is the counters lesson's table on a node (the cql3 backend's, or compare mode's
+	// second backend's when that is cql3); nil where the backend has no counters.
+	Counters teaching.CounterLab
 }
 
 // Scratch is a store Deps.Sandbox opened: the domain's stores on it, an inspector of its rows,
