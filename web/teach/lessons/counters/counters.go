@@ -53,9 +53,10 @@ const runsKept = 1024
 // result is a browser's last run of one of the lesson's forms.
 type result struct {
 	Action string // "increments", "lost", "mixed"
-	Run    teaching.CounterRun
-	Mixed  []teaching.LabStatement
-	Why    string // the store's refusal, in words
+	// The form as sent, for the page to fill it again.
+	Clients, Each, Increments int
+	Run                       teaching.CounterRun
+	Mixed                     []teaching.LabStatement
 }
 
 type runStore struct {
@@ -120,8 +121,11 @@ func showCounters(h *handler, c *gin.Context) (templ.Component, error) {
 	if id := labs.LabSession(c, false); id != "" {
 		if r, ok := h.runs.get(id); ok {
 			d.Result = &r
-			if r.Action == "increments" && r.Run.Meant > 0 {
-				d.Each = r.Run.Meant / max(1, d.Clients)
+			if r.Clients > 0 {
+				d.Clients, d.Each = r.Clients, r.Each
+			}
+			if r.Increments > 0 {
+				d.Increments = r.Increments
 			}
 		}
 	}
@@ -195,16 +199,14 @@ func (h *handler) run(c *gin.Context) {
 	r := result{Action: c.PostForm("action")}
 	switch r.Action {
 	case "increments":
-		var clients, each int
-		if clients, err = formInt(c, "clients", teaching.MaxCounterClients); err == nil {
-			if each, err = formInt(c, "each", teaching.MaxCounterEach); err == nil {
-				r.Run, err = h.Deps.Counters.Increments(ctx, session, clients, each)
+		if r.Clients, err = formInt(c, "clients", teaching.MaxCounterClients); err == nil {
+			if r.Each, err = formInt(c, "each", teaching.MaxCounterEach); err == nil {
+				r.Run, err = h.Deps.Counters.Increments(ctx, session, r.Clients, r.Each)
 			}
 		}
 	case "lost":
-		var n int
-		if n, err = formInt(c, "increments", teaching.MaxCounterIncrement); err == nil {
-			r.Run, err = h.Deps.Counters.LostAck(ctx, session, n)
+		if r.Increments, err = formInt(c, "increments", teaching.MaxCounterIncrement); err == nil {
+			r.Run, err = h.Deps.Counters.LostAck(ctx, session, r.Increments)
 		}
 	case "mixed":
 		r.Mixed, err = h.Deps.Counters.Mixed(ctx, session)
