@@ -257,7 +257,7 @@ func countersView(d countersData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "). It could look like a counter's job. It is not one, for the reasons the node gave above:</p><ul><li>the count belongs beside the follower rows it counts, and a table with a counter holds nothing but counters;</li><li>a follow writes the follower row and the count together, in one conditional write: a counter takes no condition, joins no logged batch, and cannot be set;</li><li>a follow sent twice must count once: writing a row again is idempotent, an increment is not.</li></ul><p>How ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 25, "). It could look like a counter's job. It is not one, for the reasons the node gave above:</p><ul><li>the count belongs beside the follower rows it counts, and a table with a counter holds nothing but counters beside its key;</li><li>a follow writes the follower row and the count together, in one conditional write: a counter takes no condition, joins no logged batch, and cannot be set;</li><li>a follow sent twice must count once: writing a row again is idempotent, an increment is not.</li></ul><p>How ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -81,7 +81,7 @@ func mixedQuestion(lab teaching.CounterLab) frame.Exercise {
 				model, why = "refused", "The node refused it: "+strings.TrimPrefix(sts[0].Error, "InvalidRequest: ")+"."
 			}
 			return frame.Grade{Correct: answer == model, Model: model,
-				Explanation: why + " A counter's cells are not written as other cells are (each replica keeps its share, merged on read, with no timestamp of the client's to decide between writes), so a table with a counter holds counters only, beside its key; a table's other columns go to a table of their own."}, nil
+				Explanation: why + " A counter is not written as other columns are: each replica keeps its own share of the count, merged when it is read, instead of a value the latest write replaces; so a table with a counter holds nothing but counters beside its key, and the other columns go to a table of their own."}, nil
 		}}
 }
 
