@@ -183,6 +183,7 @@ func TestPortsOnlyBackendServesTheProduct(t *testing.T) {
 		{"/learn/tokens", `id="ring-unavailable"`, "This server's stores cannot place keys on a ring."},
 		{"/learn/consistency", `id="consistency-unavailable"`, "the consistency lab is unavailable"},
 		{"/learn/consistency", `id="cluster-none"`, "This server runs on the memory backend."},
+		{"/learn/counters", `id="counters-unavailable"`, "which has no counters to show"},
 	} {
 		r := ann.get(v.path)
 		if r.status != http.StatusOK || !strings.Contains(r.body, v.id) || !strings.Contains(html.UnescapeString(r.body), v.says) {
