@@ -214,6 +214,8 @@ type secondary struct {
 	ttl teaching.TTLLab
 	// addressBook is the collections lesson's lab on the second backend's node (cql3), else nil.
 	addressBook teaching.AddressBookLab
+	// counters is the counters lesson's table on the second backend's node (cql3), else nil.
+	counters teaching.CounterLab
 }
 
 // openSecondary opens the --compare backend beside the primary, with the same configuration
@@ -244,6 +246,7 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 		sec.queryLab, sec.levels = t.QueryLab, t.Levels
 		sec.ttl = t.TTL
 		sec.addressBook = t.AddressBook
+		sec.counters = t.Counters
 	}
 	return sec, nil
 }
@@ -260,6 +263,7 @@ type teachers struct {
 	TTL      teaching.TTLLab        `optional:"true"`
 	// AddressBook is the collections lesson's lab (cql3 only).
 	AddressBook teaching.AddressBookLab `optional:"true"`
+	Counters    teaching.CounterLab     `optional:"true"`
 }
 
 // engineDeps are newEngine's parameters. Every teaching collaborator is optional: a backend
@@ -288,6 +292,7 @@ type engineDeps struct {
 	Progress    teaching.ProgressStore    `optional:"true"` // the learners' progress through the course
 	TTL         teaching.TTLLab           `optional:"true"` // cql3 only: the TTL lesson's lab
 	AddressBook teaching.AddressBookLab   `optional:"true"` // cql3 only: the collections lesson's lab
+	Counters    teaching.CounterLab       `optional:"true"` // cql3 only: the counters lesson's table
 	Second      *secondary
 }
 
@@ -347,6 +352,10 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		if td.AddressBook == nil && d.Second.addressBook != nil { // and the collections lesson its forms
 			td.AddressBook = d.Second.addressBook
 		}
+	}
+	td.Counters = d.Counters
+	if td.Counters == nil && d.Second != nil { // the counters lesson runs on the node that has them
+		td.Counters = d.Second.counters
 	}
 	if err := teach.Register(st, td); err != nil {
 		return nil, err

@@ -184,6 +184,7 @@ func TestPortsOnlyBackendServesTheProduct(t *testing.T) {
 		{"/learn/consistency", `id="consistency-unavailable"`, "the consistency lab is unavailable"},
 		{"/learn/consistency", `id="cluster-none"`, "This server runs on the memory backend."},
 		{"/learn/collections", `id="coll-unavailable"`, "This server has neither a CQL node nor the engine's lab."},
+		{"/learn/counters", `id="counters-unavailable"`, "which has no counters to show"},
 	} {
 		r := ann.get(v.path)
 		if r.status != http.StatusOK || !strings.Contains(r.body, v.id) || !strings.Contains(html.UnescapeString(r.body), v.says) {

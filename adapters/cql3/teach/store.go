@@ -31,6 +31,8 @@ type Store struct {
 	lab queryLab
 	// ttl is the TTL lesson's tables (ttl.go).
 	ttl ttlLab
+	// counters is the counters lesson's table and its learners' runs (counters.go).
+	counters counterLab
 	// stamp times the learners' progress (progress.go): strictly increasing in this process.
 	stamp *domain.Stamper
 	// book is the collections lesson's lab (addressbook.go).
@@ -75,7 +77,8 @@ var Module = fx.Module("cql3-teach",
 			fx.As(new(teaching.Locator)), fx.As(new(teaching.CQLInspector)), fx.As(new(teaching.NameClaims)), fx.As(new(teaching.RowSizer)),
 			fx.As(new(teaching.ActionLedger)), fx.As(new(teaching.ProgressStore)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring)), fx.As(new(teaching.ClusterLevels)),
 			fx.As(new(teaching.TTLLab)),
-			fx.As(new(teaching.AddressBookLab))),
+			fx.As(new(teaching.AddressBookLab)),
+			fx.As(new(teaching.CounterLab))),
 	),
 	fx.Invoke(runSweeps),
 )

@@ -51,7 +51,8 @@ func registerTeach(t testing.TB, s *site.Site, sv webkit.Services) error {
 		StorageConf: engine.DefaultSchemaXML, Lab: lab, Consistency: lab, ClusterLevels: st.Levels, Claims: st.Claims, Sizes: st.Sizes,
 		CompareSizes: st.CompareSizes, CompareBackend: st.CompareBackend, QueryFirstDDL: cql3.SchemaText(), QueryLab: st.QueryLab, Ring: st.Ring, CompareRing: st.CompareRing, Sandbox: sandbox, Progress: st.Progress,
 		TTL:         st.TTL,
-		AddressBook: st.AddressBook})
+		AddressBook: st.AddressBook,
+		Counters:    st.Counters})
 }
 
 // sandbox opens the celebrity lesson's scratch store as the server does: a widerow node in

@@ -67,6 +67,8 @@ type Stores struct {
 	TTL teaching.TTLLab
 	// AddressBook is the collections lesson's lab on the node (cql3 only).
 	AddressBook teaching.AddressBookLab
+	// Counters is the counters lesson's table on the node (cql3 only).
+	Counters teaching.CounterLab
 	// CompareSizes measures compare mode's second backend, CompareBackend.
 	CompareSizes   teaching.RowSizer
 	CompareBackend string
@@ -109,7 +111,7 @@ func CQL3Stores(t *testing.T) (Stores, *cql3.Store) {
 	t.Helper()
 	s := cqltest.Store(t, "twissandra_test_pages_")
 	in := cqlteach.New(s)
-	return Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, TTL: in, AddressBook: in, Backend: "cql3"}, s
+	return Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, TTL: in, AddressBook: in, Counters: in, Backend: "cql3"}, s
 }
 
 // CompareStores runs widerow (answering) with cql3 on the real node, as serve --compare does.
@@ -134,9 +136,8 @@ func CompareStoresOn(t *testing.T) (Stores, *cql3.Store) {
 	st.QueryLab = c.QueryLab       // as serve --compare cql3 wires it: the lesson tries keys on the node
 	st.Levels = cqlteach.New(cs)   // and the consistency lesson its levels
 	st.TTL = c.TTL                 // and the TTL lesson its runs
-	st.QueryLab = c.QueryLab       // as serve --compare cql3 wires it: the lesson tries keys on the node
-	st.Levels = cqlteach.New(cs)   // and the consistency lesson its levels
 	st.AddressBook = c.AddressBook // and the collections lesson its forms
+	st.Counters = c.Counters       // and the counters lesson its table
 	return st, cs
 }
 

@@ -8,6 +8,7 @@ import (
 	"twissandra/web/teach/lessons/collections"
 	"twissandra/web/teach/lessons/compare"
 	"twissandra/web/teach/lessons/consistency"
+	"twissandra/web/teach/lessons/counters"
 	"twissandra/web/teach/lessons/cql3"
 	"twissandra/web/teach/lessons/method"
 	"twissandra/web/teach/lessons/partitions"
@@ -44,6 +45,7 @@ func lessons(h *labs.Handler) []frame.Lesson {
 		consistency.Lesson(h),
 		ttl.Lesson(h),
 		collections.Lesson(h),
+		counters.Lesson(h),
 	}
 	for i := range ls {
 		ls[i].N = i + 1

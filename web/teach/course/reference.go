@@ -101,7 +101,7 @@ var Glossary = []glossaryTerm{
 	{"consistency-level", "consistency level", "How many replicas must answer a read or acknowledge a write before the coordinator replies: ONE, QUORUM, ALL and, in 0.6, ZERO, ANY, DCQUORUM and DCQUORUMSYNC. Reads and writes at QUORUM overlap in at least one replica, so a read sees the last acknowledged write.",
 		[]SeeAlso{termSee("replica", "replica")}},
 	{"counter", "counter", "A column type of 0.8 that replicas increment concurrently. An increment that times out and is retried may count twice, and counters cannot share a batch with a condition, which is why this application counts followers otherwise.",
-		[]SeeAlso{LessonSee("celebrity", ""), pageSee("/learn/departures#followers-count", "departures")}},
+		[]SeeAlso{LessonSee("counters", ""), LessonSee("celebrity", ""), pageSee("/learn/departures#followers-count", "departures")}},
 	{"cql", "CQL", "The Cassandra Query Language: CQL 1 in 0.8, sent over Thrift; CQL3 from 1.2, with tables, primary keys and its own binary protocol, the language of the cql3 backend.",
 		[]SeeAlso{pageSee("/learn/timeline", "the timeline")}},
 	{"day-bucket", "day bucket", "A day in the partition key (public_line's day) that splits a line growing for ever into one partition per day, so that no partition grows without bound and each day's writes go to other replicas.",
@@ -212,7 +212,12 @@ var Versions = []version{
 	{"v0-8", "0.8", "June 2011", []string{
 		"Counter columns, incremented by the replicas.",
 		"CQL, a query language over Thrift (CQL 1)."},
-		[]SeeAlso{LessonSee("celebrity", "why the follower count is no counter: lesson {celebrity}")}},
+		[]SeeAlso{LessonSee("counters", "counters on a node, and why the follower count is none: lesson {counters}"), LessonSee("celebrity", "what the follower count decides: lesson {celebrity}")}},
+	{"v1-1", "1.1", "April 2012", []string{
+		"CQL3 in beta, beside CQL 2 (still the default, chosen per connection with set_cql_version): tables whose primary key has several columns.",
+		"Row-level isolation: the columns one write sets in a row were already applied all or none; from 1.1 a reader no longer sees some of them without the others.",
+		"Concurrent schema changes; key and row caches sized for the whole node instead of per column family."},
+		[]SeeAlso{LessonSee("cql3", "CQL3's tables: lesson {cql3}")}},
 	{"v1-2", "1.2", "January 2013", []string{
 		"CQL3 by default: tables, primary keys of a partition key and clustering columns, collections, and a binary protocol of its own.",
 		"CQL3 tables stored as wide rows of composite cells: a CompositeType comparator of the clustering types and the column name, a row marker per CQL row; WITH COMPACT STORAGE for the old layout.",
@@ -222,10 +227,20 @@ var Versions = []version{
 		"Lightweight transactions: INSERT … IF NOT EXISTS and UPDATE … IF, on Paxos.",
 		"Static columns followed in 2.0.6 (March 2014)."},
 		[]SeeAlso{LessonSee("unique", ""), pageSee("/models/race", "the race")}},
+	{"v2-1", "2.1", "September 2014", []string{
+		"User-defined types and tuples; secondary indexes on the elements of collections.",
+		"Counters rewritten (CASSANDRA-6504): safer, with fewer caveats; an increment is still no idempotent write, and a retried one still counts twice.",
+		"Incremental repair; memtables off the Java heap."},
+		[]SeeAlso{LessonSee("counters", "a retried increment on a 5.0 node: lesson {counters}")}},
 	{"v3-0", "3.0", "November 2015", []string{
 		"A new storage engine: a partition holds rows, each clustering prefix stored once with its cells, instead of composite cells repeating it; the row marker became the row's liveness info.",
 		"Materialized views; Thrift deprecated (removed in 4.0, with COMPACT STORAGE)."},
 		[]SeeAlso{LessonSee("cql3", "why the inspector says 1.2 to 2.x: lesson {cql3}")}},
+	{"v4-0", "4.0", "July 2021", []string{
+		"Thrift removed (CASSANDRA-11115): CQL over its native protocol is the only way in; the calls of 0.6 that the widerow backend emulates are gone.",
+		"Virtual tables (the system_views keyspace): the node's settings, caches, clients and tasks, read with CQL.",
+		"Audit logging and the full query log; zero-copy streaming between nodes; Java 11."},
+		[]SeeAlso{LessonSee("cql3", "0.6's rows beside CQL3's: lesson {cql3}")}},
 	{"v5-0", "5.0", "September 2024", []string{
 		"Storage-attached indexes (SAI): secondary indexes built into the SSTables, for queries on non-key columns.",
 		"Trie-based memtables and SSTables, vector search. The cql3 backend's tests run on a 5.0 node."},

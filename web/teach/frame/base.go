@@ -93,6 +93,9 @@ type Deps struct {
 	// super column (the collections lesson): the cql3 backend's, or compare mode's second
 	// backend's when that is cql3; nil leaves the node's part out.
 	AddressBook teaching.AddressBookLab
+	// Counters is the counters lesson's table on a node (the cql3 backend's, or compare mode's
+	// second backend's when that is cql3); nil where the backend has no counters.
+	Counters teaching.CounterLab
 }
 
 // Scratch is a store Deps.Sandbox opened: the domain's stores on it, an inspector of its rows,
