@@ -277,6 +277,7 @@ type engineDeps struct {
 	Ring        teaching.Ring             `optional:"true"` // the tokens lesson's ring
 	Levels      teaching.ClusterLevels    `optional:"true"` // cql3 only: the consistency lesson's levels, tried on the cluster
 	Progress    teaching.ProgressStore    `optional:"true"` // the learners' progress through the course
+	Storage     teaching.StorageEngine    `optional:"true"` // widerow only: the write and read paths lesson
 	Second      *secondary
 }
 
@@ -316,6 +317,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 	}
 	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: cql3.SchemaText(),
 		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Consistency: d.Consistency, ClusterLevels: d.Levels, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab, Ring: d.Ring, Sandbox: sandbox, Progress: d.Progress}
+	td.Storage = d.Storage
 	if d.Second != nil {
 		td.CompareRing = d.Second.ring
 		if d.Locator != nil && d.Second.locator != nil {

@@ -86,6 +86,9 @@ type Deps struct {
 	// Progress keeps signed-in learners' progress through the course (lessons visited,
 	// exercises passed) in the store; nil keeps it in the session, as an anonymous learner's.
 	Progress teaching.ProgressStore
+	// Storage is the widerow engine's storage, for the write and read paths lesson: its figures,
+	// the learner's actions on the running store, and the exercises' rehearsals; nil elsewhere.
+	Storage teaching.StorageEngine
 }
 
 // Scratch is a store Deps.Sandbox opened: the domain's stores on it, an inspector of its rows,
