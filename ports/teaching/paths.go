@@ -99,6 +99,13 @@ type PathRun struct {
 // MaxPathSteps bounds a rehearsal.
 const MaxPathSteps = 12
 
+// How often the running store may be flushed and compacted, by anyone: a flush or a compaction
+// is something any visitor starts, and the store (one process's) runs one at a time.
+const (
+	PathFlushEvery   = 2 * time.Second
+	PathCompactEvery = 10 * time.Second
+)
+
 // StorageEngine is the lesson's view of the widerow engine's storage.
 type StorageEngine interface {
 	// Figures are the running store's figures and table files now.

@@ -20,20 +20,14 @@ type StorageEngine struct {
 	node *engine.Node
 	// heavy lets one flush or compaction of the running store run at a time, for the whole
 	// process (the widerow store is this process's alone), and last is when the last one of
-	// each action began: a flush starts at most every PathFlushEvery, a compaction every
-	// PathCompactEvery, whoever asks.
+	// each action began: a flush starts at most every teaching.PathFlushEvery, a compaction
+	// every teaching.PathCompactEvery, whoever asks.
 	heavy sync.Mutex
 	mu    sync.Mutex // guards last and stamp
 	last  map[teaching.PathAction]time.Time
 	stamp int64
 	now   func() time.Time
 }
-
-// How often the running store may be flushed and compacted, by anyone.
-const (
-	PathFlushEvery   = 2 * time.Second
-	PathCompactEvery = 10 * time.Second
-)
 
 const (
 	pathsCF     = "UTF8s" // of the Scratch keyspace
@@ -86,9 +80,9 @@ func (s *StorageEngine) Do(ctx context.Context, session string, step teaching.Pa
 			return teaching.PathRun{}, &domain.RetryError{After: time.Second, Message: "a flush or a compaction of this store is under way: try again in a moment"}
 		}
 		defer s.heavy.Unlock()
-		every := PathFlushEvery
+		every := teaching.PathFlushEvery
 		if step.Action == teaching.PathCompact {
-			every = PathCompactEvery
+			every = teaching.PathCompactEvery
 		}
 		s.mu.Lock()
 		now := s.now()

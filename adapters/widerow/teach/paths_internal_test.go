@@ -48,7 +48,7 @@ func TestStorageEngineDoFollowsTheWritePathAndBoundsTheStore(t *testing.T) {
 	if !errors.As(err, &retry) || retry.After <= 0 {
 		t.Fatalf("a second flush at once, by another learner: %v", err)
 	}
-	clock = clock.Add(PathFlushEvery)
+	clock = clock.Add(teaching.PathFlushEvery)
 	do("bob", teaching.PathWrite)
 	do("bob", teaching.PathFlush)
 	r := do("alice", teaching.PathRead)

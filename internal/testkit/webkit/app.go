@@ -63,6 +63,8 @@ type Stores struct {
 	Levels teaching.ClusterLevels
 	// Progress keeps signed-in learners' progress through the course (nil: the session).
 	Progress teaching.ProgressStore
+	// Storage is the widerow engine's storage, for the write and read paths lesson (widerow only).
+	Storage teaching.StorageEngine
 	// CompareSizes measures compare mode's second backend, CompareBackend.
 	CompareSizes   teaching.RowSizer
 	CompareBackend string
@@ -93,7 +95,8 @@ func WiderowStores(t testing.TB) Stores {
 	s, b := widerow.NewStore(node), widerow.NewBlogStore(node)
 	in := wideteach.NewInspector(node)
 	return Stores{Users: s, Tweets: s, Lines: s, Authors: b, Entries: b, Tags: b, Comments: b, Sessions: widerow.NewSessions(node),
-		Node: node, Wide: in, Locator: in, Sizes: in, Claims: wideteach.NewNameClaims(node), Backend: "widerow", QueryLab: in, Ring: in}
+		Node: node, Wide: in, Locator: in, Sizes: in, Claims: wideteach.NewNameClaims(node), Backend: "widerow", QueryLab: in, Ring: in,
+		Storage: wideteach.NewStorageEngine(node)}
 }
 
 // WiderowStore is widerow's store of Twissandra on node.
