@@ -210,6 +210,8 @@ type secondary struct {
 	queryLab teaching.QueryLab
 	// levels tries the consistency levels on the second backend's cluster (cql3), else nil.
 	levels teaching.ClusterLevels
+	// nodeViews reads the second backend's node's virtual tables (cql3), else nil.
+	nodeViews teaching.NodeViews
 }
 
 // openSecondary opens the --compare backend beside the primary, with the same configuration
@@ -238,6 +240,7 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 	}
 	if sc.Backend == "cql3" {
 		sec.queryLab, sec.levels = t.QueryLab, t.Levels
+		sec.nodeViews = t.NodeViews
 	}
 	return sec, nil
 }
@@ -246,11 +249,12 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 // absent where that backend does not provide it.
 type teachers struct {
 	fx.In
-	Locator  teaching.Locator       `optional:"true"`
-	Sizes    teaching.RowSizer      `optional:"true"`
-	Ring     teaching.Ring          `optional:"true"`
-	QueryLab teaching.QueryLab      `optional:"true"`
-	Levels   teaching.ClusterLevels `optional:"true"`
+	Locator   teaching.Locator       `optional:"true"`
+	Sizes     teaching.RowSizer      `optional:"true"`
+	Ring      teaching.Ring          `optional:"true"`
+	QueryLab  teaching.QueryLab      `optional:"true"`
+	Levels    teaching.ClusterLevels `optional:"true"`
+	NodeViews teaching.NodeViews     `optional:"true"`
 }
 
 // engineDeps are newEngine's parameters. Every teaching collaborator is optional: a backend
@@ -278,6 +282,7 @@ type engineDeps struct {
 	Levels      teaching.ClusterLevels    `optional:"true"` // cql3 only: the consistency lesson's levels, tried on the cluster
 	Progress    teaching.ProgressStore    `optional:"true"` // the learners' progress through the course
 	Storage     teaching.StorageEngine    `optional:"true"` // widerow only: the write and read paths lesson
+	NodeViews   teaching.NodeViews        `optional:"true"` // cql3 only: the same lesson, on the node
 	Second      *secondary
 }
 
@@ -317,7 +322,10 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 	}
 	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: cql3.SchemaText(),
 		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Consistency: d.Consistency, ClusterLevels: d.Levels, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab, Ring: d.Ring, Sandbox: sandbox, Progress: d.Progress}
-	td.Storage = d.Storage
+	td.Storage, td.NodeViews = d.Storage, d.NodeViews
+	if d.Second != nil && td.NodeViews == nil { // compare mode: the node's views are the second backend's
+		td.NodeViews = d.Second.nodeViews
+	}
 	if d.Second != nil {
 		td.CompareRing = d.Second.ring
 		if d.Locator != nil && d.Second.locator != nil {

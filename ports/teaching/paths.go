@@ -120,3 +120,49 @@ type StorageEngine interface {
 	// the steps move. More than MaxPathSteps is domain.ErrInvalid.
 	Rehearse(ctx context.Context, steps []PathStep) ([]PathRun, error)
 }
+
+// NodeViews is what a Cassandra node reports of its storage through CQL, in its virtual tables
+// (the system_views keyspace, 4.0 and later), around a learner's write and read of a row of
+// their own: a node cannot be flushed or compacted through CQL (that is nodetool, over JMX), so
+// the lesson shows what the node lets a client see.
+type NodeViews interface {
+	// Watch reads the views, writes the session's row, reads it back, and reads the views again.
+	Watch(ctx context.Context, session string) (ViewsRun, error)
+}
+
+// ViewsRun is what Watch did: the statements it sent, in order, exactly as sent (a bound
+// value shown as its marker, the values beside), the views' figures before and after, and the
+// node's settings of the write and read paths.
+type ViewsRun struct {
+	Keyspace, Table string
+	Statements      []ViewStatement
+	Figures         []ViewFigure
+	Settings        []ViewSetting
+	// Tasks are the sstable tasks (compactions, cleanups) under way when the views were read last.
+	Tasks []string
+}
+
+// ViewStatement is one statement Watch sent, and the values bound to its markers.
+type ViewStatement struct {
+	CQL    string
+	Values []string
+}
+
+// ViewFigure is one figure of a view, before and after the write and the read.
+type ViewFigure struct {
+	View, Name    string
+	Before, After int64
+}
+
+// ViewSetting is one of the node's settings (system_views.settings).
+type ViewSetting struct{ Name, Value string }
+
+// Figure finds the figure name of view.
+func (r ViewsRun) Figure(view, name string) (ViewFigure, bool) {
+	for _, f := range r.Figures {
+		if f.View == view && f.Name == name {
+			return f, true
+		}
+	}
+	return ViewFigure{}, false
+}

@@ -59,6 +59,7 @@ func Register(st *site.Site, deps Deps) error {
 	frame.NoneIfNil(&deps.CompareRing)
 	frame.NoneIfNil(&deps.Progress)
 	frame.NoneIfNil(&deps.Storage)
+	frame.NoneIfNil(&deps.NodeViews)
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}

@@ -70,6 +70,8 @@ var Module = fx.Module("cql3-teach",
 		fx.Annotate(New, fx.As(fx.Self()),
 			fx.As(new(teaching.Locator)), fx.As(new(teaching.CQLInspector)), fx.As(new(teaching.NameClaims)), fx.As(new(teaching.RowSizer)),
 			fx.As(new(teaching.ActionLedger)), fx.As(new(teaching.ProgressStore)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring)), fx.As(new(teaching.ClusterLevels))),
+		// The write and read paths lesson: the node's virtual tables around a learner's write.
+		func(s *Store) teaching.NodeViews { return s },
 	),
 	fx.Invoke(runSweeps),
 )

@@ -65,6 +65,8 @@ type Stores struct {
 	Progress teaching.ProgressStore
 	// Storage is the widerow engine's storage, for the write and read paths lesson (widerow only).
 	Storage teaching.StorageEngine
+	// NodeViews reads the cql3 node's virtual tables, for the same lesson (cql3, compare mode).
+	NodeViews teaching.NodeViews
 	// CompareSizes measures compare mode's second backend, CompareBackend.
 	CompareSizes   teaching.RowSizer
 	CompareBackend string
@@ -108,7 +110,8 @@ func CQL3Stores(t *testing.T) (Stores, *cql3.Store) {
 	t.Helper()
 	s := cqltest.Store(t, "twissandra_test_pages_")
 	in := cqlteach.New(s)
-	return Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, Backend: "cql3"}, s
+	return Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, Backend: "cql3",
+		NodeViews: in}, s
 }
 
 // CompareStores runs widerow (answering) with cql3 on the real node, as serve --compare does.
@@ -132,6 +135,7 @@ func CompareStoresOn(t *testing.T) (Stores, *cql3.Store) {
 	st.CompareSizes, st.CompareBackend, st.CompareRing = c.Sizes, "cql3", c.Ring
 	st.QueryLab = c.QueryLab     // as serve --compare cql3 wires it: the lesson tries keys on the node
 	st.Levels = cqlteach.New(cs) // and the consistency lesson its levels
+	st.NodeViews = c.NodeViews   // and the paths lesson the node's views
 	return st, cs
 }
 

@@ -89,6 +89,9 @@ type Deps struct {
 	// Storage is the widerow engine's storage, for the write and read paths lesson: its figures,
 	// the learner's actions on the running store, and the exercises' rehearsals; nil elsewhere.
 	Storage teaching.StorageEngine
+	// NodeViews reads a cql3 node's virtual tables around a learner's write and read, for the
+	// same lesson: the cql3 backend's, or compare mode's second backend's; nil elsewhere.
+	NodeViews teaching.NodeViews
 }
 
 // Scratch is a store Deps.Sandbox opened: the domain's stores on it, an inspector of its rows,

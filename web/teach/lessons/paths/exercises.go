@@ -167,3 +167,31 @@ func days(d time.Duration) string {
 	n := int(d / time.Hour)
 	return strconv.Itoa(n) + frame.IfElse(n == 1, " hour", " hours")
 }
+
+// nodeExercises ask what the node's own views count of a learner's write and read: the grader
+// writes and reads a row of its own and reads the views around it (NodeViews.Watch).
+func nodeExercises(v teaching.NodeViews, gate *frame.Gate) []frame.Exercise {
+	if v == nil {
+		return nil
+	}
+	return []frame.Exercise{{ID: "paths-5", Kind: frame.Predict, Format: "a whole number", Gate: gate,
+		Prompt: "On the Cassandra node: you write one row of a table (one INSERT), then read it (one SELECT). By how much does the node's count of local writes to that table (system_views.local_write_latency) grow?",
+		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
+			n, err := frame.AnswerInt(answer)
+			if err != nil {
+				return frame.Grade{}, err
+			}
+			run, err := v.Watch(ctx, frame.ScratchSession())
+			if err != nil {
+				return frame.Grade{}, err
+			}
+			w, _ := run.Figure("local_write_latency", "count")
+			r, _ := run.Figure("local_read_latency", "count")
+			m, _ := run.Figure("thread_pools", "MutationStage completed")
+			grew := w.After - w.Before
+			return frame.Grade{Correct: int64(n) == grew, Model: strconv.FormatInt(grew, 10),
+				Explanation: "The node counted " + strconv.FormatInt(grew, 10) + " local " + frame.IfElse(grew == 1, "write", "writes") + " to " + run.Keyspace + "." + run.Table +
+					" (" + strconv.FormatInt(w.Before, 10) + " → " + strconv.FormatInt(w.After, 10) + ") and " + strconv.FormatInt(r.After-r.Before, 10) + " local reads: a replica counts each mutation it applies to the table (its commit log, then its memtable), once per write whatever the columns; the read counts apart. " +
+					"Its MutationStage completed " + strconv.FormatInt(m.After-m.Before, 10) + " tasks meanwhile, every table's. Another client writing the table at the same time would count too: the count is the node's, not the session's."}, nil
+		}}}
+}

@@ -88,3 +88,30 @@ func TestPathsExercisesAreGradedByTheEngine(t *testing.T) {
 		t.Error("exercises without a storage engine")
 	}
 }
+
+// On the node, the write count's growth is what the node's views counted around the grader's
+// own write: one INSERT, one write.
+func TestPathsNodeExerciseIsGradedByTheNode(t *testing.T) {
+	st, _ := webkit.CQL3Stores(t)
+	ctx := context.Background()
+	ex := nodeExercises(st.NodeViews, nil)
+	if len(ex) != 1 {
+		t.Fatalf("%d node exercises", len(ex))
+	}
+	g, err := ex[0].GradeAnswer(ctx, "0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Correct || g.Model != "1" {
+		t.Errorf("0 writes: %+v", g)
+	}
+	if g2, err := ex[0].GradeAnswer(ctx, g.Model); err != nil || !g2.Correct {
+		t.Errorf("the model %q, sent back: %+v %v", g.Model, g2, err)
+	}
+	if _, err := ex[0].GradeAnswer(ctx, "many"); !errors.Is(err, domain.ErrInvalid) {
+		t.Errorf("junk: %v", err)
+	}
+	if nodeExercises(nil, nil) != nil {
+		t.Error("node exercises without a node")
+	}
+}

@@ -28,16 +28,18 @@ func Lesson(lh *labs.Handler) frame.Lesson {
 		Show:    func(c *gin.Context) (templ.Component, error) { return showPaths(h, c) },
 		Routes: func(g *gin.RouterGroup) {
 			g.POST("learn/paths/act", h.Admit(h.LabGate), h.act)
+			g.POST("learn/paths/node", h.Admit(h.LabGate), h.watch)
 		},
 		Topics:    []string{"write-path", "read-path", "commit log", "memtable", "sstables", "compaction", "tombstones", "caches"},
-		Exercises: exercises(h.Deps.Storage, h.LabGate)}
+		Exercises: append(exercises(h.Deps.Storage, h.LabGate), nodeExercises(h.Deps.NodeViews, h.LabGate)...)}
 }
 
 // handler is the labs' handler, which the lesson reads the running store through, and each
 // browser's last action.
 type handler struct {
 	*labs.Handler
-	runs runStore
+	runs    runStore
+	watches watchStore
 }
 
 // runsKept bounds the actions kept for the page after their redirect.
@@ -74,6 +76,36 @@ func (s *runStore) get(session string) (teaching.PathRun, bool) {
 	return r, ok
 }
 
+// watchStore keeps each browser's last watch of the node for the page its redirect leads to.
+type watchStore struct {
+	mu    sync.Mutex
+	m     map[string]teaching.ViewsRun
+	order []string
+}
+
+func (s *watchStore) put(session string, r teaching.ViewsRun) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m = map[string]teaching.ViewsRun{}
+	}
+	if _, ok := s.m[session]; !ok {
+		for len(s.order) >= runsKept {
+			delete(s.m, s.order[0])
+			s.order = s.order[1:]
+		}
+		s.order = append(s.order, session)
+	}
+	s.m[session] = r
+}
+
+func (s *watchStore) get(session string) (teaching.ViewsRun, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r, ok := s.m[session]
+	return r, ok
+}
+
 type pathsData struct {
 	Backend   string
 	Available bool
@@ -84,6 +116,11 @@ type pathsData struct {
 	Run       *teaching.PathRun
 	Summary   string // what the last action did, in figures
 	GCGrace   string
+	// The node's views (cql3, or compare mode's cql3 side).
+	Node      bool
+	NodeSide  string // "" on the cql3 backend, else compare mode's note
+	NodeBound string
+	Watch     *teaching.ViewsRun
 }
 
 // figureRow is one figure of the engine: its name, what it counts, and its value before and
@@ -97,11 +134,24 @@ type figureRow struct {
 func showPaths(h *handler, c *gin.Context) (templ.Component, error) {
 	d := pathsData{Backend: h.Deps.Backend, Available: h.Deps.Storage != nil, Actions: teaching.PathActions,
 		Bounds: "Every action: " + h.LabGate.Bounds() + " A flush of this store runs at most every " + teaching.PathFlushEvery.String() + ", a compaction every " + teaching.PathCompactEvery.String() + ", whoever asks, one at a time."}
+	d.Node = h.Deps.NodeViews != nil
+	if d.Node {
+		d.NodeBound = h.LabGate.Bounds()
+		if h.Deps.Backend != "cql3" {
+			d.NodeSide = "compare mode's " + h.Deps.CompareBackend + " side"
+		}
+	}
+	id := labs.LabSession(c, false)
+	if id != "" && d.Node {
+		if w, ok := h.watches.get(id); ok {
+			d.Watch = &w
+		}
+	}
 	if !d.Available {
 		return pathsView(d), nil
 	}
 	ctx := c.Request.Context()
-	if id := labs.LabSession(c, false); id != "" {
+	if id != "" {
 		if r, ok := h.runs.get(id); ok {
 			d.Run = &r
 		}
@@ -246,4 +296,22 @@ func (h *handler) act(c *gin.Context) {
 	}
 	h.runs.put(session, r)
 	h.Site.Redirect(c, back, "your "+string(step.Action))
+}
+
+// watch reads the node's views around the learner's write and read, and goes back to the
+// lesson, which shows them; the footer shows the statements.
+func (h *handler) watch(c *gin.Context) {
+	const back = "/learn/paths#node"
+	if h.Deps.NodeViews == nil {
+		h.Site.ErrorPage(c, http.StatusNotFound, "No Cassandra node", "This server has no Cassandra node to read the virtual tables of: run it with -backend cql3, or -compare cql3.")
+		return
+	}
+	session := labs.LabSession(c, true)
+	r, err := h.Deps.NodeViews.Watch(h.QueryLabContext(c.Request.Context()), session)
+	if err != nil {
+		h.Site.RefuseBack(c, err, back)
+		return
+	}
+	h.watches.put(session, r)
+	h.Site.Redirect(c, back, "your write and read on the node")
 }

@@ -102,3 +102,24 @@ func TestPathsLessonOnMemory(t *testing.T) {
 		t.Errorf("a post on memory: %d", p.Status)
 	}
 }
+
+// In compare mode (widerow answering, cql3 beside it): the engine's actions and the node's
+// views side by side; a watch of the node shows its views before and after the learner's write
+// and read, its settings, and the statements sent, which the footer lists on the node's side.
+func TestPathsLessonOnNode(t *testing.T) {
+	app := teachkit.NewApp(t, webkit.CompareStores(t))
+	c := app.Client(t)
+	webkit.MustContain(t, c.Get("/learn/paths").Body, `id="paths-form"`, `id="paths-node-form"`)
+	r := c.Post("/learn/paths/node", nil)
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/learn/paths#node" {
+		t.Fatalf("watch: %d %q\n%s", r.Status, r.Header.Get("Location"), r.Body)
+	}
+	body := html.UnescapeString(c.Get("/learn/paths").Body)
+	webkit.MustContain(t, body, `id="paths-node-figures"`, `data-view="local_write_latency" class="changed"`, `id="paths-node-settings"`, "commitlog_sync",
+		"SELECT count FROM system_views.local_write_latency WHERE keyspace_name = ? AND table_name = ?", "INSERT INTO ", ".paths_scratch (session, v) VALUES (?, ?)")
+	_, action, _ := strings.Cut(body, `id="action-ops"`)
+	_, secondary, _ := strings.Cut(action, `id="secondary-ops"`)
+	if !strings.Contains(secondary, "paths_scratch") {
+		t.Errorf("the footer does not list the node's statements on its side:\n%s", action)
+	}
+}
