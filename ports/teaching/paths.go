@@ -42,6 +42,7 @@ type StorageFigures struct {
 	WALBytesIn    uint64 // every byte appended to the log since the node opened
 	MemTables     int64
 	MemTableBytes uint64
+	MemTableSize  uint64       // the size at which the memtable is flushed
 	Levels        []LevelFiles // L0 to L6
 	Flushes       int64
 	Compactions   int64

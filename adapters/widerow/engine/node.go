@@ -73,6 +73,8 @@ type Node struct {
 	dir         string
 
 	rows *rowCache // see rowcache.go
+	// memTableSize is Pebble's memtable size: a memtable this full is flushed.
+	memTableSize uint64
 	// gate orders commits and compaction: every commit holds it shared; a compaction holds it
 	// alone while it checks that the cells it drops are still the versions it read, and
 	// deletes them (see compaction.go).
@@ -209,6 +211,7 @@ func Open(opts Options) (*Node, error) {
 	// index and data blocks again (BenchmarkReversedSlice40 saw 7 misses and no hit a read).
 	// The cache is CacheSize of blocks on top of the most memtables Pebble keeps before it
 	// stalls writes: the mutable one and MemTableStopWritesThreshold (2) waiting for a flush.
+	n.memTableSize = memTable
 	cache := pebble.NewCache(cacheSize + 3*int64(memTable))
 	defer cache.Unref()
 	popts := &pebble.Options{

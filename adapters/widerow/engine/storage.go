@@ -16,6 +16,8 @@ type StorageFigures struct {
 	// MemTableBytes their size.
 	MemTables     int64
 	MemTableBytes uint64
+	// MemTableSize is the size at which the mutable memtable is flushed (Options.MemTableSize).
+	MemTableSize uint64
 	// Levels are the table files of each of Pebble's seven levels (L0 to L6).
 	Levels [7]LevelFigures
 	// Flushes and Compactions count the memtables written to a table file and the compactions
@@ -54,7 +56,7 @@ func (n *Node) StorageFigures() StorageFigures {
 	m := n.db.Metrics()
 	f := StorageFigures{
 		WALFiles: m.WAL.Files, WALBytes: m.WAL.Size, WALBytesIn: m.WAL.BytesIn,
-		MemTables: m.MemTable.Count, MemTableBytes: m.MemTable.Size,
+		MemTables: m.MemTable.Count, MemTableBytes: m.MemTable.Size, MemTableSize: n.memTableSize,
 		Flushes: m.Flush.Count, Compactions: m.Compact.Count,
 		BlockCacheHits: m.BlockCache.Hits, BlockCacheMisses: m.BlockCache.Misses,
 		FilterHits: m.Filter.Hits, FilterMisses: m.Filter.Misses,

@@ -14,8 +14,8 @@ func TestStorageFiguresFollowFlushAndCompaction(t *testing.T) {
 	}
 	defer n.Close()
 	start := n.StorageFigures()
-	if start.TableFiles() != 0 {
-		t.Fatalf("a fresh node has %d table files", start.TableFiles())
+	if start.TableFiles() != 0 || start.MemTableSize != 1<<20 {
+		t.Fatalf("a fresh node has %d table files, a memtable of %d bytes", start.TableFiles(), start.MemTableSize)
 	}
 	// The same column, written again: each table file holds a version of it, so the files
 	// overlap and a compaction merges them (files that overlap nothing are moved down whole).

@@ -48,7 +48,7 @@ func (s *StorageEngine) Figures(context.Context) (teaching.StorageFigures, []tea
 func figures(n *engine.Node) (teaching.StorageFigures, []teaching.TableFile, error) {
 	f := n.StorageFigures()
 	out := teaching.StorageFigures{WALFiles: f.WALFiles, WALBytes: f.WALBytes, WALBytesIn: f.WALBytesIn,
-		MemTables: f.MemTables, MemTableBytes: f.MemTableBytes, Flushes: f.Flushes, Compactions: f.Compactions,
+		MemTables: f.MemTables, MemTableBytes: f.MemTableBytes, MemTableSize: f.MemTableSize, Flushes: f.Flushes, Compactions: f.Compactions,
 		BlockCacheHits: f.BlockCacheHits, BlockCacheMisses: f.BlockCacheMisses, FilterHits: f.FilterHits, FilterMisses: f.FilterMisses,
 		TableCacheHits: f.TableCacheHits, TableCacheMisses: f.TableCacheMisses,
 		RowCacheHits: f.RowCache.Hits, RowCacheMisses: f.RowCache.Misses, RowCacheRows: f.RowCache.Rows}

@@ -116,6 +116,8 @@ type pathsData struct {
 	Run       *teaching.PathRun
 	Summary   string // what the last action did, in figures
 	GCGrace   string
+	// MemTableSize is the running store's memtable size (0: no store to read it from).
+	MemTableSize uint64
 	// The node's views (cql3, or compare mode's cql3 side).
 	Node      bool
 	NodeSide  string // "" on the cql3 backend, else compare mode's note
@@ -159,13 +161,14 @@ func showPaths(h *handler, c *gin.Context) (templ.Component, error) {
 	if d.Run != nil {
 		d.Figures, d.Tables, d.GCGrace = figureRows(&d.Run.Before, d.Run.After), d.Run.TablesAfter, d.Run.GCGrace.String()
 		d.Summary = summary(*d.Run)
+		d.MemTableSize = d.Run.After.MemTableSize
 		return pathsView(d), nil
 	}
 	f, tables, err := h.Deps.Storage.Figures(ctx)
 	if err != nil {
 		return nil, err
 	}
-	d.Figures, d.Tables = figureRows(nil, f), tables
+	d.Figures, d.Tables, d.MemTableSize = figureRows(nil, f), tables, f.MemTableSize
 	return pathsView(d), nil
 }
 

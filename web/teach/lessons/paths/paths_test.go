@@ -44,7 +44,7 @@ func TestPathsLessonOnWiderow(t *testing.T) {
 	if r.Status != http.StatusOK {
 		t.Fatalf("lesson: %d", r.Status)
 	}
-	webkit.MustContain(t, r.Body, `id="paths-form"`, `id="paths-figures"`, `id="paths-now"`, `id="write-path"`, `id="read-path"`, `id="paths-write"`, `id="paths-compact"`)
+	webkit.MustContain(t, r.Body, `id="paths-form"`, `id="paths-figures"`, `id="paths-now"`, `id="write-path"`, `id="read-path"`, `id="paths-write"`, `id="paths-compact"`, "64 MiB on this store")
 
 	body := act(t, c, "write")
 	webkit.MustContain(t, body, `id="paths-summary"`, "insert Scratch.UTF8s['paths-", "appended", "What your write cost")
