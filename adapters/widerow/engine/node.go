@@ -47,6 +47,11 @@ type Options struct {
 	// GCGrace overrides the schema's GCGraceSeconds (ten days by default) when positive: how
 	// long a tombstone stays after the node received its delete before a compaction drops it.
 	GCGrace time.Duration
+	// ManualCompactionsOnly stops Pebble's own compactions (of a level grown too large, of a
+	// file read often): files are merged only by Compact. For a node whose figures must move
+	// with its caller's steps alone (a lesson's rehearsal, a test); a store kept so would grow
+	// its level 0 without bound.
+	ManualCompactionsOnly bool
 	// CompactionInterval, when positive, runs Purge (the tombstone-dropping part of a major
 	// compaction) on a background loop that often. Zero runs none: tombstones then go only
 	// when Purge, Compact or CompactRow is called.
@@ -219,6 +224,8 @@ func Open(opts Options) (*Node, error) {
 		MemTableSize: memTable,
 		Merger:       lwwMerger,
 		Logger:       pebbleLogger{opts.Logger},
+
+		DisableAutomaticCompactions: opts.ManualCompactionsOnly,
 	}
 
 	fresh := true

@@ -8,7 +8,7 @@ import (
 // table file to L0, a compaction merges the files into one of the last level, which holds the
 // newest version alone.
 func TestStorageFiguresFollowFlushAndCompaction(t *testing.T) {
-	n, err := Open(Options{MemTableSize: 1 << 20, CacheSize: 1 << 20})
+	n, err := Open(Options{MemTableSize: 1 << 20, CacheSize: 1 << 20, ManualCompactionsOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

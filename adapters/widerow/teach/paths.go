@@ -109,7 +109,7 @@ func (s *StorageEngine) Rehearse(ctx context.Context, steps []teaching.PathStep)
 	if len(steps) == 0 || len(steps) > teaching.MaxPathSteps {
 		return nil, domain.Invalid("steps", "a rehearsal takes 1 to %d steps", teaching.MaxPathSteps)
 	}
-	n, err := engine.Open(engine.Options{CacheSize: 1 << 20, MemTableSize: 1 << 20, RowCacheSize: -1})
+	n, err := engine.Open(engine.Options{CacheSize: 1 << 20, MemTableSize: 1 << 20, RowCacheSize: -1, ManualCompactionsOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("rehearsal node: %w", err)
 	}

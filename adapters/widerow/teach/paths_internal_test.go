@@ -16,7 +16,7 @@ import (
 // bound is refused whoever asks, and allowed once the bound has passed.
 func TestStorageEngineDoFollowsTheWritePathAndBoundsTheStore(t *testing.T) {
 	ctx := context.Background()
-	n, err := engine.Open(engine.Options{MemTableSize: 1 << 20, CacheSize: 1 << 20})
+	n, err := engine.Open(engine.Options{MemTableSize: 1 << 20, CacheSize: 1 << 20, ManualCompactionsOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}

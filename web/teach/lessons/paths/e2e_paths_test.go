@@ -32,7 +32,7 @@ func TestBrowserPathsLesson(t *testing.T) {
 			if got := b.Text("#paths-summary"); !strings.Contains(got, "The flush wrote the memtable to a table file") {
 				t.Errorf("the summary: %q", got)
 			}
-			if got := b.Text("#paths-tables"); !strings.Contains(got, ".sst in L0") {
+			if got := b.Text("#paths-tables"); !strings.Contains(got, ".sst in L") {
 				t.Errorf("the tables: %q", got)
 			}
 			b.Health()
