@@ -87,7 +87,7 @@ func stepsSaid(runs []teaching.PathRun) string {
 	for i, r := range runs {
 		parts[i] = string(r.Step.Action) + ": " + strconv.FormatInt(r.Before.TableFiles(), 10) + " → " + strconv.FormatInt(r.After.TableFiles(), 10) + " files"
 		if r.Step.Action == teaching.PathFlush {
-			parts[i] += " (memtable " + strconv.FormatUint(r.Before.MemTableBytes, 10) + " bytes, flushes " + strconv.FormatInt(r.Before.Flushes, 10) + " → " + strconv.FormatInt(r.After.Flushes, 10) + ")"
+			parts[i] += " (flushes " + strconv.FormatInt(r.Before.Flushes, 10) + " → " + strconv.FormatInt(r.After.Flushes, 10) + ")"
 		}
 	}
 	return strings.Join(parts, "; ")
@@ -136,7 +136,7 @@ func (q whereQuestion) exercise(s teaching.StorageEngine) frame.Exercise {
 				model, why = inTable, "The flush had written the memtable to a table file and started an empty memtable: the read found the column in the table, reading "+strconv.FormatInt(blocks, 10)+" of its blocks (index and data)."
 			}
 			return frame.Grade{Correct: answer == model, Model: model,
-				Explanation: why + " Table files when it read: " + strconv.FormatInt(r.Before.TableFiles(), 10) + "; memtable: " + strconv.FormatUint(r.Before.MemTableBytes, 10) + " bytes."}, nil
+				Explanation: why + " Table files when it read: " + strconv.FormatInt(r.Before.TableFiles(), 10) + "; flushes before it: " + strconv.FormatInt(r.Before.Flushes, 10) + "."}, nil
 		}}
 }
 

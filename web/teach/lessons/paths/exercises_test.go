@@ -3,6 +3,7 @@ package paths
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -113,5 +114,21 @@ func TestPathsNodeExerciseIsGradedByTheNode(t *testing.T) {
 	}
 	if nodeExercises(nil, nil) != nil {
 		t.Error("node exercises without a node")
+	}
+}
+
+// A read that read no block while a table file holds the row says why (the engine's kept
+// iterator), rather than let the learner take it for a memtable read; one that read blocks does not.
+func TestReadSummaryExplainsAReadOfNoBlock(t *testing.T) {
+	t.Parallel()
+	table := []teaching.LevelFiles{{Level: 0, Files: 1}}
+	r := teaching.PathRun{Step: read, Found: true, Value: "v",
+		Before: teaching.StorageFigures{Levels: table, BlockCacheMisses: 4}, After: teaching.StorageFigures{Levels: table, BlockCacheMisses: 4}}
+	if s := summary(r); !strings.Contains(s, "No block read anew") || !strings.Contains(s, "read 0 table blocks") {
+		t.Errorf("a read of no block: %q", s)
+	}
+	r.After.BlockCacheHits = 2
+	if s := summary(r); strings.Contains(s, "No block read anew") || !strings.Contains(s, "read 2 table blocks (2 from the block cache, 0 from the files)") {
+		t.Errorf("a read of two blocks: %q", s)
 	}
 }

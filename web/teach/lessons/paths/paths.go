@@ -181,7 +181,7 @@ func figureRows(before *teaching.StorageFigures, after teaching.StorageFigures) 
 		{"wal-in", "WAL bytes appended", "every byte of every commit appended to the write-ahead log since the store opened", func(f teaching.StorageFigures) int64 { return int64(f.WALBytesIn) }},
 		{"wal-files", "WAL files", "the live log files (one log for every column family)", func(f teaching.StorageFigures) int64 { return f.WALFiles }},
 		{"memtables", "memtables", "the mutable memtable and any waiting for their flush", func(f teaching.StorageFigures) int64 { return f.MemTables }},
-		{"memtable-bytes", "memtable bytes", "the memory the memtables hold", func(f teaching.StorageFigures) int64 { return int64(f.MemTableBytes) }},
+		{"memtable-bytes", "memtable memory", "the memory Pebble holds for its memtables, taken a whole arena at a time (not a write's bytes)", func(f teaching.StorageFigures) int64 { return int64(f.MemTableBytes) }},
 		{"tables", "table files", "the table files of every level", teaching.StorageFigures.TableFiles},
 	}
 	for i := range after.Levels {
@@ -231,8 +231,8 @@ func summary(r teaching.PathRun) string {
 	b, a := r.Before, r.After
 	switch r.Step.Action {
 	case teaching.PathWrite, teaching.PathDelete:
-		return "The " + string(r.Step.Action) + " appended " + strconv.FormatUint(a.WALBytesIn-b.WALBytesIn, 10) + " bytes to the write-ahead log and went into the memtable (" +
-			strconv.FormatUint(b.MemTableBytes, 10) + " → " + strconv.FormatUint(a.MemTableBytes, 10) + " bytes held); the table files did not change (" + strconv.FormatInt(a.TableFiles(), 10) + ")."
+		return "The " + string(r.Step.Action) + " appended " + strconv.FormatUint(a.WALBytesIn-b.WALBytesIn, 10) + " bytes to the write-ahead log and went into the memtable (whose memory, " +
+			strconv.FormatUint(a.MemTableBytes, 10) + " bytes, Pebble takes an arena at a time); the table files did not change (" + strconv.FormatInt(a.TableFiles(), 10) + ")."
 	case teaching.PathFlush:
 		return "The flush wrote the memtable to a table file: flushes " + strconv.FormatInt(b.Flushes, 10) + " → " + strconv.FormatInt(a.Flushes, 10) +
 			", table files " + strconv.FormatInt(b.TableFiles(), 10) + " → " + strconv.FormatInt(a.TableFiles(), 10) + " (L0 " + strconv.FormatInt(levelFiles(b, 0), 10) + " → " + strconv.FormatInt(levelFiles(a, 0), 10) + ")" + newFiles(r) + "."
@@ -244,8 +244,12 @@ func summary(r teaching.PathRun) string {
 		if r.Found {
 			found = "found “" + r.Value + "”"
 		}
-		return "The read " + found + ": it read " + strconv.FormatInt(a.BlockReads()-b.BlockReads(), 10) + " table blocks (" + strconv.FormatInt(a.BlockCacheHits-b.BlockCacheHits, 10) + " from the block cache, " +
+		s := "The read " + found + ": it read " + strconv.FormatInt(a.BlockReads()-b.BlockReads(), 10) + " table blocks (" + strconv.FormatInt(a.BlockCacheHits-b.BlockCacheHits, 10) + " from the block cache, " +
 			strconv.FormatInt(a.BlockCacheMisses-b.BlockCacheMisses, 10) + " from the files) beside the memtable, and consulted " + strconv.FormatInt((a.FilterHits+a.FilterMisses)-(b.FilterHits+b.FilterMisses), 10) + " bloom filters."
+		if a.BlockReads() == b.BlockReads() && b.TableFiles() > 0 {
+			s += " No block read anew does not mean no table: the engine keeps the iterator of a read for the next one until a write commits, with the blocks it had loaded, so a read after a read of the same row touches no cache."
+		}
+		return s
 	}
 	return ""
 }
