@@ -216,6 +216,8 @@ type secondary struct {
 	addressBook teaching.AddressBookLab
 	// counters is the counters lesson's table on the second backend's node (cql3), else nil.
 	counters teaching.CounterLab
+	// nodeViews reads the second backend's node's virtual tables (cql3), else nil.
+	nodeViews teaching.NodeViews
 }
 
 // openSecondary opens the --compare backend beside the primary, with the same configuration
@@ -247,6 +249,7 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 		sec.ttl = t.TTL
 		sec.addressBook = t.AddressBook
 		sec.counters = t.Counters
+		sec.nodeViews = t.NodeViews
 	}
 	return sec, nil
 }
@@ -264,6 +267,7 @@ type teachers struct {
 	// AddressBook is the collections lesson's lab (cql3 only).
 	AddressBook teaching.AddressBookLab `optional:"true"`
 	Counters    teaching.CounterLab     `optional:"true"`
+	NodeViews   teaching.NodeViews      `optional:"true"`
 }
 
 // engineDeps are newEngine's parameters. Every teaching collaborator is optional: a backend
@@ -293,6 +297,8 @@ type engineDeps struct {
 	TTL         teaching.TTLLab           `optional:"true"` // cql3 only: the TTL lesson's lab
 	AddressBook teaching.AddressBookLab   `optional:"true"` // cql3 only: the collections lesson's lab
 	Counters    teaching.CounterLab       `optional:"true"` // cql3 only: the counters lesson's table
+	Storage     teaching.StorageEngine    `optional:"true"` // widerow only: the write and read paths lesson
+	NodeViews   teaching.NodeViews        `optional:"true"` // cql3 only: the same lesson, on the node
 	Second      *secondary
 }
 
@@ -334,6 +340,10 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Consistency: d.Consistency, ClusterLevels: d.Levels, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab, Ring: d.Ring, Sandbox: sandbox, Progress: d.Progress}
 	td.TTL = d.TTL
 	td.AddressBook = d.AddressBook
+	td.Storage, td.NodeViews = d.Storage, d.NodeViews
+	if d.Second != nil && td.NodeViews == nil { // compare mode: the node's views are the second backend's
+		td.NodeViews = d.Second.nodeViews
+	}
 	if d.Second != nil {
 		td.CompareRing = d.Second.ring
 		if d.Locator != nil && d.Second.locator != nil {

@@ -60,6 +60,8 @@ func Register(st *site.Site, deps Deps) error {
 	frame.NoneIfNil(&deps.Progress)
 	frame.NoneIfNil(&deps.AddressBook)
 	frame.NoneIfNil(&deps.Counters)
+	frame.NoneIfNil(&deps.Storage)
+	frame.NoneIfNil(&deps.NodeViews)
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}

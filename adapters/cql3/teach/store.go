@@ -79,6 +79,8 @@ var Module = fx.Module("cql3-teach",
 			fx.As(new(teaching.TTLLab)),
 			fx.As(new(teaching.AddressBookLab)),
 			fx.As(new(teaching.CounterLab))),
+		// The write and read paths lesson: the node's virtual tables around a learner's write.
+		func(s *Store) teaching.NodeViews { return s },
 	),
 	fx.Invoke(runSweeps),
 )

@@ -47,6 +47,11 @@ type Options struct {
 	// GCGrace overrides the schema's GCGraceSeconds (ten days by default) when positive: how
 	// long a tombstone stays after the node received its delete before a compaction drops it.
 	GCGrace time.Duration
+	// ManualCompactionsOnly stops Pebble's own compactions (of a level grown too large, of a
+	// file read often): files are merged only by Compact. For a node whose figures must move
+	// with its caller's steps alone (a lesson's rehearsal, a test); a store kept so would grow
+	// its level 0 without bound.
+	ManualCompactionsOnly bool
 	// CompactionInterval, when positive, runs Purge (the tombstone-dropping part of a major
 	// compaction) on a background loop that often. Zero runs none: tombstones then go only
 	// when Purge, Compact or CompactRow is called.
@@ -73,6 +78,8 @@ type Node struct {
 	dir         string
 
 	rows *rowCache // see rowcache.go
+	// memTableSize is Pebble's memtable size: a memtable this full is flushed.
+	memTableSize uint64
 	// gate orders commits and compaction: every commit holds it shared; a compaction holds it
 	// alone while it checks that the cells it drops are still the versions it read, and
 	// deletes them (see compaction.go).
@@ -209,6 +216,7 @@ func Open(opts Options) (*Node, error) {
 	// index and data blocks again (BenchmarkReversedSlice40 saw 7 misses and no hit a read).
 	// The cache is CacheSize of blocks on top of the most memtables Pebble keeps before it
 	// stalls writes: the mutable one and MemTableStopWritesThreshold (2) waiting for a flush.
+	n.memTableSize = memTable
 	cache := pebble.NewCache(cacheSize + 3*int64(memTable))
 	defer cache.Unref()
 	popts := &pebble.Options{
@@ -216,6 +224,8 @@ func Open(opts Options) (*Node, error) {
 		MemTableSize: memTable,
 		Merger:       lwwMerger,
 		Logger:       pebbleLogger{opts.Logger},
+
+		DisableAutomaticCompactions: opts.ManualCompactionsOnly,
 	}
 
 	fresh := true

@@ -23,6 +23,8 @@ var Module = fx.Module("widerow-teach",
 		fx.Annotate(NewInspector, fx.As(new(teaching.Locator)), fx.As(new(teaching.WideRowInspector)), fx.As(new(teaching.RowSizer)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring))),
 		fx.Annotate(NewNameClaims, fx.As(new(teaching.NameClaims))),
 		fx.Annotate(NewProgress, fx.As(new(teaching.ProgressStore))),
+		// The write and read paths lesson's view of the engine's storage.
+		fx.Annotate(NewStorageEngine, fx.As(new(teaching.StorageEngine))),
 	),
 )
 

@@ -52,7 +52,9 @@ func registerTeach(t testing.TB, s *site.Site, sv webkit.Services) error {
 		CompareSizes: st.CompareSizes, CompareBackend: st.CompareBackend, QueryFirstDDL: cql3.SchemaText(), QueryLab: st.QueryLab, Ring: st.Ring, CompareRing: st.CompareRing, Sandbox: sandbox, Progress: st.Progress,
 		TTL:         st.TTL,
 		AddressBook: st.AddressBook,
-		Counters:    st.Counters})
+		Counters:    st.Counters,
+		Storage:     st.Storage,
+		NodeViews:   st.NodeViews})
 }
 
 // sandbox opens the celebrity lesson's scratch store as the server does: a widerow node in

@@ -69,6 +69,10 @@ type Stores struct {
 	AddressBook teaching.AddressBookLab
 	// Counters is the counters lesson's table on the node (cql3 only).
 	Counters teaching.CounterLab
+	// Storage is the widerow engine's storage, for the write and read paths lesson (widerow only).
+	Storage teaching.StorageEngine
+	// NodeViews reads the cql3 node's virtual tables, for the same lesson (cql3, compare mode).
+	NodeViews teaching.NodeViews
 	// CompareSizes measures compare mode's second backend, CompareBackend.
 	CompareSizes   teaching.RowSizer
 	CompareBackend string
@@ -99,7 +103,8 @@ func WiderowStores(t testing.TB) Stores {
 	s, b := widerow.NewStore(node), widerow.NewBlogStore(node)
 	in := wideteach.NewInspector(node)
 	return Stores{Users: s, Tweets: s, Lines: s, Authors: b, Entries: b, Tags: b, Comments: b, Sessions: widerow.NewSessions(node),
-		Node: node, Wide: in, Locator: in, Sizes: in, Claims: wideteach.NewNameClaims(node), Backend: "widerow", QueryLab: in, Ring: in}
+		Node: node, Wide: in, Locator: in, Sizes: in, Claims: wideteach.NewNameClaims(node), Backend: "widerow", QueryLab: in, Ring: in,
+		Storage: wideteach.NewStorageEngine(node)}
 }
 
 // WiderowStore is widerow's store of Twissandra on node.
@@ -111,7 +116,7 @@ func CQL3Stores(t *testing.T) (Stores, *cql3.Store) {
 	t.Helper()
 	s := cqltest.Store(t, "twissandra_test_pages_")
 	in := cqlteach.New(s)
-	return Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, TTL: in, AddressBook: in, Counters: in, Backend: "cql3"}, s
+	return Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, TTL: in, AddressBook: in, Counters: in, NodeViews: in, Backend: "cql3"}, s
 }
 
 // CompareStores runs widerow (answering) with cql3 on the real node, as serve --compare does.
@@ -138,6 +143,7 @@ func CompareStoresOn(t *testing.T) (Stores, *cql3.Store) {
 	st.TTL = c.TTL                 // and the TTL lesson its runs
 	st.AddressBook = c.AddressBook // and the collections lesson its forms
 	st.Counters = c.Counters       // and the counters lesson its table
+	st.NodeViews = c.NodeViews     // and the paths lesson the node's views
 	return st, cs
 }
 

@@ -12,6 +12,7 @@ import (
 	"twissandra/web/teach/lessons/cql3"
 	"twissandra/web/teach/lessons/method"
 	"twissandra/web/teach/lessons/partitions"
+	"twissandra/web/teach/lessons/paths"
 	"twissandra/web/teach/lessons/primer"
 	"twissandra/web/teach/lessons/queryfirst"
 	"twissandra/web/teach/lessons/slices"
@@ -46,6 +47,7 @@ func lessons(h *labs.Handler) []frame.Lesson {
 		ttl.Lesson(h),
 		collections.Lesson(h),
 		counters.Lesson(h),
+		paths.Lesson(h),
 	}
 	for i := range ls {
 		ls[i].N = i + 1

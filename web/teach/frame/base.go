@@ -96,6 +96,12 @@ type Deps struct {
 	// Counters is the counters lesson's table on a node (the cql3 backend's, or compare mode's
 	// second backend's when that is cql3); nil where the backend has no counters.
 	Counters teaching.CounterLab
+	// Storage is the widerow engine's storage, for the write and read paths lesson: its figures,
+	// the learner's actions on the running store, and the exercises' rehearsals; nil elsewhere.
+	Storage teaching.StorageEngine
+	// NodeViews reads a cql3 node's virtual tables around a learner's write and read, for the
+	// same lesson: the cql3 backend's, or compare mode's second backend's; nil elsewhere.
+	NodeViews teaching.NodeViews
 }
 
 // Scratch is a store Deps.Sandbox opened: the domain's stores on it, an inspector of its rows,
