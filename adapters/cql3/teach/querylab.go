@@ -569,20 +569,26 @@ func (s *Store) slots(ctx context.Context, sess gocqlx.Session, ks string) ([]la
 // servers make tables at once).
 // It returns the entry, for unspend.
 func (s *Store) spend(ctx context.Context, sess gocqlx.Session, ks, what string, makes int) (gocql.UUID, time.Duration, error) {
+	return s.spendIn(ctx, sess, ks, "made", what, makes)
+}
+
+// spendIn is spend in the budget of bucket: "made" for the tables the query lab makes, another
+// for another lab's runs (the index lab's, "index").
+func (s *Store) spendIn(ctx context.Context, sess gocqlx.Session, ks, bucket, what string, limit int) (gocql.UUID, time.Duration, error) {
 	now := time.Now()
 	at := gocql.UUIDFromTime(now)
-	if err := sess.ContextQuery(ctx, "INSERT INTO "+ks+".lab_changes (bucket, at, what) VALUES ('made', ?, ?)", nil).Bind(at, what).ExecRelease(); err != nil {
+	if err := sess.ContextQuery(ctx, "INSERT INTO "+ks+".lab_changes (bucket, at, what) VALUES (?, ?, ?)", nil).Bind(bucket, at, what).ExecRelease(); err != nil {
 		return at, 0, err
 	}
 	var times []gocql.UUID
-	if err := sess.ContextQuery(ctx, "SELECT at FROM "+ks+".lab_changes WHERE bucket = 'made' AND at >= minTimeuuid(?) LIMIT ?", nil).
-		Bind(now.Add(-time.Minute), makes+1).SelectRelease(&times); err != nil {
+	if err := sess.ContextQuery(ctx, "SELECT at FROM "+ks+".lab_changes WHERE bucket = ? AND at >= minTimeuuid(?) LIMIT ?", nil).
+		Bind(bucket, now.Add(-time.Minute), limit+1).SelectRelease(&times); err != nil {
 		return at, 0, err
 	}
-	if len(times) <= makes {
+	if len(times) <= limit {
 		return at, 0, nil
 	}
-	if err := s.unspend(ctx, sess, ks, at); err != nil {
+	if err := s.unspendIn(ctx, sess, ks, bucket, at); err != nil {
 		return at, 0, err
 	}
 	return at, max(time.Second, times[0].Time().Add(time.Minute).Sub(now)), nil
@@ -590,7 +596,11 @@ func (s *Store) spend(ctx context.Context, sess gocqlx.Session, ks, what string,
 
 // unspend takes entry at out of the budget: a table that was not made after all.
 func (s *Store) unspend(ctx context.Context, sess gocqlx.Session, ks string, at gocql.UUID) error {
-	return sess.ContextQuery(ctx, "DELETE FROM "+ks+".lab_changes WHERE bucket = 'made' AND at = ?", nil).Bind(at).ExecRelease()
+	return s.unspendIn(ctx, sess, ks, "made", at)
+}
+
+func (s *Store) unspendIn(ctx context.Context, sess gocqlx.Session, ks, bucket string, at gocql.UUID) error {
+	return sess.ContextQuery(ctx, "DELETE FROM "+ks+".lab_changes WHERE bucket = ? AND at = ?", nil).Bind(bucket, at).ExecRelease()
 }
 
 // claim takes the slot of the trial's table: touches it when a slot holds it already, else

@@ -24,11 +24,14 @@ import (
 
 // Store is the teaching side of a cql3.Store: it implements teaching.Locator,
 // teaching.CQLInspector, teaching.RowSizer, teaching.NameClaims, teaching.ActionLedger,
-// teaching.ProgressStore, teaching.QueryLab, teaching.Ring and teaching.ClusterLevels.
+// teaching.ProgressStore, teaching.QueryLab, teaching.Ring, teaching.ClusterLevels and
+// teaching.IndexLab.
 type Store struct {
 	store *cql3.Store
 	// lab is the query lab's scratch tables and its sessions' trials (querylab.go).
 	lab queryLab
+	// idx is the index lab's tables and its learners' runs (indexes.go).
+	idx indexLab
 	// stamp times the learners' progress (progress.go): strictly increasing in this process.
 	stamp *domain.Stamper
 }
@@ -69,7 +72,8 @@ var Module = fx.Module("cql3-teach",
 	fx.Provide(
 		fx.Annotate(New, fx.As(fx.Self()),
 			fx.As(new(teaching.Locator)), fx.As(new(teaching.CQLInspector)), fx.As(new(teaching.NameClaims)), fx.As(new(teaching.RowSizer)),
-			fx.As(new(teaching.ActionLedger)), fx.As(new(teaching.ProgressStore)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring)), fx.As(new(teaching.ClusterLevels))),
+			fx.As(new(teaching.ActionLedger)), fx.As(new(teaching.ProgressStore)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring)), fx.As(new(teaching.ClusterLevels)),
+			fx.As(new(teaching.IndexLab))),
 	),
 	fx.Invoke(runSweeps),
 )
