@@ -210,6 +210,8 @@ type secondary struct {
 	queryLab teaching.QueryLab
 	// levels tries the consistency levels on the second backend's cluster (cql3), else nil.
 	levels teaching.ClusterLevels
+	// indexLab finds a user four ways on the second backend's node (cql3), else nil.
+	indexLab teaching.IndexLab
 }
 
 // openSecondary opens the --compare backend beside the primary, with the same configuration
@@ -238,6 +240,7 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 	}
 	if sc.Backend == "cql3" {
 		sec.queryLab, sec.levels = t.QueryLab, t.Levels
+		sec.indexLab = t.IndexLab
 	}
 	return sec, nil
 }
@@ -251,6 +254,7 @@ type teachers struct {
 	Ring     teaching.Ring          `optional:"true"`
 	QueryLab teaching.QueryLab      `optional:"true"`
 	Levels   teaching.ClusterLevels `optional:"true"`
+	IndexLab teaching.IndexLab      `optional:"true"`
 }
 
 // engineDeps are newEngine's parameters. Every teaching collaborator is optional: a backend
@@ -277,6 +281,7 @@ type engineDeps struct {
 	Ring        teaching.Ring             `optional:"true"` // the tokens lesson's ring
 	Levels      teaching.ClusterLevels    `optional:"true"` // cql3 only: the consistency lesson's levels, tried on the cluster
 	Progress    teaching.ProgressStore    `optional:"true"` // the learners' progress through the course
+	IndexLab    teaching.IndexLab         `optional:"true"` // cql3 only: the lesson on indexes, four ways on the node
 	Second      *secondary
 }
 
@@ -315,7 +320,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		return nil, err
 	}
 	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: cql3.SchemaText(),
-		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Consistency: d.Consistency, ClusterLevels: d.Levels, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab, Ring: d.Ring, Sandbox: sandbox, Progress: d.Progress}
+		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Consistency: d.Consistency, ClusterLevels: d.Levels, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab, Ring: d.Ring, Sandbox: sandbox, Progress: d.Progress, IndexLab: d.IndexLab}
 	if d.Second != nil {
 		td.CompareRing = d.Second.ring
 		if d.Locator != nil && d.Second.locator != nil {
@@ -327,6 +332,9 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		}
 		if td.ClusterLevels == nil && d.Second.levels != nil { // and the consistency lesson its levels
 			td.ClusterLevels = d.Second.levels
+		}
+		if td.IndexLab == nil && d.Second.indexLab != nil { // and the lesson on indexes its four ways
+			td.IndexLab = d.Second.indexLab
 		}
 	}
 	if err := teach.Register(st, td); err != nil {

@@ -58,6 +58,7 @@ func Register(st *site.Site, deps Deps) error {
 	frame.NoneIfNil(&deps.Ring)
 	frame.NoneIfNil(&deps.CompareRing)
 	frame.NoneIfNil(&deps.Progress)
+	frame.NoneIfNil(&deps.IndexLab)
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}

@@ -61,6 +61,8 @@ type Stores struct {
 	CompareRing teaching.Ring
 	// Levels tries the consistency levels on the cql3 backend's cluster (cql3 only)
 	Levels teaching.ClusterLevels
+	// IndexLab finds a user four ways on the cql3 backend's node (cql3, compare mode)
+	IndexLab teaching.IndexLab
 	// Progress keeps signed-in learners' progress through the course (nil: the session).
 	Progress teaching.ProgressStore
 	// CompareSizes measures compare mode's second backend, CompareBackend.
@@ -105,7 +107,7 @@ func CQL3Stores(t *testing.T) (Stores, *cql3.Store) {
 	t.Helper()
 	s := cqltest.Store(t, "twissandra_test_pages_")
 	in := cqlteach.New(s)
-	return Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, Backend: "cql3"}, s
+	return Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, IndexLab: in, Backend: "cql3"}, s
 }
 
 // CompareStores runs widerow (answering) with cql3 on the real node, as serve --compare does.
@@ -129,6 +131,7 @@ func CompareStoresOn(t *testing.T) (Stores, *cql3.Store) {
 	st.CompareSizes, st.CompareBackend, st.CompareRing = c.Sizes, "cql3", c.Ring
 	st.QueryLab = c.QueryLab     // as serve --compare cql3 wires it: the lesson tries keys on the node
 	st.Levels = cqlteach.New(cs) // and the consistency lesson its levels
+	st.IndexLab = c.IndexLab     // and the lesson on indexes its four ways
 	return st, cs
 }
 

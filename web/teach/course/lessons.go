@@ -8,6 +8,7 @@ import (
 	"twissandra/web/teach/lessons/compare"
 	"twissandra/web/teach/lessons/consistency"
 	"twissandra/web/teach/lessons/cql3"
+	"twissandra/web/teach/lessons/indexes"
 	"twissandra/web/teach/lessons/method"
 	"twissandra/web/teach/lessons/partitions"
 	"twissandra/web/teach/lessons/primer"
@@ -40,6 +41,7 @@ func lessons(h *labs.Handler) []frame.Lesson {
 		compare.Lesson(h),
 		tokens.Lesson(h),
 		consistency.Lesson(h),
+		indexes.Lesson(h),
 	}
 	for i := range ls {
 		ls[i].N = i + 1

@@ -86,6 +86,9 @@ type Deps struct {
 	// Progress keeps signed-in learners' progress through the course (lessons visited,
 	// exercises passed) in the store; nil keeps it in the session, as an anonymous learner's.
 	Progress teaching.ProgressStore
+	// IndexLab finds a user by name four ways on a node (the lesson on indexes): the cql3
+	// backend's, or compare mode's second backend's when that is cql3; nil leaves them out.
+	IndexLab teaching.IndexLab
 }
 
 // Scratch is a store Deps.Sandbox opened: the domain's stores on it, an inspector of its rows,
