@@ -85,6 +85,8 @@ type TracedStatement struct {
 	// Events its activities in order, "source: activity". Both empty when it was not traced.
 	Sources []string
 	Events  []string
+	// TraceID is the trace's session in system_traces ("" when it was not traced).
+	TraceID string
 }
 
 // RangeRead says the trace shows the coordinator asking token ranges (every node's share of

@@ -37,6 +37,9 @@ const (
 	idxTraceWait = 2 * time.Second
 	// idxTracePoll is how often a trace not yet complete is read again.
 	idxTracePoll = 20 * time.Millisecond
+	// idxTraceStable is how many reads in a row must find the same events: a replica's events
+	// come after the coordinator's.
+	idxTraceStable = 3
 )
 
 // indexLab is the lab's state in this process: whether its tables are made (and the node's
@@ -261,6 +264,7 @@ func (s *Store) traced(ctx context.Context, sess gocqlx.Session, cql string, tra
 		t.Rows = rows
 	}
 	if trace && len(tr.id) == 16 {
+		t.TraceID = gocql.UUID(tr.id).String()
 		if err := s.readTrace(ctx, sess, gocql.UUID(tr.id), &t); err != nil {
 			return t, err
 		}
@@ -268,12 +272,12 @@ func (s *Store) traced(ctx context.Context, sess gocqlx.Session, cql string, tra
 	return t, nil
 }
 
-// readTrace reads a statement's trace: the node writes it after it answers, so the session is
-// read again until it has its duration and its events stop coming (or idxTraceWait passes, when
-// what is there is shown).
+// readTrace reads a statement's trace: the nodes write it after the coordinator answers, so the
+// session is read again until it has its duration and its events have not changed over
+// idxTraceStable reads (or idxTraceWait passes, when what is there is shown).
 func (s *Store) readTrace(ctx context.Context, sess gocqlx.Session, id gocql.UUID, t *teaching.TracedStatement) error {
 	deadline := time.Now().Add(idxTraceWait)
-	last := -1
+	last, same := -1, 0
 	for {
 		var dur []int
 		if err := sess.ContextQuery(ctx, "SELECT duration FROM system_traces.sessions WHERE session_id = ?", nil).Bind(id).
@@ -288,7 +292,12 @@ func (s *Store) readTrace(ctx context.Context, sess gocqlx.Session, id gocql.UUI
 			Consistency(gocql.One).SelectRelease(&evs); err != nil {
 			return wrap("index lab trace", err)
 		}
-		done := len(dur) == 1 && dur[0] > 0 && len(evs) > 0 && len(evs) == last
+		if len(evs) == last {
+			same++
+		} else {
+			same = 0
+		}
+		done := len(dur) == 1 && dur[0] > 0 && len(evs) > 0 && same >= idxTraceStable
 		if done || time.Now().After(deadline) {
 			t.Events, t.Sources = t.Events[:0], t.Sources[:0]
 			for _, e := range evs {
