@@ -151,7 +151,7 @@ func indexesView(d indexesData) templ.Component {
 				}
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<h2 id=\"choose\">Which way, when</h2><ul><li><strong>The hand-kept table</strong> is what the method lesson's rule gives: a table per query, keyed by what the query names. A read is one partition; the price is a second write the application must keep in step with the first (the seeds claim the name with it; a logged batch makes the two writes all or nothing).</li><li><strong>A secondary index</strong> is kept by each node for its own rows, in a hidden table beside the base table: a write costs one more local write, no read. A query that names no partition must ask every node's share of the ring; it pays off inside a partition, or for a value many rows share, not for a name that one row has.</li><li><strong>A materialized view</strong> is the hand-kept table kept by the node: a read of the base row before each write, then a write of the view's row on the view's own replica. Off by default since 4.0 (<code>materialized_views_enabled: false</code> in 5.0): Cassandra calls them experimental and warns at each <code>CREATE MATERIALIZED VIEW</code> that they “are not recommended for production use”; the view's replica is written after the base's, so a view can fall out of step with its base, and nothing in Cassandra checks one against its base or mends it.</li><li><strong>A storage-attached index</strong> (5.0) is built into each memtable and SSTable rather than a hidden table: a write adds nothing the trace shows. It still lives beside each node's rows, so a query that names no partition asks every node's token ranges, as a 2i does; it takes several columns' restrictions at once, and ranges on numbers and dates, not on text.</li></ul>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "<h2 id=\"choose\">Which way, when</h2><ul><li><strong>The hand-kept table</strong> is what the method lesson's rule gives: a table per query, keyed by what the query names. A read is one partition; the price is a second write the application must keep in step with the first (a logged batch makes the two all or nothing).</li><li><strong>A secondary index</strong> is kept by each node for its own rows, in a hidden table beside the base table: a write costs one more local write, no read. A query that names no partition must ask every node's share of the ring; it pays off inside a partition, or for a value many rows share, not for a name that one row has.</li><li><strong>A materialized view</strong> is the hand-kept table kept by the node: a read of the base row before each write, then a write of the view's row on the view's own replica. Off by default since 4.0 (<code>materialized_views_enabled: false</code> in 5.0): Cassandra calls them experimental and warns at each <code>CREATE MATERIALIZED VIEW</code> that they “are not recommended for production use”; the view's replica is written after the base's, so a view can fall out of step with its base, and nothing in Cassandra compares a view with its base to mend it.</li><li><strong>A storage-attached index</strong> (5.0) is built into each memtable and SSTable rather than a hidden table: a write adds nothing the trace shows. It still lives beside each node's rows, so a query that names no partition asks every node's token ranges, as a 2i does; it takes several columns' restrictions at once, and ranges on numbers and dates, not on text.</li></ul>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -490,14 +490,14 @@ func runView(r *teaching.IndexRun) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			for _, s := range w.DDL {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "<pre><code>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 45, "<pre class=\"code wrap\"><code>")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var23 string
 				templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(s)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `indexes.templ`, Line: 99, Col: 19}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `indexes.templ`, Line: 99, Col: 37}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 				if templ_7745c5c3_Err != nil {
