@@ -131,21 +131,3 @@ func TestWiderowLookupExercise(t *testing.T) {
 		t.Errorf("the model, in lower case: %+v", g)
 	}
 }
-
-// On the node, the graders run the lab: the indexes ask ranges, the view reads before it
-// writes, and the SAI takes = alone.
-func TestNodeExercisesOnTheNode(t *testing.T) {
-	st, _ := webkit.CQL3Stores(t)
-	st.IndexLab.(interface{ SetIndexBudget(int) }).SetIndexBudget(100)
-	h := handlerOn(frame.Deps{Backend: "cql3", IndexLab: st.IndexLab})
-	ex := exercises(h)
-	if g := grade(t, find(ex, idRanges), "table"); g.Correct || g.Model != "2i, sai" {
-		t.Errorf("ranges: %+v", g)
-	}
-	if g := grade(t, find(ex, idReadFirst), "mv"); !g.Correct {
-		t.Errorf("read first: %+v", g)
-	}
-	if g := grade(t, find(ex, idOperators), "=, LIKE"); g.Correct || g.Model != "=" {
-		t.Errorf("operators: %+v", g)
-	}
-}

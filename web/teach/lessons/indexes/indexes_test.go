@@ -1,6 +1,7 @@
 package indexes_test
 
 import (
+	"encoding/json"
 	"html"
 	"net/http"
 	"net/url"
@@ -46,9 +47,10 @@ var sentRE = regexp.MustCompile(`<code class="sent">([^<]*)</code>`)
 
 // On the node, the form writes the learner's user four ways and the page shows each way's
 // statements, each one the driver sent as shown (the footer of what the lookup cost lists it),
-// the indexes' reads asking token ranges and the view reading before it writes.
+// the indexes' reads asking token ranges and the view reading before it writes; and the
+// exercises graded by runs of the lab (the course's API, as an instructor's tool asks).
 func TestIndexesLessonOnNode(t *testing.T) {
-	st, _ := webkit.CQL3Stores(t)
+	st, _ := webkit.CQL3Stores(t) // one keyspace for the page and the graders
 	st.IndexLab.(interface{ SetIndexBudget(int) }).SetIndexBudget(100)
 	app := teachkit.NewApp(t, st)
 	c := app.Client(t)
@@ -81,6 +83,26 @@ func TestIndexesLessonOnNode(t *testing.T) {
 		t.Fatalf("a bad name: %d", bad.Status)
 	}
 	webkit.MustContain(t, c.Get(bad.Header.Get("Location")).Body, "ASCII letters")
+
+	for _, tc := range []struct{ id, answer, verdict, model string }{
+		{"indexes-1", "table", "incorrect", "2i, sai"},
+		{"indexes-2", "mv", "correct", ""},
+		{"indexes-3", "=, LIKE", "incorrect", "="},
+	} {
+		var g struct {
+			Verdict     string `json:"verdict"`
+			ModelAnswer string `json:"model_answer"`
+		}
+		req, _ := http.NewRequest(http.MethodPost, app.Srv.URL+"/api/v1/exercises/"+tc.id+"/answers", strings.NewReader(`{"answer":"`+tc.answer+`"}`))
+		req.Header.Set("Content-Type", "application/json")
+		r := c.Do(req)
+		if err := json.Unmarshal([]byte(r.Body), &g); r.Status != http.StatusOK || err != nil {
+			t.Fatalf("%s: %d %v %s", tc.id, r.Status, err, r.Body)
+		}
+		if g.Verdict != tc.verdict || (tc.model != "" && g.ModelAnswer != tc.model) {
+			t.Errorf("%s %q: %+v", tc.id, tc.answer, g)
+		}
+	}
 }
 
 // In compare mode (widerow answering, cql3 beside it) the seeds' lookup is widerow's and the four
