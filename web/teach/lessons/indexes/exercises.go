@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"twissandra/domain"
 	"twissandra/ports/oplog"
 	"twissandra/ports/teaching"
 	"twissandra/web/teach/frame"
@@ -45,15 +44,25 @@ func (h *handler) run(ctx context.Context) (teaching.IndexRun, error) {
 	return r, labs.QueryLabError(err)
 }
 
-// wayNames reads an answer of ways: table, 2i, mv, sai, or none.
-func wayNames(answer string) ([]string, error) {
-	names := frame.AnswerNames(strings.ToLower(answer))
-	for _, n := range names {
-		if !slices.Contains(teaching.Ways, n) {
-			return nil, invalid(answer, "the ways, comma-separated, from: "+strings.Join(teaching.Ways, ", ")+" (or none)")
+// wayNames reads an answer of ways (table, 2i, mv, sai, or none), and the names in it that are
+// no way: an answer that names one is graded, and wrong, with the ways named in its explanation.
+func wayNames(answer string) (names, unknown []string) {
+	for _, n := range frame.AnswerNames(strings.ToLower(answer)) {
+		if slices.Contains(teaching.Ways, n) {
+			names = append(names, n)
+		} else {
+			unknown = append(unknown, n)
 		}
 	}
-	return names, nil
+	return names, unknown
+}
+
+// notAmong is what an explanation says of the names of an answer that are none of what.
+func notAmong(unknown []string, what string) string {
+	if len(unknown) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(unknown, ", ") + ": not " + what + ")"
 }
 
 func rangesExercise(h *handler) frame.Exercise {
@@ -61,10 +70,7 @@ func rangesExercise(h *handler) frame.Exercise {
 		Format: "the ways, comma-separated, from: table, 2i, mv, sai (or none)",
 		Prompt: "Each way finds the user by name. Which of them make the coordinator ask token ranges (every node's share of the ring), rather than one partition's replicas? The node's trace of each read says.",
 		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
-			names, err := wayNames(answer)
-			if err != nil {
-				return frame.Grade{}, err
-			}
+			names, unknown := wayNames(answer)
 			r, err := h.run(ctx)
 			if err != nil {
 				return frame.Grade{}, err
@@ -85,7 +91,8 @@ func rangesExercise(h *handler) frame.Exercise {
 				}
 			}
 			why = strings.TrimSuffix(why, ";") + ". An index lives beside each node's own rows: a query that names no partition must ask every node's token ranges. A table keyed by the name, or a view, is a partition the coordinator finds by its token."
-			return frame.Grade{Correct: frame.SameNames(strings.Join(names, ", "), model, false), Model: frame.NamesAnswer(model), Explanation: why}, nil
+			return frame.Grade{Correct: len(unknown) == 0 && frame.SameNames(strings.Join(names, ", "), model, false), Model: frame.NamesAnswer(model),
+				Explanation: why + notAmong(unknown, "one of the ways: "+strings.Join(teaching.Ways, ", "))}, nil
 		}}
 }
 
@@ -105,10 +112,7 @@ func readFirstExercise(h *handler) frame.Exercise {
 		Format: "the ways, comma-separated, from: table, 2i, mv, sai (or none)",
 		Prompt: "The user is written into each way (one INSERT into its base table; the hand-kept way's second INSERT into its index table). Whose writes make the node read the row before it writes it?",
 		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
-			names, err := wayNames(answer)
-			if err != nil {
-				return frame.Grade{}, err
-			}
+			names, unknown := wayNames(answer)
 			r, err := h.run(ctx)
 			if err != nil {
 				return frame.Grade{}, err
@@ -131,7 +135,8 @@ func readFirstExercise(h *handler) frame.Exercise {
 				why += " " + w.Way + ": " + frame.IfElse(read, "read the base row first", "no read") + ", " + strconv.Itoa(idx) + " index " + frame.Plural(idx, "table", "tables") + " written;"
 			}
 			why = strings.TrimSuffix(why, ";") + ". A view is keyed otherwise than its base: to move the view's row when the name changes, the base's replica reads the old row before every write. An index is written beside the row, with no read; the hand-kept table is a second write the application makes."
-			return frame.Grade{Correct: frame.SameNames(strings.Join(names, ", "), model, false), Model: frame.NamesAnswer(model), Explanation: why}, nil
+			return frame.Grade{Correct: len(unknown) == 0 && frame.SameNames(strings.Join(names, ", "), model, false), Model: frame.NamesAnswer(model),
+				Explanation: why + notAmong(unknown, "one of the ways: "+strings.Join(teaching.Ways, ", "))}, nil
 		}}
 }
 
@@ -158,10 +163,12 @@ func operatorsExercise(h *handler) frame.Exercise {
 		Format: "the operators, comma-separated, from: =, IN, >, LIKE (or none)",
 		Prompt: "The storage-attached index is on username, a text column. Which of these restrictions of username does the node answer through it, without ALLOW FILTERING: =, IN, >, LIKE?",
 		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
-			got := frame.AnswerNames(strings.ToUpper(answer))
-			for _, o := range got {
-				if !slices.Contains(operators, o) {
-					return frame.Grade{}, invalid(answer, "the operators, comma-separated, from: =, IN, >, LIKE (or none)")
+			var got, unknown []string
+			for _, o := range frame.AnswerNames(strings.ToUpper(answer)) {
+				if slices.Contains(operators, o) {
+					got = append(got, o)
+				} else {
+					unknown = append(unknown, o)
 				}
 			}
 			r, err := h.run(ctx)
@@ -178,13 +185,14 @@ func operatorsExercise(h *handler) frame.Exercise {
 				}
 				if t.Error == "" {
 					model = append(model, op)
-					why += " " + op + ": answered, " + strconv.Itoa(t.Rows) + " " + frame.Plural(t.Rows, "row", "rows") + ";"
+					why += " " + op + ": answered, " + strconv.Itoa(max(t.Rows, 0)) + " " + frame.Plural(max(t.Rows, 0), "row", "rows") + ";"
 				} else {
 					why += " " + op + ": refused (" + t.Error + ");"
 				}
 			}
 			why = strings.TrimSuffix(why, ";") + ". In 5.0 a SAI on a text column matches whole values: ranges are for numbers and dates, and LIKE was SASI's, never SAI's."
-			return frame.Grade{Correct: frame.SameNames(strings.Join(got, ", "), model, false), Model: frame.NamesAnswer(model), Explanation: why}, nil
+			return frame.Grade{Correct: len(unknown) == 0 && frame.SameNames(strings.Join(got, ", "), model, false), Model: frame.NamesAnswer(model),
+				Explanation: why + notAmong(unknown, "one of the operators asked: "+strings.Join(operators, ", "))}, nil
 		}}
 }
 
@@ -252,8 +260,3 @@ func (t *tee) Record(op oplog.Op) {
 
 // Detailed asks the engine for the whole record: the grader reads its column family.
 func (t *tee) Detailed() bool { return true }
-
-// invalid is an answer the grader cannot read, saying what it expects.
-func invalid(answer, expects string) error {
-	return domain.Invalid("answer", "%q is not %s", answer, expects)
-}

@@ -3,6 +3,7 @@ package indexes
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,6 +31,12 @@ func grade(t *testing.T, e frame.Exercise, answer string) frame.Grade {
 		t.Errorf("%s: no explanation", e.ID)
 	}
 	return g
+}
+
+// g0 is e's model answer now.
+func g0(t *testing.T, e frame.Exercise) string {
+	t.Helper()
+	return grade(t, e, "none").Model
 }
 
 func find(ex []frame.Exercise, id string) frame.Exercise {
@@ -102,9 +109,18 @@ func TestNodeExercisesFollowTheTraces(t *testing.T) {
 	if g := grade(t, ranges, "2i, sai"); g.Correct || g.Model != "sai" {
 		t.Errorf("ranges with a 2i of one partition: %+v", g)
 	}
+	// An answer that names no way (or no operator) is graded, wrong, and says so; an empty one
+	// is refused before anything runs.
 	for _, e := range ex {
-		if _, err := e.GradeAnswer(context.Background(), "btree"); !errors.Is(err, domain.ErrInvalid) {
-			t.Errorf("%s: junk: %v", e.ID, err)
+		junk := "btree"
+		if m := g0(t, e); m != "none" {
+			junk += ", " + m
+		}
+		if g := grade(t, e, junk); g.Correct || !strings.Contains(strings.ToLower(g.Explanation), "btree: not one of") {
+			t.Errorf("%s: junk: %+v", e.ID, g)
+		}
+		if _, err := e.GradeAnswer(context.Background(), " "); !errors.Is(err, domain.ErrInvalid) {
+			t.Errorf("%s: an empty answer: %v", e.ID, err)
 		}
 	}
 }
