@@ -37,9 +37,9 @@ const (
 	idxTraceWait = 2 * time.Second
 	// idxTracePoll is how often a trace not yet complete is read again.
 	idxTracePoll = 20 * time.Millisecond
-	// idxTraceStable is how many reads in a row must find the same events: a replica's events
-	// come after the coordinator's.
-	idxTraceStable = 3
+	// idxTraceStable is how many reads in a row must find the same events after the first: a
+	// replica's events come after the coordinator's.
+	idxTraceStable = 1
 )
 
 // indexLab is the lab's state in this process: whether its tables are made (and the node's
@@ -202,7 +202,7 @@ func (s *Store) FindUser(ctx context.Context, learner, name string) (teaching.In
 		}
 		run.Ways = append(run.Ways, w)
 	}
-	return run, nil
+	return run, s.readTraces(ctx, sess, &run)
 }
 
 // idxCannot are the statements that show what a way cannot do: the base table asked by name
@@ -234,7 +234,7 @@ type traceID struct{ id []byte }
 
 func (t *traceID) Trace(id []byte) { t.id = append([]byte(nil), id...) }
 
-// traced runs cql (traced when trace), then reads its trace. A refusal of the node is the
+// traced runs cql (traced when trace: readTraces reads the trace later). A refusal of the node is the
 // statement's Error, not the run's.
 func (s *Store) traced(ctx context.Context, sess gocqlx.Session, cql string, trace bool) (teaching.TracedStatement, error) {
 	t := teaching.TracedStatement{CQL: cql, Rows: -1}
@@ -265,11 +265,29 @@ func (s *Store) traced(ctx context.Context, sess gocqlx.Session, cql string, tra
 	}
 	if trace && len(tr.id) == 16 {
 		t.TraceID = gocql.UUID(tr.id).String()
-		if err := s.readTrace(ctx, sess, gocql.UUID(tr.id), &t); err != nil {
-			return t, err
-		}
 	}
 	return t, nil
+}
+
+// readTraces reads the trace of every traced statement of the run, once all have run: by then
+// the earlier ones are complete, and each is read in a few statements (which the footer lists
+// with the rest).
+func (s *Store) readTraces(ctx context.Context, sess gocqlx.Session, run *teaching.IndexRun) error {
+	for i := range run.Ways {
+		w := &run.Ways[i]
+		for _, ts := range [][]teaching.TracedStatement{w.Write, w.Read} {
+			for j := range ts {
+				id, err := gocql.ParseUUID(ts[j].TraceID)
+				if err != nil {
+					continue // not traced
+				}
+				if err := s.readTrace(ctx, sess, id, &ts[j]); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // readTrace reads a statement's trace: the nodes write it after the coordinator answers, so the
