@@ -147,3 +147,11 @@ func TestWiderowLookupExercise(t *testing.T) {
 		t.Errorf("the model, in lower case: %+v", g)
 	}
 }
+
+// An index table the trace writes twice (the node notes it per mutation) is named once.
+func TestIndexWritesOnce(t *testing.T) {
+	w := traced("INSERT", -1, "127.0.0.1: Adding to t memtable", "127.0.0.1: Adding to t.t_name memtable", "127.0.0.1: Adding to t.t_name memtable")
+	if got := indexWrites(w); len(got) != 1 || got[0] != "t.t_name" {
+		t.Errorf("index writes: %v", got)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 
@@ -224,13 +225,14 @@ func eventsMatching(t teaching.TracedStatement, what string) int {
 	return n
 }
 
-// indexWrites are the trace's writes of an index's own table ("Adding to t.index memtable").
+// indexWrites are the index tables the trace writes ("Adding to t.index memtable"), once each.
 func indexWrites(t teaching.TracedStatement) []string {
 	var out []string
 	for _, e := range t.Events {
 		_, a, _ := strings.Cut(e, ": ")
-		if strings.HasPrefix(a, "Adding to ") && strings.Contains(strings.TrimPrefix(a, "Adding to "), ".") {
-			out = append(out, strings.TrimSuffix(strings.TrimPrefix(a, "Adding to "), " memtable"))
+		t := strings.TrimSuffix(strings.TrimPrefix(a, "Adding to "), " memtable")
+		if strings.HasPrefix(a, "Adding to ") && strings.Contains(t, ".") && !slices.Contains(out, t) {
+			out = append(out, t)
 		}
 	}
 	return out
