@@ -21,7 +21,7 @@ func TestIndexesLessonOnMemory(t *testing.T) {
 	if r.Status != http.StatusOK {
 		t.Fatalf("lesson: %d", r.Status)
 	}
-	webkit.MustContain(t, html.UnescapeString(r.Body), `id="wide-none"`, "keeps users in a Go map", `id="ways-none"`, "--backend cql3", "0.7.0 added")
+	webkit.MustContain(t, html.UnescapeString(r.Body), `id="wide-none"`, "keeps users in a Go map", `id="ways-none"`, "--backend cql3", "0.7.0 added", `id="which-nodes"`)
 	if strings.Contains(r.Body, `id="ways-form"`) {
 		t.Error("a form to run on a node that is not there")
 	}
