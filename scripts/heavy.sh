@@ -11,9 +11,12 @@
 #   - TestCQL3ThreeNodesLevels: three nodes on 127.0.0.1-3:9048 (storage port 7048), RF=3: every
 #     consistency level tried by the cql3 adapter with all up, then with one stopped (ALL answers
 #     Unavailable, ONE and QUORUM succeed).
+#   - TestCQL3IndexAsksEveryNode: three nodes on 127.0.0.1-3:9056 (storage port 7056), RF=2: the
+#     lesson on indexes' reads by name, traced: the 2i's and the SAI's worked on by every node,
+#     the hand-kept table's and the view's by the name's replicas only.
 # Each JVM takes about 1 GiB of RAM (512M heap); each three-node test needs about 3 GiB and
 # several minutes on two cores. Extra arguments go to go test (e.g. -run TestCQL3NodeStop).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TWISSANDRA_HEAVY=1 exec go test -race -count=1 -timeout 30m -v \
-	-run 'TestCQL3NodeStopDuringLoad|TestCQL3ThreeNodesOneDown|TestCQL3ReplicasAreTheNodes|TestCQL3ThreeNodesLevels' "$@" ./tests/reliability
+	-run 'TestCQL3NodeStopDuringLoad|TestCQL3ThreeNodesOneDown|TestCQL3ReplicasAreTheNodes|TestCQL3ThreeNodesLevels|TestCQL3IndexAsksEveryNode' "$@" ./tests/reliability

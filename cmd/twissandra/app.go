@@ -218,6 +218,8 @@ type secondary struct {
 	counters teaching.CounterLab
 	// nodeViews reads the second backend's node's virtual tables (cql3), else nil.
 	nodeViews teaching.NodeViews
+	// indexLab finds a user four ways on the second backend's node (cql3), else nil.
+	indexLab teaching.IndexLab
 }
 
 // openSecondary opens the --compare backend beside the primary, with the same configuration
@@ -250,6 +252,7 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 		sec.addressBook = t.AddressBook
 		sec.counters = t.Counters
 		sec.nodeViews = t.NodeViews
+		sec.indexLab = t.IndexLab
 	}
 	return sec, nil
 }
@@ -268,6 +271,7 @@ type teachers struct {
 	AddressBook teaching.AddressBookLab `optional:"true"`
 	Counters    teaching.CounterLab     `optional:"true"`
 	NodeViews   teaching.NodeViews      `optional:"true"`
+	IndexLab    teaching.IndexLab       `optional:"true"`
 }
 
 // engineDeps are newEngine's parameters. Every teaching collaborator is optional: a backend
@@ -299,6 +303,7 @@ type engineDeps struct {
 	Counters    teaching.CounterLab       `optional:"true"` // cql3 only: the counters lesson's table
 	Storage     teaching.StorageEngine    `optional:"true"` // widerow only: the write and read paths lesson
 	NodeViews   teaching.NodeViews        `optional:"true"` // cql3 only: the same lesson, on the node
+	IndexLab    teaching.IndexLab         `optional:"true"` // cql3 only: the lesson on indexes, four ways on the node
 	Second      *secondary
 }
 
@@ -338,6 +343,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 	}
 	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: cql3.SchemaText(),
 		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Consistency: d.Consistency, ClusterLevels: d.Levels, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab, Ring: d.Ring, Sandbox: sandbox, Progress: d.Progress}
+	td.IndexLab = d.IndexLab
 	td.TTL = d.TTL
 	td.AddressBook = d.AddressBook
 	td.Storage, td.NodeViews = d.Storage, d.NodeViews
@@ -366,6 +372,9 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 	td.Counters = d.Counters
 	if td.Counters == nil && d.Second != nil { // the counters lesson runs on the node that has them
 		td.Counters = d.Second.counters
+		if td.IndexLab == nil && d.Second.indexLab != nil { // and the lesson on indexes its four ways
+			td.IndexLab = d.Second.indexLab
+		}
 	}
 	if err := teach.Register(st, td); err != nil {
 		return nil, err

@@ -62,6 +62,7 @@ func Register(st *site.Site, deps Deps) error {
 	frame.NoneIfNil(&deps.Counters)
 	frame.NoneIfNil(&deps.Storage)
 	frame.NoneIfNil(&deps.NodeViews)
+	frame.NoneIfNil(&deps.IndexLab)
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}

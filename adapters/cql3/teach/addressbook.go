@@ -98,6 +98,8 @@ func (s *Store) ensureAddressBook(ctx context.Context, sess gocqlx.Session) ([]t
 	return sent, nil
 }
 
+// lit is s as a CQL string literal, its quotes doubled: the lessons' statements are shown as
+// sent, values inline, so that a learner can copy one into cqlsh.
 func lit(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // addressFields are the entry's fields, the city changed when city is set, the state left out

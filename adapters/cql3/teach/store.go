@@ -24,7 +24,9 @@ import (
 
 // Store is the teaching side of a cql3.Store: it implements teaching.Locator,
 // teaching.CQLInspector, teaching.RowSizer, teaching.NameClaims, teaching.ActionLedger,
-// teaching.ProgressStore, teaching.QueryLab, teaching.Ring and teaching.ClusterLevels.
+// teaching.ProgressStore, teaching.QueryLab, teaching.Ring, teaching.ClusterLevels, and the
+// labs of the lessons on the model after 2014: teaching.IndexLab, teaching.AddressBookLab,
+// teaching.CounterLab, teaching.TTLLab and teaching.NodeViews.
 type Store struct {
 	store *cql3.Store
 	// lab is the query lab's scratch tables and its sessions' trials (querylab.go).
@@ -33,6 +35,8 @@ type Store struct {
 	ttl ttlLab
 	// counters is the counters lesson's table and its learners' runs (counters.go).
 	counters counterLab
+	// idx is the index lab's tables and its learners' runs (indexes.go).
+	idx indexLab
 	// stamp times the learners' progress (progress.go): strictly increasing in this process.
 	stamp *domain.Stamper
 	// book is the collections lesson's lab (addressbook.go).
@@ -78,7 +82,8 @@ var Module = fx.Module("cql3-teach",
 			fx.As(new(teaching.ActionLedger)), fx.As(new(teaching.ProgressStore)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring)), fx.As(new(teaching.ClusterLevels)),
 			fx.As(new(teaching.TTLLab)),
 			fx.As(new(teaching.AddressBookLab)),
-			fx.As(new(teaching.CounterLab))),
+			fx.As(new(teaching.CounterLab)),
+			fx.As(new(teaching.IndexLab))),
 		// The write and read paths lesson: the node's virtual tables around a learner's write.
 		func(s *Store) teaching.NodeViews { return s },
 	),

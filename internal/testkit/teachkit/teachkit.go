@@ -54,7 +54,8 @@ func registerTeach(t testing.TB, s *site.Site, sv webkit.Services) error {
 		AddressBook: st.AddressBook,
 		Counters:    st.Counters,
 		Storage:     st.Storage,
-		NodeViews:   st.NodeViews})
+		NodeViews:   st.NodeViews,
+		IndexLab:    st.IndexLab})
 }
 
 // sandbox opens the celebrity lesson's scratch store as the server does: a widerow node in

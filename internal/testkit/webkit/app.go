@@ -61,6 +61,8 @@ type Stores struct {
 	CompareRing teaching.Ring
 	// Levels tries the consistency levels on the cql3 backend's cluster (cql3 only)
 	Levels teaching.ClusterLevels
+	// IndexLab finds a user four ways on the cql3 backend's node (cql3, compare mode)
+	IndexLab teaching.IndexLab
 	// Progress keeps signed-in learners' progress through the course (nil: the session).
 	Progress teaching.ProgressStore
 	// TTL is the TTL lesson's lab on a node (cql3, or compare mode's second backend).
@@ -116,7 +118,7 @@ func CQL3Stores(t *testing.T) (Stores, *cql3.Store) {
 	t.Helper()
 	s := cqltest.Store(t, "twissandra_test_pages_")
 	in := cqlteach.New(s)
-	return Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, TTL: in, AddressBook: in, Counters: in, NodeViews: in, Backend: "cql3"}, s
+	return Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, TTL: in, AddressBook: in, Counters: in, NodeViews: in, IndexLab: in, Backend: "cql3"}, s
 }
 
 // CompareStores runs widerow (answering) with cql3 on the real node, as serve --compare does.
@@ -144,6 +146,7 @@ func CompareStoresOn(t *testing.T) (Stores, *cql3.Store) {
 	st.AddressBook = c.AddressBook // and the collections lesson its forms
 	st.Counters = c.Counters       // and the counters lesson its table
 	st.NodeViews = c.NodeViews     // and the paths lesson the node's views
+	st.IndexLab = c.IndexLab       // and the lesson on indexes its four ways
 	return st, cs
 }
 

@@ -10,6 +10,7 @@ import (
 	"twissandra/web/teach/lessons/consistency"
 	"twissandra/web/teach/lessons/counters"
 	"twissandra/web/teach/lessons/cql3"
+	"twissandra/web/teach/lessons/indexes"
 	"twissandra/web/teach/lessons/method"
 	"twissandra/web/teach/lessons/partitions"
 	"twissandra/web/teach/lessons/paths"
@@ -44,9 +45,10 @@ func lessons(h *labs.Handler) []frame.Lesson {
 		compare.Lesson(h),
 		tokens.Lesson(h),
 		consistency.Lesson(h),
-		ttl.Lesson(h),
+		indexes.Lesson(h),
 		collections.Lesson(h),
 		counters.Lesson(h),
+		ttl.Lesson(h),
 		paths.Lesson(h),
 	}
 	for i := range ls {

@@ -102,6 +102,9 @@ type Deps struct {
 	// NodeViews reads a cql3 node's virtual tables around a learner's write and read, for the
 	// same lesson: the cql3 backend's, or compare mode's second backend's; nil elsewhere.
 	NodeViews teaching.NodeViews
+	// IndexLab finds a user by name four ways on a node (the lesson on indexes): the cql3
+	// backend's, or compare mode's second backend's when that is cql3; nil leaves them out.
+	IndexLab teaching.IndexLab
 }
 
 // Scratch is a store Deps.Sandbox opened: the domain's stores on it, an inspector of its rows,
