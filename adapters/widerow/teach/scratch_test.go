@@ -86,3 +86,40 @@ func TestScratchPoolGivesBackEmptyNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Runs at once on one pool each find their node empty, whatever ran on it before.
+func TestScratchPoolUnderConcurrentRuns(t *testing.T) {
+	ctx := context.Background()
+	p := teach.NewScratchPool(2)
+	defer func() { _ = p.Close() }()
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			for range 10 {
+				s, err := p.Open()
+				if err != nil {
+					errs <- err
+					return
+				}
+				if _, err := s.Inspector.UserRowKey(ctx, "star"); !errors.Is(err, domain.ErrNotFound) {
+					errs <- errors.Join(errors.New("a run found another's user"), err)
+					return
+				}
+				if err := s.Store.CreateUser(ctx, domain.User{ID: uuid.New(), Username: "star", PasswordHash: []byte("x")}); err != nil {
+					errs <- err
+					return
+				}
+				if err := s.Close(); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
