@@ -382,10 +382,14 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 	return s.Engine, nil
 }
 
+// sandboxes are the scratch nodes of the sandbox's runs, kept for reuse: the sandbox's gate
+// lets a few run at once, and a node is emptied as each run gives it back.
+var sandboxes = wideteach.NewScratchPool(4)
+
 // sandbox opens a scratch store for the celebrity lesson's sandbox: an engine node of the 0.6
-// model in memory, of the run's own, beside whatever backend serves.
+// model in memory, the run's own until it closes it, beside whatever backend serves.
 func sandbox() (teach.Scratch, error) {
-	s, err := wideteach.OpenScratch()
+	s, err := sandboxes.Open()
 	if err != nil {
 		return teach.Scratch{}, err
 	}

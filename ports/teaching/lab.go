@@ -46,6 +46,17 @@ type ColumnLab interface {
 	// PrimerSuper (as a subcolumn of p.SuperColumn), and reads that row back whole. An empty or
 	// too long name or value, or a full row, is domain.ErrInvalid.
 	Put(ctx context.Context, session string, p LabPut) (LabStored, error)
+	// TryPuts writes puts, in the order given and each at a lab timestamp of its own, into a
+	// fresh primer row of the session's (one batch_mutate; all of them in PrimerStandard, or
+	// all, each with its SuperColumn, in PrimerSuper), reads the row back whole, and deletes
+	// it: Put after Put then Clear, in three calls, for a caller that wants the row the puts
+	// leave (an exercise's grader). At most LabMaxPuts puts; a bad put is refused as Put
+	// refuses it, a mix of both column families too (domain.ErrInvalid).
+	TryPuts(ctx context.Context, session string, puts []LabPut) (LabStored, error)
+	// ClearRow deletes the session's row of comparator's column family alone (a row
+	// tombstone): Clear for a caller that wrote that row only (InsertSlice's). An unknown
+	// comparator is domain.ErrInvalid.
+	ClearRow(ctx context.Context, session, comparator string) error
 	// Primer reads the session's two primer rows whole: the standard one, then the super one.
 	Primer(ctx context.Context, session string) ([]LabStored, error)
 	// Replicas plays, on two rows of the scratch keyspace standing for two replicas of one row,
@@ -59,6 +70,9 @@ type ColumnLab interface {
 // LabMaxRow is the most names one session's row of the lab holds: a count that a slice may
 // ask for and that reads the whole row.
 const LabMaxRow = 200
+
+// LabMaxPuts is the most puts of one TryPuts.
+const LabMaxPuts = 20
 
 // The column families of the primer rows, in the keyspace Scratch: a standard one, and the
 // super column family of seed 004's AddressBook.

@@ -321,6 +321,21 @@ func (l *Lab) Clear(ctx context.Context, session string) error {
 	})
 }
 
+// ClearRow implements teaching.ColumnLab.
+func (l *Lab) ClearRow(ctx context.Context, session, comparator string) error {
+	key, err := labKey(session)
+	if err != nil {
+		return err
+	}
+	cf, _, ok := labCF(comparator)
+	if !ok {
+		return domain.Invalid("comparator", "%q is none of the six comparators", comparator)
+	}
+	return l.with(1, func(n *engine.Node) error {
+		return widerow.Wrap("lab", n.Remove(ctx, labKeyspace, key, engine.ColumnPath{ColumnFamily: cf}, l.now(), engine.ONE))
+	})
+}
+
 // labSlice is a checked get_slice of the lab: the row, the column family, its comparator and
 // the bounds as the comparator reads them.
 type labSlice struct {

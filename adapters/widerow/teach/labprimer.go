@@ -32,13 +32,8 @@ func (l *Lab) Put(ctx context.Context, session string, p teaching.LabPut) (teach
 	if err != nil {
 		return teaching.LabStored{}, err
 	}
-	for _, f := range []struct{ field, v string }{{"super column", p.SuperColumn}, {"name", p.Name}, {"value", p.Value}} {
-		if len(f.v) > LabMaxName {
-			return teaching.LabStored{}, domain.Invalid(f.field, "must be at most %d bytes", LabMaxName)
-		}
-	}
-	if p.Name == "" {
-		return teaching.LabStored{}, domain.Invalid("name", "a column needs a name")
+	if err := checkPut(p); err != nil {
+		return teaching.LabStored{}, err
 	}
 	cf := teaching.PrimerStandard
 	if p.SuperColumn != "" {
@@ -79,6 +74,70 @@ func (l *Lab) Put(ctx context.Context, session string, p teaching.LabPut) (teach
 		out.Call = fmt.Sprintf("insert(keyspace='%s', key='%s', column_path=ColumnPath(column_family='%s'%s, column=%s), value=%s, timestamp=%d, consistency_level=ONE)",
 			labKeyspace, key, cf, sc, strconv.Quote(p.Name), strconv.Quote(p.Value), ts)
 		return nil
+	})
+	return out, err
+}
+
+// checkPut refuses a put Put would refuse.
+func checkPut(p teaching.LabPut) error {
+	for _, f := range []struct{ field, v string }{{"super column", p.SuperColumn}, {"name", p.Name}, {"value", p.Value}} {
+		if len(f.v) > LabMaxName {
+			return domain.Invalid(f.field, "must be at most %d bytes", LabMaxName)
+		}
+	}
+	if p.Name == "" {
+		return domain.Invalid("name", "a column needs a name")
+	}
+	return nil
+}
+
+// TryPuts implements teaching.ColumnLab: on a primer row of its own (the session's, with a
+// run's number, as LastWriteWins's rows), one batch_mutate of the puts, one get_slice of the
+// row, one remove of the row.
+func (l *Lab) TryPuts(ctx context.Context, session string, puts []teaching.LabPut) (teaching.LabStored, error) {
+	base, err := primerKey(session)
+	if err != nil {
+		return teaching.LabStored{}, err
+	}
+	if len(puts) == 0 || len(puts) > teaching.LabMaxPuts {
+		return teaching.LabStored{}, domain.Invalid("puts", "give 1 to %d columns", teaching.LabMaxPuts)
+	}
+	super := puts[0].SuperColumn != ""
+	for _, p := range puts {
+		if err := checkPut(p); err != nil {
+			return teaching.LabStored{}, err
+		}
+		if (p.SuperColumn != "") != super {
+			return teaching.LabStored{}, domain.Invalid("super column", "the columns go into one row: all in super columns, or none")
+		}
+	}
+	cf := teaching.PrimerStandard
+	if super {
+		cf = teaching.PrimerSuper
+	}
+	key := fmt.Sprintf("%s/try-%d", base, l.runs.Add(1))
+	var out teaching.LabStored
+	err = l.with(len(puts)+1, func(n *engine.Node) error {
+		muts := make([]engine.Mutation, len(puts))
+		for i, p := range puts {
+			c := engine.Column{Name: []byte(p.Name), Value: []byte(p.Value), Timestamp: l.now()}
+			muts[i].ColumnOrSuperColumn = &engine.ColumnOrSuperColumn{Column: &c}
+			if super {
+				muts[i].ColumnOrSuperColumn = &engine.ColumnOrSuperColumn{SuperColumn: &engine.SuperColumn{Name: []byte(p.SuperColumn), Columns: []engine.Column{c}}}
+			}
+		}
+		if err := n.BatchMutate(ctx, labKeyspace, map[string]map[string][]engine.Mutation{key: {cf: muts}}, engine.ONE); err != nil {
+			if errors.Is(err, engine.ErrInvalidRequest) {
+				return domain.Invalid("", "%s", strings.TrimPrefix(err.Error(), "InvalidRequestException: "))
+			}
+			return widerow.Wrap("lab", err)
+		}
+		var err error
+		if out, err = l.primerRow(ctx, n, key, cf); err != nil {
+			return err
+		}
+		out.Call = fmt.Sprintf("batch_mutate(keyspace='%s', mutation_map={'%s': {'%s': [%d mutations]}}, consistency_level=ONE)", labKeyspace, key, cf, len(muts))
+		return widerow.Wrap("lab", n.Remove(context.WithoutCancel(ctx), labKeyspace, key, engine.ColumnPath{ColumnFamily: cf}, l.now(), engine.ONE))
 	})
 	return out, err
 }

@@ -58,10 +58,14 @@ func registerTeach(t testing.TB, s *site.Site, sv webkit.Services) error {
 		IndexLab:    st.IndexLab})
 }
 
+// sandboxes are the scratch nodes of the tests' sandbox runs, kept for reuse as the server
+// keeps its own.
+var sandboxes = wideteach.NewScratchPool(4)
+
 // sandbox opens the celebrity lesson's scratch store as the server does: a widerow node in
-// memory of the run's own.
+// memory, the run's own until it closes it.
 func sandbox() (teach.Scratch, error) {
-	s, err := wideteach.OpenScratch()
+	s, err := sandboxes.Open()
 	if err != nil {
 		return teach.Scratch{}, err
 	}

@@ -163,10 +163,27 @@ func (h *Handler) SandboxData(c *gin.Context) (SandboxData, error) {
 	return d, nil
 }
 
+// SandboxParts are what a run does after the post: the reader's home page (SandboxRead), the
+// rows that hold the post read back (SandboxRows). The page's run does both; an exercise's
+// grader the one its question asks about.
+type SandboxParts int
+
+const (
+	SandboxRead SandboxParts = 1 << iota
+	SandboxRows
+	SandboxAll = SandboxRead | SandboxRows
+)
+
 // RunSandbox runs the sandbox on a scratch store open opens (Deps.Sandbox), threshold and
-// followers each from 1 to its maximum: the page's runs, and the exercises' graders, which hold
-// the sandbox's gate as the page does. The run's measured operations also go into ctx's log.
+// followers each from 1 to its maximum, the whole of it (SandboxAll): the page's runs.
 func RunSandbox(ctx context.Context, open func() (frame.Scratch, error), threshold, followers int) (*SandboxRun, error) {
+	return RunSandboxParts(ctx, open, threshold, followers, SandboxAll)
+}
+
+// RunSandboxParts is RunSandbox doing, after the post, only parts: the exercises' graders,
+// which hold the sandbox's gate as the page does. The run's measured operations also go into
+// ctx's log.
+func RunSandboxParts(ctx context.Context, open func() (frame.Scratch, error), threshold, followers int, parts SandboxParts) (*SandboxRun, error) {
 	if open == nil {
 		return nil, fmt.Errorf("no sandbox on this server: %w", domain.ErrUnavailable)
 	}
@@ -207,21 +224,26 @@ func RunSandbox(ctx context.Context, open func() (frame.Scratch, error), thresho
 	if err != nil {
 		return nil, fmt.Errorf("sandbox post: %w", err)
 	}
-	readLog := oplog.NewLog(false)
-	page, err := svc.Timeline(oplog.With(ctx, readLog), run.Reader, "", domain.DefaultPageSize, social.WithMergeStats(&run.Stats))
-	if err != nil {
-		return nil, fmt.Errorf("sandbox home page: %w", err)
+	run.Post = stepOf(postLog)
+	if parts&SandboxRead != 0 {
+		readLog := oplog.NewLog(false)
+		page, err := svc.Timeline(oplog.With(ctx, readLog), run.Reader, "", domain.DefaultPageSize, social.WithMergeStats(&run.Stats))
+		if err != nil {
+			return nil, fmt.Errorf("sandbox home page: %w", err)
+		}
+		run.Read = stepOf(readLog)
+		run.Merged, run.Entries = run.Stats.Lines > 0, len(page.Tweets)
 	}
-	run.Post, run.Read = stepOf(postLog), stepOf(readLog)
-	run.Merged, run.Entries = run.Stats.Lines > 0, len(page.Tweets)
 	for _, step := range []SandboxStep{run.Post, run.Read} {
 		for _, op := range step.Ops {
 			oplog.Record(ctx, op)
 		}
 	}
 	// What the post left in the scratch node's rows, read back in the seeds' notation.
-	if err := run.readRows(quiet, sc.Rows, tw, fans); err != nil {
-		return nil, err
+	if parts&SandboxRows != 0 {
+		if err := run.readRows(quiet, sc.Rows, tw, fans); err != nil {
+			return nil, err
+		}
 	}
 	return run, nil
 }

@@ -44,14 +44,9 @@ func (q superQuestion) exercise(lab teaching.ColumnLab) frame.Exercise {
 		Prompt: "Into one row of the super column family " + teaching.PrimerSuper + " (CompareWith UTF8Type), write " + strings.Join(writes, ", then ") +
 			". Which super columns does the row hold, in the order get_slice reads them?",
 		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
-			session := frame.ScratchSession()
-			defer func() { _ = lab.Clear(context.WithoutCancel(ctx), session) }()
-			var row teaching.LabStored
-			for _, p := range q.puts {
-				var err error
-				if row, err = lab.Put(ctx, session, p); err != nil {
-					return frame.Grade{}, err
-				}
+			row, err := lab.TryPuts(ctx, frame.ScratchSession(), q.puts)
+			if err != nil {
+				return frame.Grade{}, err
 			}
 			names := make([]string, len(row.Columns))
 			subs := make([]string, len(row.Columns))

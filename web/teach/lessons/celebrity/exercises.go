@@ -68,7 +68,12 @@ func (q sandboxQuestion) exercise(open func() (frame.Scratch, error)) frame.Exer
 				return frame.Grade{}, err
 			}
 		}
-		run, err := labs.RunSandbox(ctx, open, q.threshold, q.followers)
+		// The run does what the question asks about: the rows the post wrote, or the page.
+		parts := labs.SandboxRows
+		if q.ask == askMerge {
+			parts = labs.SandboxRead
+		}
+		run, err := labs.RunSandboxParts(ctx, open, q.threshold, q.followers, parts)
 		if err != nil {
 			return frame.Grade{}, err
 		}

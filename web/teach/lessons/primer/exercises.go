@@ -64,20 +64,15 @@ func (q putsQuestion) exercise(lab teaching.ColumnLab) frame.Exercise {
 				return frame.Grade{}, err
 			}
 		}
-		session := frame.ScratchSession()
-		defer func() { _ = lab.Clear(context.WithoutCancel(ctx), session) }()
-		var row teaching.LabStored
-		for _, p := range q.puts {
-			var err error
-			if row, err = lab.Put(ctx, session, p); err != nil {
-				return frame.Grade{}, err
-			}
+		row, err := lab.TryPuts(ctx, frame.ScratchSession(), q.puts)
+		if err != nil {
+			return frame.Grade{}, err
 		}
 		names := make([]string, len(row.Columns))
 		for i, c := range row.Columns {
 			names[i] = frame.NameText(c.Name)
 		}
-		did := "The store wrote the columns into a scratch row, " + row.Keyspace + "." + row.ColumnFamily + ", and read it back: it holds " +
+		did := "The store wrote the columns into a scratch row, " + row.Keyspace + "." + row.ColumnFamily + ", in that order, and read it back: it holds " +
 			strconv.Itoa(len(names)) + " columns, " + frame.NamesAnswer(names) + ". " + q.why
 		if q.count {
 			return frame.Grade{Model: strconv.Itoa(len(names)), Correct: want == len(names), Explanation: did}, nil

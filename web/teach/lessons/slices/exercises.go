@@ -77,7 +77,7 @@ func (q sliceQuestion) exercise(lab teaching.ColumnLab) frame.Exercise {
 			}
 		}
 		session := frame.ScratchSession()
-		defer func() { _ = lab.Clear(context.WithoutCancel(ctx), session) }()
+		defer func() { _ = lab.ClearRow(context.WithoutCancel(ctx), session, q.comparator) }()
 		sl, _, err := lab.InsertSlice(ctx, session, q.comparator, q.names, "v", q.slice)
 		if err != nil {
 			return frame.Grade{}, err

@@ -63,7 +63,7 @@ func (q orderQuestion) exercise(lab teaching.ColumnLab) frame.Exercise {
 			". A timeline reads it newest first: get_slice reversed, with a count that takes them all. In what order does it return the names?",
 		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
 			session := frame.ScratchSession()
-			defer func() { _ = lab.Clear(context.WithoutCancel(ctx), session) }()
+			defer func() { _ = lab.ClearRow(context.WithoutCancel(ctx), session, q.comparator) }()
 			sl, _, err := lab.InsertSlice(ctx, session, q.comparator, q.names, "v", teaching.Slice{Reversed: true, Count: len(q.names)})
 			if err != nil {
 				return frame.Grade{}, err
@@ -84,7 +84,7 @@ func (q firstQuestion) exercise(lab teaching.ColumnLab) frame.Exercise {
 		Prompt: "A row of comparator " + q.comparator + " holds the columns named " + strings.Join(q.names, ", ") + ". Which name does get_slice return first?",
 		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
 			session := frame.ScratchSession()
-			defer func() { _ = lab.Clear(context.WithoutCancel(ctx), session) }()
+			defer func() { _ = lab.ClearRow(context.WithoutCancel(ctx), session, q.comparator) }()
 			sl, _, err := lab.InsertSlice(ctx, session, q.comparator, q.names, "v", teaching.Slice{Count: 1})
 			if err != nil {
 				return frame.Grade{}, err

@@ -52,7 +52,7 @@ func pushExercise(sandbox func() (frame.Scratch, error), followers int) frame.Ex
 			if err != nil {
 				return frame.Grade{}, err
 			}
-			run, err := labs.RunSandbox(ctx, sandbox, labs.SandboxMaxThreshold, followers)
+			run, err := labs.RunSandboxParts(ctx, sandbox, labs.SandboxMaxThreshold, followers, labs.SandboxRows)
 			if err != nil {
 				return frame.Grade{}, err
 			}
