@@ -192,6 +192,10 @@ func addressRead(ks, owner string, form teaching.AddressForm) string {
 	}
 }
 
+// addressRunsPerMinute bounds the address book lab's runs for the whole cluster (each writes
+// and deletes one entry in a table of each form).
+const addressRunsPerMinute = 60
+
 // RunAddress implements teaching.AddressBookLab.
 func (s *Store) RunAddress(ctx context.Context, learner, owner string, form teaching.AddressForm, change teaching.AddressChange) (run teaching.AddressRun, err error) {
 	run = teaching.AddressRun{Form: form, Change: change, Table: addressTables[form]}
@@ -207,6 +211,9 @@ func (s *Store) RunAddress(ctx context.Context, learner, owner string, form teac
 	}
 	if !s.book.runs.allow(learner, time.Now()) {
 		return run, teaching.ErrTooManyTrials
+	}
+	if err := s.spendRun(ctx, sess, "addressbook", "the address book lab", addressRunsPerMinute); err != nil {
+		return run, err
 	}
 	if run.Made, err = s.ensureAddressBook(ctx, sess); err != nil {
 		return run, err

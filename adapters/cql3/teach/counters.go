@@ -76,18 +76,12 @@ func (s *Store) beginCounterRun(ctx context.Context, learner string) (gocqlx.Ses
 	if !s.counters.trials.allow(learner, time.Now()) {
 		return sess, run, teaching.ErrTooManyTrials
 	}
-	lab := teaching.KeyTrial{Keyspace: cql3.LabKeyspace(s.Keyspace())}
-	if err := s.ensureLab(ctx, sess, &lab); err != nil {
-		return sess, run, err
-	}
 	runs := counterRuns
 	if s.counters.runs > 0 {
 		runs = s.counters.runs
 	}
-	if _, wait, err := s.spendIn(ctx, sess, lab.Keyspace+".lab_changes", "counter", learner, runs); err != nil {
-		return sess, run, wrap("counter lab budget", err)
-	} else if wait > 0 {
-		return sess, run, &LabBusyError{Why: fmt.Sprintf("the counters lesson has run %d times in the last minute on this cluster", runs), After: wait}
+	if err := s.spendRun(ctx, sess, "counter", "the counters lesson", runs); err != nil {
+		return sess, run, err
 	}
 	if err := s.ensureCounters(ctx, sess); err != nil {
 		return sess, run, err

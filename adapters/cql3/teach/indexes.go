@@ -14,7 +14,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/scylladb/gocqlx/v2"
 
-	"twissandra/adapters/cql3"
 	"twissandra/ports/teaching"
 )
 
@@ -133,18 +132,12 @@ func (s *Store) FindUser(ctx context.Context, learner, name string) (teaching.In
 		return teaching.IndexRun{}, teaching.ErrTooManyTrials
 	}
 	// The cluster's runs of the minute, counted in the query lab's budget table.
-	lt := teaching.KeyTrial{Keyspace: cql3.LabKeyspace(s.Keyspace())}
-	if err := s.ensureLab(ctx, sess, &lt); err != nil {
-		return teaching.IndexRun{}, err
-	}
 	budget := idxRunsPerMinute
 	if s.idx.budget > 0 {
 		budget = s.idx.budget
 	}
-	if _, wait, err := s.spendIn(ctx, sess, lt.Keyspace+".lab_changes", "index", "index lab", budget); err != nil {
-		return teaching.IndexRun{}, wrap("index lab budget", err)
-	} else if wait > 0 {
-		return teaching.IndexRun{}, &LabBusyError{Why: fmt.Sprintf("the index lab has run its %d times of the minute on this cluster", budget), After: wait}
+	if err := s.spendRun(ctx, sess, "index", "the index lab", budget); err != nil {
+		return teaching.IndexRun{}, err
 	}
 	if err := s.ensureIndexTables(ctx, sess); err != nil {
 		return teaching.IndexRun{}, err

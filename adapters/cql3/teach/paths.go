@@ -28,6 +28,10 @@ const (
 // pathsReady holds the keyspaces whose paths_scratch this process has made (or found).
 var pathsReady sync.Map
 
+// pathsRunsPerMinute bounds the lesson's runs on the node for the whole cluster: each writes
+// and reads one row and reads the node's views around them.
+const pathsRunsPerMinute = 60
+
 // The node's settings the lesson shows, of the write and read paths.
 var pathsSettings = []string{"commitlog_sync", "commitlog_sync_period", "commitlog_segment_size", "commitlog_total_space",
 	"memtable_allocation_type", "memtable_heap_space", "memtable_offheap_space", "memtable_flush_writers", "memtable_cleanup_threshold",
@@ -44,6 +48,9 @@ func (s *Store) Watch(ctx context.Context, session string) (teaching.ViewsRun, e
 	}
 	sess, err := s.sess()
 	if err != nil {
+		return teaching.ViewsRun{}, err
+	}
+	if err := s.spendRun(ctx, sess, "paths", "the write and read paths lesson", pathsRunsPerMinute); err != nil {
 		return teaching.ViewsRun{}, err
 	}
 	ks := s.Keyspace()

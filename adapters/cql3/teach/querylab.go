@@ -805,3 +805,21 @@ func (s *Store) SweepLab(ctx context.Context) (dropped []string, err error) {
 	}
 	return dropped, nil
 }
+
+// spendRun counts one run of a lesson's lab in the cluster's budget of the minute, bucket's
+// share of the query lab's lab_changes (every server's runs counted, as spend counts the tables
+// made), or says how long until one may be: a LabBusyError naming what ran out.
+func (s *Store) spendRun(ctx context.Context, sess gocqlx.Session, bucket, what string, limit int) error {
+	lt := teaching.KeyTrial{Keyspace: cql3.LabKeyspace(s.Keyspace())}
+	if err := s.ensureLab(ctx, sess, &lt); err != nil {
+		return err
+	}
+	_, wait, err := s.spendIn(ctx, sess, lt.Keyspace+".lab_changes", bucket, what, limit)
+	if err != nil {
+		return wrap(what+" budget", err)
+	}
+	if wait > 0 {
+		return &LabBusyError{Why: fmt.Sprintf("%s has reached its bound of %d runs a minute on this cluster", what, limit), After: wait}
+	}
+	return nil
+}

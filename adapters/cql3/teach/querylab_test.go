@@ -264,3 +264,30 @@ func TestUnconfigured(t *testing.T) {
 		}
 	}
 }
+
+// A lesson's runs on the node are counted for the whole cluster, bucket by bucket: a second
+// server past a bucket's budget is refused, and a run of another bucket is not.
+func TestSpendRunCountsEachBucketOverServers(t *testing.T) {
+	s := freshStore(t, "twissandra_test_runs_")
+	ctx := testCtx(t, time.Minute)
+	sess, err := s.sess()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.spendRun(ctx, sess, "paths", "the paths lesson", 1); err != nil {
+		t.Fatalf("the first run: %v", err)
+	}
+	other := New(s.store) // another server on the same cluster
+	osess, err := other.sess()
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = other.spendRun(ctx, osess, "paths", "the paths lesson", 1)
+	var busy *LabBusyError
+	if !errors.As(err, &busy) || !errors.Is(err, teaching.ErrTooManyTrials) || !strings.Contains(err.Error(), "the paths lesson has reached its bound of 1 runs a minute") {
+		t.Fatalf("a run past the bucket's budget on another server: %v", err)
+	}
+	if err := other.spendRun(ctx, osess, "addressbook", "the address book lab", 1); err != nil {
+		t.Fatalf("a run of another bucket: %v", err)
+	}
+}
