@@ -87,9 +87,14 @@ func (s *Store) SetLabBudget(makes int) { s.lab.makes = makes }
 type LabBusyError struct {
 	Why   string
 	After time.Duration
+	// Run is set for a lesson's run (spendRun), which has no key already tried to offer.
+	Run bool
 }
 
 func (e *LabBusyError) Error() string {
+	if e.Run {
+		return fmt.Sprintf("%s: try again in %d seconds", e.Why, int(e.After/time.Second)+1)
+	}
 	return fmt.Sprintf("%s: try a key already tried, or this one again in %d seconds", e.Why, int(e.After/time.Second)+1)
 }
 
@@ -819,7 +824,7 @@ func (s *Store) spendRun(ctx context.Context, sess gocqlx.Session, bucket, what 
 		return wrap(what+" budget", err)
 	}
 	if wait > 0 {
-		return &LabBusyError{Why: fmt.Sprintf("%s has reached its bound of %d runs a minute on this cluster", what, limit), After: wait}
+		return &LabBusyError{Why: fmt.Sprintf("%s has reached its bound of %d runs a minute on this cluster", what, limit), After: wait, Run: true}
 	}
 	return nil
 }

@@ -123,7 +123,7 @@ func (s *Store) RunTTL(ctx context.Context, learner string, sc teaching.TTLScena
 	if _, wait, err := s.spendIn(ctx, sess, s.Keyspace()+"."+ttlRunsTable, "run", "ttl", runs); err != nil {
 		return teaching.TTLRun{}, wrap("ttl lesson budget", err)
 	} else if wait > 0 {
-		return teaching.TTLRun{}, &LabBusyError{Why: fmt.Sprintf("the TTL lesson ran its %d runs of the minute on this cluster", runs), After: wait}
+		return teaching.TTLRun{}, &LabBusyError{Why: fmt.Sprintf("the TTL lesson ran its %d runs of the minute on this cluster", runs), After: wait, Run: true}
 	}
 	start := time.Now()
 	day := start.UTC().Format(time.DateOnly)
