@@ -208,7 +208,7 @@ var Versions = []version{
 		"TTL: columns that expire by themselves.",
 		"Secondary indexes (KEYS) on column values: the Username index the seeds wrote by hand could have been one.",
 		"Keyspaces and column families created and changed at run time; cassandra.yaml replaced storage-conf.xml."},
-		[]SeeAlso{LessonSee("time", "TTL: lesson {time}"), LessonSee("twissandra", "the Username index: lesson {twissandra}")}},
+		[]SeeAlso{LessonSee("ttl", "TTL on a 5.0 node: lesson {ttl}"), LessonSee("twissandra", "the Username index: lesson {twissandra}"), LessonSee("indexes", "the same lookup through an index: lesson {indexes}")}},
 	{"v0-8", "0.8", "June 2011", []string{
 		"Counter columns, incremented by the replicas.",
 		"CQL, a query language over Thrift (CQL 1)."},
@@ -222,7 +222,7 @@ var Versions = []version{
 		"CQL3 by default: tables, primary keys of a partition key and clustering columns, collections, and a binary protocol of its own.",
 		"CQL3 tables stored as wide rows of composite cells: a CompositeType comparator of the clustering types and the column name, a row marker per CQL row; WITH COMPACT STORAGE for the old layout.",
 		"Virtual nodes, and the Murmur3 partitioner by default."},
-		[]SeeAlso{LessonSee("cql3", ""), pageSee("/models/inspect", "the inspector's wide-row view")}},
+		[]SeeAlso{LessonSee("cql3", ""), pageSee("/models/inspect", "the inspector's wide-row view"), LessonSee("collections", "a collection's cells: lesson {collections}")}},
 	{"v2-0", "2.0", "September 2013", []string{
 		"Lightweight transactions: INSERT … IF NOT EXISTS and UPDATE … IF, on Paxos.",
 		"Static columns followed in 2.0.6 (March 2014)."},
@@ -231,20 +231,20 @@ var Versions = []version{
 		"User-defined types and tuples; secondary indexes on the elements of collections.",
 		"Counters rewritten (CASSANDRA-6504): safer, with fewer caveats; an increment is still no idempotent write, and a retried one still counts twice.",
 		"Incremental repair; memtables off the Java heap."},
-		[]SeeAlso{LessonSee("counters", "a retried increment on a 5.0 node: lesson {counters}")}},
+		[]SeeAlso{LessonSee("collections", "a user type, frozen and not: lesson {collections}"), LessonSee("counters", "a retried increment on a 5.0 node: lesson {counters}")}},
 	{"v3-0", "3.0", "November 2015", []string{
 		"A new storage engine: a partition holds rows, each clustering prefix stored once with its cells, instead of composite cells repeating it; the row marker became the row's liveness info.",
 		"Materialized views; Thrift deprecated (removed in 4.0, with COMPACT STORAGE)."},
-		[]SeeAlso{LessonSee("cql3", "why the inspector says 1.2 to 2.x: lesson {cql3}")}},
+		[]SeeAlso{LessonSee("cql3", "why the inspector says 1.2 to 2.x: lesson {cql3}"), LessonSee("indexes", "a materialized view, and why 4.0 turned views off: lesson {indexes}")}},
 	{"v4-0", "4.0", "July 2021", []string{
 		"Thrift removed (CASSANDRA-11115): CQL over its native protocol is the only way in; the calls of 0.6 that the widerow backend emulates are gone.",
 		"Virtual tables (the system_views keyspace): the node's settings, caches, clients and tasks, read with CQL.",
 		"Audit logging and the full query log; zero-copy streaming between nodes; Java 11."},
-		[]SeeAlso{LessonSee("cql3", "0.6's rows beside CQL3's: lesson {cql3}")}},
+		[]SeeAlso{LessonSee("cql3", "0.6's rows beside CQL3's: lesson {cql3}"), LessonSee("paths", "the node's virtual tables around a write and a read: lesson {paths}")}},
 	{"v5-0", "5.0", "September 2024", []string{
 		"Storage-attached indexes (SAI): secondary indexes built into the SSTables, for queries on non-key columns.",
 		"Trie-based memtables and SSTables, vector search. The cql3 backend's tests run on a 5.0 node."},
-		[]SeeAlso{termSee("storage-attached-index", "storage-attached index"), LessonSee("query-first", "")}},
+		[]SeeAlso{termSee("storage-attached-index", "storage-attached index"), LessonSee("indexes", "SAI beside the other ways to find a row: lesson {indexes}")}},
 }
 
 func (h *handler) timeline(c *gin.Context) {

@@ -136,6 +136,7 @@ func TestGlossaryLinksLand(t *testing.T) {
 // A lesson a reference links to is named by its place in the course, read from the course: every
 // such link's words hold that lesson's number and no placeholder, and lead to the lesson.
 func TestReferenceLinksNumberLessonsFromTheCourse(t *testing.T) {
+	teachkit.NewApp(t, webkit.MemoryStores()) // publishes the course, whose numbers the links read
 	n := 0
 	check := func(where string, links []course.SeeAlso) {
 		for _, l := range links {
