@@ -11,7 +11,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
@@ -46,7 +45,7 @@ func newGate() *frame.Gate { return frame.NewGate("address book run", 4, 1, 10) 
 type handler struct {
 	*labs.Handler
 	gate *frame.Gate
-	runs runStore
+	runs frame.LastRuns[pageRun]
 }
 
 // pageRun is a browser's last run of the form: the node's four forms, the engine's super
@@ -57,39 +56,6 @@ type pageRun struct {
 	Super   *superRun
 	Why     string // the node's part could not run: why
 	SuperOK bool
-}
-
-// runsKept bounds the runs kept for the page after their redirect.
-const runsKept = 1024
-
-// runStore keeps each browser's last run for the page its redirect leads to.
-type runStore struct {
-	mu    sync.Mutex
-	m     map[string]pageRun
-	order []string
-}
-
-func (s *runStore) put(session string, r pageRun) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.m == nil {
-		s.m = map[string]pageRun{}
-	}
-	if _, ok := s.m[session]; !ok {
-		for len(s.order) >= runsKept {
-			delete(s.m, s.order[0])
-			s.order = s.order[1:]
-		}
-		s.order = append(s.order, session)
-	}
-	s.m[session] = r
-}
-
-func (s *runStore) get(session string) (pageRun, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, ok := s.m[session]
-	return r, ok
 }
 
 type collectionsData struct {
@@ -117,7 +83,7 @@ func showCollections(h *handler, c *gin.Context) (templ.Component, error) {
 		}
 	}
 	if id := labs.LabSession(c, false); id != "" {
-		if r, ok := h.runs.get(id); ok {
+		if r, ok := h.runs.Get(id); ok {
 			d.Result = &r
 		}
 	}
@@ -161,7 +127,7 @@ func (h *handler) run(c *gin.Context) {
 		}
 		r.Super = &s
 	}
-	h.runs.put(session, r)
+	h.runs.Put(session, r)
 	h.Site.Redirect(c, "/learn/collections#live", "the address book")
 }
 

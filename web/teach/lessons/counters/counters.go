@@ -12,7 +12,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
@@ -44,11 +43,8 @@ func Lesson(lh *labs.Handler) frame.Lesson {
 type handler struct {
 	*labs.Handler
 	gate *frame.Gate
-	runs runStore
+	runs frame.LastRuns[result]
 }
-
-// runsKept bounds the runs kept for the page after their redirect.
-const runsKept = 1024
 
 // result is a browser's last run of one of the lesson's forms.
 type result struct {
@@ -57,35 +53,6 @@ type result struct {
 	Clients, Each, Increments int
 	Run                       teaching.CounterRun
 	Mixed                     []teaching.LabStatement
-}
-
-type runStore struct {
-	mu    sync.Mutex
-	m     map[string]result
-	order []string
-}
-
-func (s *runStore) put(session string, r result) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.m == nil {
-		s.m = map[string]result{}
-	}
-	if _, ok := s.m[session]; !ok {
-		for len(s.order) >= runsKept {
-			delete(s.m, s.order[0])
-			s.order = s.order[1:]
-		}
-		s.order = append(s.order, session)
-	}
-	s.m[session] = r
-}
-
-func (s *runStore) get(session string) (result, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, ok := s.m[session]
-	return r, ok
 }
 
 // followerCountBound bounds the follower rows the page counts beside the kept count.
@@ -119,7 +86,7 @@ func showCounters(h *handler, c *gin.Context) (templ.Component, error) {
 		d.Schema = h.Deps.Counters.Schema()
 	}
 	if id := labs.LabSession(c, false); id != "" {
-		if r, ok := h.runs.get(id); ok {
+		if r, ok := h.runs.Get(id); ok {
 			d.Result = &r
 			if r.Clients > 0 {
 				d.Clients, d.Each = r.Clients, r.Each
@@ -215,7 +182,7 @@ func (h *handler) run(c *gin.Context) {
 	}
 	switch {
 	case err == nil:
-		h.runs.put(session, r)
+		h.runs.Put(session, r)
 	case errors.Is(err, teaching.ErrTooManyTrials), errors.Is(err, domain.ErrInvalid):
 		_, msg := site.ProblemMessage(err)
 		if errors.Is(err, teaching.ErrTooManyTrials) {

@@ -15,7 +15,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
@@ -51,7 +50,7 @@ func runGate() *frame.Gate { return frame.NewGate("index lookup", 4, 1, 10) }
 type handler struct {
 	*labs.Handler
 	gate *frame.Gate
-	runs runStore
+	runs frame.LastRuns[teaching.IndexRun]
 }
 
 // nodeContext is ctx for a run on the node: in compare mode the node is the second model's, so
@@ -67,39 +66,6 @@ func (h *handler) nodeContext(ctx context.Context) context.Context {
 	l.Record(oplog.Op{Model: h.Deps.Backend, Kind: oplog.Note, Call: "indexlab", Text: "indexlab: the user is looked up on " +
 		h.Deps.CompareBackend + ", compare mode's second model: " + h.Deps.Backend + " has no node"})
 	return oplog.With(ctx, l.Shadow(h.Deps.CompareBackend))
-}
-
-// runsKept bounds the runs kept for the page after their redirect.
-const runsKept = 1024
-
-// runStore keeps each browser's last run for the page its redirect leads to.
-type runStore struct {
-	mu    sync.Mutex
-	m     map[string]teaching.IndexRun
-	order []string
-}
-
-func (s *runStore) put(session string, r teaching.IndexRun) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.m == nil {
-		s.m = map[string]teaching.IndexRun{}
-	}
-	if _, ok := s.m[session]; !ok {
-		for len(s.order) >= runsKept {
-			delete(s.m, s.order[0])
-			s.order = s.order[1:]
-		}
-		s.order = append(s.order, session)
-	}
-	s.m[session] = r
-}
-
-func (s *runStore) get(session string) (teaching.IndexRun, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, ok := s.m[session]
-	return r, ok
 }
 
 type indexesData struct {
@@ -123,7 +89,7 @@ type wideLookup struct {
 func showIndexes(h *handler, c *gin.Context) (templ.Component, error) {
 	d := indexesData{Backend: h.Deps.Backend, Compare: h.Deps.CompareBackend, OnNode: h.Deps.IndexLab != nil, Bounds: h.gate.Bounds(), Name: "ann"}
 	if id := labs.LabSession(c, false); id != "" {
-		if r, ok := h.runs.get(id); ok {
+		if r, ok := h.runs.Get(id); ok {
 			d.Run = &r
 			d.Name, _, _ = strings.Cut(r.User, "~")
 		}
@@ -182,7 +148,7 @@ func (h *handler) find(c *gin.Context) {
 	run, err := h.Deps.IndexLab.FindUser(h.nodeContext(c.Request.Context()), h.Learner(c), strings.TrimSpace(c.PostForm("name")))
 	switch {
 	case err == nil:
-		h.runs.put(session, run)
+		h.runs.Put(session, run)
 	case errors.Is(err, teaching.ErrTooManyTrials):
 		site.AddFlash(c, site.FlashError, site.Sentence(err.Error()))
 		h.Site.Redirect(c, back, "")

@@ -10,7 +10,6 @@ package paths
 import (
 	"net/http"
 	"strconv"
-	"sync"
 
 	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
@@ -38,72 +37,8 @@ func Lesson(lh *labs.Handler) frame.Lesson {
 // browser's last action.
 type handler struct {
 	*labs.Handler
-	runs    runStore
-	watches watchStore
-}
-
-// runsKept bounds the actions kept for the page after their redirect.
-const runsKept = 1024
-
-// runStore keeps each browser's last action for the page its redirect leads to. The widerow
-// store is this process's alone, and so are its actions.
-type runStore struct {
-	mu    sync.Mutex
-	m     map[string]teaching.PathRun
-	order []string
-}
-
-func (s *runStore) put(session string, r teaching.PathRun) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.m == nil {
-		s.m = map[string]teaching.PathRun{}
-	}
-	if _, ok := s.m[session]; !ok {
-		for len(s.order) >= runsKept {
-			delete(s.m, s.order[0])
-			s.order = s.order[1:]
-		}
-		s.order = append(s.order, session)
-	}
-	s.m[session] = r
-}
-
-func (s *runStore) get(session string) (teaching.PathRun, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, ok := s.m[session]
-	return r, ok
-}
-
-// watchStore keeps each browser's last watch of the node for the page its redirect leads to.
-type watchStore struct {
-	mu    sync.Mutex
-	m     map[string]teaching.ViewsRun
-	order []string
-}
-
-func (s *watchStore) put(session string, r teaching.ViewsRun) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.m == nil {
-		s.m = map[string]teaching.ViewsRun{}
-	}
-	if _, ok := s.m[session]; !ok {
-		for len(s.order) >= runsKept {
-			delete(s.m, s.order[0])
-			s.order = s.order[1:]
-		}
-		s.order = append(s.order, session)
-	}
-	s.m[session] = r
-}
-
-func (s *watchStore) get(session string) (teaching.ViewsRun, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, ok := s.m[session]
-	return r, ok
+	runs    frame.LastRuns[teaching.PathRun]
+	watches frame.LastRuns[teaching.ViewsRun]
 }
 
 type pathsData struct {
@@ -145,7 +80,7 @@ func showPaths(h *handler, c *gin.Context) (templ.Component, error) {
 	}
 	id := labs.LabSession(c, false)
 	if id != "" && d.Node {
-		if w, ok := h.watches.get(id); ok {
+		if w, ok := h.watches.Get(id); ok {
 			d.Watch = &w
 		}
 	}
@@ -154,7 +89,7 @@ func showPaths(h *handler, c *gin.Context) (templ.Component, error) {
 	}
 	ctx := c.Request.Context()
 	if id != "" {
-		if r, ok := h.runs.get(id); ok {
+		if r, ok := h.runs.Get(id); ok {
 			d.Run = &r
 		}
 	}
@@ -301,7 +236,7 @@ func (h *handler) act(c *gin.Context) {
 		h.Site.RefuseBack(c, err, back)
 		return
 	}
-	h.runs.put(session, r)
+	h.runs.Put(session, r)
 	h.Site.Redirect(c, back, "your "+string(step.Action))
 }
 
@@ -319,6 +254,6 @@ func (h *handler) watch(c *gin.Context) {
 		h.Site.RefuseBack(c, err, back)
 		return
 	}
-	h.watches.put(session, r)
+	h.watches.Put(session, r)
 	h.Site.Redirect(c, back, "your write and read on the node")
 }

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -42,17 +41,7 @@ func Lesson(lh *labs.Handler) frame.Lesson {
 type handler struct {
 	*labs.Handler
 	// keyTrials are the last trial of each browser.
-	keyTrials keyTrialStore
-}
-
-// keyTrialsKept bounds the trials kept for the page after their redirect.
-const keyTrialsKept = 1024
-
-// keyTrialStore keeps each browser's last trial for the page its redirect leads to.
-type keyTrialStore struct {
-	mu    sync.Mutex
-	m     map[string]keyTrialResult
-	order []string
+	keyTrials frame.LastRuns[keyTrialResult]
 }
 
 // keyTrialResult is a trial, or why there is none (the store has no CQL).
@@ -60,29 +49,6 @@ type keyTrialResult struct {
 	Trial teaching.KeyTrial
 	Why   string
 	at    time.Time
-}
-
-func (s *keyTrialStore) put(session string, r keyTrialResult) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.m == nil {
-		s.m = map[string]keyTrialResult{}
-	}
-	if _, ok := s.m[session]; !ok {
-		for len(s.order) >= keyTrialsKept {
-			delete(s.m, s.order[0])
-			s.order = s.order[1:]
-		}
-		s.order = append(s.order, session)
-	}
-	s.m[session] = r
-}
-
-func (s *keyTrialStore) get(session string) (keyTrialResult, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, ok := s.m[session]
-	return r, ok
 }
 
 type queryFirstData struct {
@@ -148,7 +114,7 @@ func showQueryFirstLesson(h *handler, c *gin.Context) (templ.Component, error) {
 	// The form starts with the first column alone in the partition key: a key to improve.
 	d.Form = keyForm{P1: d.Pattern.Columns[0].Name}
 	if id := labs.LabSession(c, false); id != "" {
-		if r, ok := h.keyTrials.get(id); ok && (r.Why != "" || r.Trial.Choice.Pattern == d.Pattern.ID) {
+		if r, ok := h.keyTrials.Get(id); ok && (r.Why != "" || r.Trial.Choice.Pattern == d.Pattern.ID) {
 			d.Result = &r
 			if r.Why == "" {
 				d.Form = formOf(r.Trial.Choice)
@@ -202,9 +168,9 @@ func (h *handler) tryKey(c *gin.Context) {
 	trial, err := h.Deps.QueryLab.TryKey(ctx, h.Learner(c), f.choice(pattern))
 	switch {
 	case err == nil:
-		h.keyTrials.put(session, keyTrialResult{Trial: trial, at: time.Now()})
+		h.keyTrials.Put(session, keyTrialResult{Trial: trial, at: time.Now()})
 	case errors.Is(err, teaching.ErrNoQueryLab):
-		h.keyTrials.put(session, keyTrialResult{Why: site.Sentence(err.Error()), at: time.Now()})
+		h.keyTrials.Put(session, keyTrialResult{Why: site.Sentence(err.Error()), at: time.Now()})
 	case errors.Is(err, teaching.ErrTooManyTrials):
 		site.AddFlash(c, site.FlashError, site.Sentence(err.Error()))
 		h.Site.Redirect(c, back, "")

@@ -16,7 +16,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -46,40 +45,7 @@ func Lesson(lh *labs.Handler) frame.Lesson {
 // handler is the labs' handler, and each browser's last run.
 type handler struct {
 	*labs.Handler
-	runs runStore
-}
-
-// runsKept bounds the runs kept for the page after their redirect.
-const runsKept = 1024
-
-// runStore keeps each browser's last run.
-type runStore struct {
-	mu    sync.Mutex
-	m     map[string]teaching.TTLRun
-	order []string
-}
-
-func (s *runStore) put(session string, r teaching.TTLRun) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.m == nil {
-		s.m = map[string]teaching.TTLRun{}
-	}
-	if _, ok := s.m[session]; !ok {
-		for len(s.order) >= runsKept {
-			delete(s.m, s.order[0])
-			s.order = s.order[1:]
-		}
-		s.order = append(s.order, session)
-	}
-	s.m[session] = r
-}
-
-func (s *runStore) get(session string) (teaching.TTLRun, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r, ok := s.m[session]
-	return r, ok
+	runs frame.LastRuns[teaching.TTLRun]
 }
 
 // nodeContext is ctx for the lab's statements: in compare mode, when the node is the second
@@ -158,7 +124,7 @@ func showTTL(h *handler, c *gin.Context) (templ.Component, error) {
 			d.Table = &t
 		}
 		if id := labs.LabSession(c, false); id != "" {
-			if r, ok := h.runs.get(id); ok {
+			if r, ok := h.runs.Get(id); ok {
 				d.Run = &r
 				d.Form = runForm{TTL: strconv.Itoa(r.Scenario.TTL), Update: r.Scenario.Update, Wait: r.Scenario.Wait}
 			}
@@ -227,7 +193,7 @@ func (h *handler) run(c *gin.Context) {
 	r, err := h.Deps.TTL.RunTTL(h.nodeContext(c.Request.Context()), labs.LabSession(c, true), s)
 	switch {
 	case err == nil:
-		h.runs.put(labs.LabSession(c, true), r)
+		h.runs.Put(labs.LabSession(c, true), r)
 	case errors.Is(err, teaching.ErrTooManyTrials):
 		site.AddFlash(c, site.FlashError, site.Sentence(err.Error()))
 		h.Site.Redirect(c, back, "")
