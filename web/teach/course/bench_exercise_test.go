@@ -194,9 +194,10 @@ const (
 // is graded by a run its page does not do when read, a whole scenario of the product's use
 // cases on a scratch node (labs.RunSandboxParts, labs.RunFollow: the celebrity, compare and
 // counters questions), a rehearsal on an engine node of its own (the write and read paths'
-// questions, which flush and compact), the engine's AddressBook written a subcolumn at a time
-// (collections-4), or the consistency lab's ring of three replicas written and read at the
-// levels asked, which its page runs only on its form. They cost 1.8 to 12 times the page (the
+// questions, which flush and compact), the engine's AddressBook (collections-4: one
+// batch_mutate, a read and a delete, against a page that on these backends only says it has
+// no node), or the consistency lab's ring of three replicas written and read at the
+// levels asked, which its page runs only on its form. They cost 1.3 to 12 times the page (the
 // test logs each), and are reported, not held to it: that they cost no more is still to be done.
 var notYetHeld = map[string]bool{"celebrity-1": true, "celebrity-2": true, "compare-1": true, "counters-3": true,
 	"collections-4": true, "consistency-1": true, "consistency-2": true, "consistency-3": true, "paths-1": true, "paths-2": true, "paths-3": true, "paths-4": true}
