@@ -239,7 +239,7 @@ var Versions = []version{
 	{"v4-0", "4.0", "July 2021", []string{
 		"Thrift removed (CASSANDRA-11115): CQL over its native protocol is the only way in; the calls of 0.6 that the widerow backend emulates are gone.",
 		"Virtual tables (the system_views keyspace): the node's settings, caches, clients and tasks, read with CQL.",
-		"Audit logging and the full query log; zero-copy streaming between nodes; Java 11."},
+		"Audit logging and the full query log; zero-copy streaming between nodes; Java 11 beside Java 8 (experimental until 4.0.2)."},
 		[]SeeAlso{LessonSee("cql3", "0.6's rows beside CQL3's: lesson {cql3}"), LessonSee("paths", "the node's virtual tables around a write and a read: lesson {paths}")}},
 	{"v5-0", "5.0", "September 2024", []string{
 		"Storage-attached indexes (SAI): secondary indexes built into the SSTables, for queries on non-key columns.",

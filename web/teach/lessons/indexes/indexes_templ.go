@@ -45,7 +45,7 @@ func indexesView(d indexesData) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, " of the type <code>KEYS</code>, kept by each node for its own rows; CQL3 made them <code>CREATE INDEX</code>; 3.0 added materialized views, tables the node keeps for you; 5.0 the ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 2, " of the type <code>KEYS</code>, kept by each node for its own rows, which CQL creates with <code>CREATE INDEX</code>; 3.0 added materialized views, tables the node keeps for you; 5.0 the ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
