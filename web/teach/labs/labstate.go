@@ -1,14 +1,11 @@
 package labs
 
 import (
-	"crypto/rand"
-	"encoding/base64"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
 
 	"twissandra/ports/teaching"
@@ -21,23 +18,9 @@ import (
 // session cookie), as the action's cost is: the result of each kind of form until the next of
 // its kind replaces it, and a refusal once, for the next page only.
 
-const keyLab = "lab" // the session's lab id
-
-// LabSession is the browser's lab id; create makes one when the session has none.
-func LabSession(c *gin.Context, create bool) string {
-	s := sessions.Default(c)
-	if v, ok := s.Get(keyLab).(string); ok && v != "" {
-		return v
-	}
-	if !create {
-		return ""
-	}
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	id := base64.RawURLEncoding.EncodeToString(b)
-	s.Set(keyLab, id)
-	return id
-}
+// LabSession is the browser's lab id (frame.BrowserID); create makes one when the session has
+// none.
+func LabSession(c *gin.Context, create bool) string { return frame.BrowserID(c, create) }
 
 // labState is what one browser's lab and race forms did last.
 type labState struct {
