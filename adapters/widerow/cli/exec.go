@@ -1,7 +1,8 @@
-// Package cli is a shell over the widerow engine in the spirit of the cassandra-cli of 0.6/0.7:
-// show and describe the keyspaces, set, get, del and count columns and super columns, slice rows
-// and list column families, with names and values typed by the column family's comparator.
-// Output uses the seed articles' notation (package notation).
+// Package cli is the language of the cassandra-cli of 0.6/0.7 over the widerow engine: show and
+// describe the keyspaces, set, get, del and count columns and super columns, slice rows and list
+// column families, with names and values typed by the column family's comparator. Output uses
+// the seed articles' notation (package notation). The cli subcommand (its terminal is package
+// tools/cli) and the widerow console of the teaching room both speak it.
 package cli
 
 import (
