@@ -3,6 +3,8 @@ package teach_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -367,5 +369,106 @@ func TestModuleProvidesTheConsole(t *testing.T) {
 	}
 	if _, err := got.Consoles[0].Run(ctx, "user:ann", "count Sandbox.Longs['r']"); !errors.Is(err, teach.ErrConsoleClosed) {
 		t.Error("a statement after the application stopped: no error, want ErrConsoleClosed")
+	}
+}
+
+// FuzzConsole runs any line in a learner's sandbox: no panic, only a refusal for what is
+// refused, no write but in the learner's own keyspace, no read of the Sessions keyspace or of
+// another learner's, and neither another learner's values, a password hash nor a session in the
+// output.
+func FuzzConsole(f *testing.F) {
+	for _, s := range []string{
+		"set Sandbox.Longs['r'][123] = 'v'; get Sandbox.Longs['r'] [start 1 finish 200 reversed limit 3]",
+		"set Sandbox.AddressBook['a']['b']['c'] = utf8('x'); del Sandbox.AddressBook['a']['b']",
+		"set Sandbox.Bytes['k'][bytes('cafe')] = long(-5); count Sandbox.Bytes['k']",
+		"set Sandbox.TimeUUIDs['k'][timeuuid()] = lexicaluuid(); list Sandbox.TimeUUIDs limit 3",
+		"get Twissandra.User['ann']", "list Twissandra.User", "get Twissandra.User['ann']['password']",
+		"describe keyspace Sandbox", "show keyspaces", "help types", "list Sessions.Progress",
+		"set Twissandra.User['ann']['password'] = 'x'", "del BloggyAppy.Authors['a']", "get Sandbox#000.UTF8s['r']",
+		"del Sandbox.UTF8s['r']", "'unterminated", "get a.b[", "quit",
+	} {
+		f.Add(s)
+	}
+	c, app, _ := newConsole(f, teach.ConsoleConfig{StatementsPerMinute: 1 << 30, ServerStatementsPerMinute: 1 << 30})
+	ctx := context.Background()
+	const secret = "other-learner-secret"
+	if err := app.Insert(ctx, widerow.KeyspaceSessions, "ann", engine.ColumnPath{ColumnFamily: "Progress", Column: []byte("lesson")}, []byte("session-secret"), 1, engine.ONE); err != nil {
+		f.Fatal(err)
+	}
+	slot := func(sandbox, stmt string) string {
+		log := oplog.NewLog(false)
+		if _, err := c.Run(oplog.With(ctx, log), sandbox, stmt); err != nil {
+			f.Fatal(err)
+		}
+		ops, _ := log.Ops()
+		if len(ops) != 1 {
+			f.Fatalf("%s: %+v", stmt, ops)
+		}
+		ks, _, _ := strings.Cut(ops[0].Family, ".")
+		return ks + "."
+	}
+	other := slot("user:other", "set Sandbox.UTF8s['r']['c'] = '"+secret+"'")
+	mine := slot("user:fuzz", "count Sandbox.UTF8s['r']")
+	if mine == other {
+		f.Fatalf("two learners share %s", mine)
+	}
+	f.Fuzz(func(t *testing.T, stmt string) {
+		log := oplog.NewLog(false)
+		res, err := c.Run(oplog.With(ctx, log), "user:fuzz", stmt)
+		var refusal *teaching.ConsoleRefusal
+		if err != nil && !errors.As(err, &refusal) {
+			t.Fatalf("%q: %v, want output or a refusal", stmt, err)
+		}
+		shown := res.Output
+		if refusal != nil {
+			shown = refusal.Message
+		}
+		for _, leak := range []string{secret, "session-secret", "$2a$10$"} {
+			if strings.Contains(shown, leak) {
+				t.Fatalf("%q shows %q:\n%s", stmt, leak, shown)
+			}
+		}
+		ops, _ := log.Ops()
+		for _, op := range ops {
+			mineOp := strings.HasPrefix(op.Family, mine)
+			app := strings.HasPrefix(op.Family, widerow.KeyspaceTwissandra+".") || strings.HasPrefix(op.Family, widerow.KeyspaceBloggyAppy+".")
+			switch {
+			case op.Kind != oplog.Read && !mineOp:
+				t.Fatalf("%q wrote outside its sandbox: %+v", stmt, op)
+			case !mineOp && !app:
+				t.Fatalf("%q read outside its sandbox and the application's keyspaces: %+v", stmt, op)
+			}
+		}
+	})
+}
+
+// BenchmarkConsole is a statement's cost: a set and a slice of a learner's row, and a read of
+// the application's, with the learners of a class each in their own sandbox.
+func BenchmarkConsole(b *testing.B) {
+	c, _, _ := newConsole(b, teach.ConsoleConfig{StatementsPerMinute: 1 << 30, ServerStatementsPerMinute: 1 << 30, Cells: 1 << 20, Bytes: 1 << 30})
+	ctx := context.Background()
+	learners := make([]string, 200)
+	for i := range learners {
+		learners[i] = "browser:" + strconv.Itoa(i)
+	}
+	for _, bc := range []struct{ name, stmt string }{
+		{"set", "set Sandbox.Longs['r'][%d] = 'value'"},
+		{"slice", "get Sandbox.Longs['r'] start 0 finish 1000 limit 20"},
+		{"application", "get Twissandra.User['ann']"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				stmt := bc.stmt
+				if strings.Contains(stmt, "%d") {
+					stmt = fmt.Sprintf(stmt, i%1000)
+				}
+				if _, err := c.Run(ctx, learners[i%len(learners)], stmt); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
 	}
 }
