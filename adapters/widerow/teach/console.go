@@ -31,8 +31,9 @@ type ConsoleConfig struct {
 	// anonymous and once signed in); a learner past it waits for an idle one to be swept.
 	Sandboxes int
 	// Rows a sandbox holds across its column families (100), Cells (columns and subcolumns) in
-	// all (1,000), and Bytes of their keys, names and values (64 KiB): 400 sandboxes hold at
-	// most 25 MiB.
+	// all (1,000), and Bytes of their keys, names and values (64 KiB): a sandbox full to it
+	// holds 230 KB of heap, the engine's and the account's (BenchmarkConsoleFullSandboxes), so
+	// 400 full ones about 90 MiB.
 	Rows, Cells, Bytes int
 	// RowsShown is the most columns or rows one read shows (100, the cli's default count).
 	RowsShown int
@@ -98,7 +99,8 @@ var consoleAllowed = []string{"describe", "set", "get", "del", "count", "list", 
 // compactions. Not a node per learner: an engine node in memory costs 270 KiB of heap and four
 // goroutines on opening, then a memtable and a block cache of its own as it is written, times
 // 400; the one node with 400 slots costs one memtable and cache (4 MiB each), opens in 5 ms and
-// holds its 2,800 column families' schema in about 1.5 MiB (measured for 512). A slot swept is
+// holds its 2,800 column families' schema in about 1.5 MiB (measured for 512); 200 learners
+// each at their sandbox's bytes bound hold 45 MiB of heap in all. A slot swept is
 // emptied at once by one range deletion per column family (engine.Node.TruncateKeyspace), range
 // ghosts and all, before the next learner gets it.
 type Console struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -470,5 +471,35 @@ func BenchmarkConsole(b *testing.B) {
 				i++
 			}
 		})
+	}
+}
+
+// BenchmarkConsoleFullSandboxes is the memory of a class: 200 learners each filling their
+// sandbox to its bytes bound (columns of 100-byte values), reported as the heap each holds
+// (run it with -benchtime 1x).
+func BenchmarkConsoleFullSandboxes(b *testing.B) {
+	ctx := context.Background()
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapInuse
+	}
+	val := strings.Repeat("v", 100)
+	for b.Loop() {
+		c, _, _ := newConsole(b, teach.ConsoleConfig{StatementsPerMinute: 1 << 30, ServerStatementsPerMinute: 1 << 30})
+		before := heap()
+		cells := 0
+		for l := range 200 {
+			for i := 0; ; i++ {
+				if _, err := c.Run(ctx, "browser:"+strconv.Itoa(l), fmt.Sprintf("set Sandbox.UTF8s['row%d']['col%d'] = '%s'", i%90, i, val)); err != nil {
+					break
+				}
+				cells++
+			}
+		}
+		b.ReportMetric(float64(heap()-before)/200, "heap-B/sandbox")
+		b.ReportMetric(float64(cells)/200, "cells/sandbox")
+		_ = c.Close()
 	}
 }
