@@ -251,7 +251,7 @@ func (c *Console) Run(ctx context.Context, sandbox, statement string) (teaching.
 	if len(stmts) == 0 {
 		return teaching.ConsoleResult{}, nil
 	}
-	b, err := c.take(sandbox)
+	b, err := c.take(sandbox, len(stmts))
 	if err != nil {
 		return teaching.ConsoleResult{}, err
 	}
@@ -374,9 +374,12 @@ func (c *Console) keyspacesText() string {
 	return "your own " + ConsoleKeyspace + ", and " + strings.Join(consoleReadable, " and ") + ", the application's"
 }
 
-// take finds or makes the learner's box, spends a statement of the learner's and of the
+// take finds or makes the learner's box, spends n statements of the learner's and of the
 // server's minute, and returns the box locked.
-func (c *Console) take(sandbox string) (*box, error) {
+func (c *Console) take(sandbox string, n int) (*box, error) {
+	if n > c.cfg.StatementsPerMinute {
+		return nil, refuse("the line holds %d statements: the console runs at most %d a minute for each learner", n, c.cfg.StatementsPerMinute)
+	}
 	key := sha256.Sum256([]byte(sandbox))
 	for {
 		c.mu.Lock()
@@ -384,9 +387,9 @@ func (c *Console) take(sandbox string) (*box, error) {
 		b := c.boxes[key]
 		var learner time.Duration
 		if b != nil {
-			learner = b.rate.wait(now)
+			learner = b.rate.wait(now, n)
 		}
-		if server := c.all.wait(now); server > 0 || learner > 0 {
+		if server := c.all.wait(now, n); server > 0 || learner > 0 {
 			c.mu.Unlock()
 			if learner > 0 {
 				return nil, &domain.RetryError{After: learner, Message: fmt.Sprintf("the console runs at most %d statements a minute for each learner: try again in %s", c.cfg.StatementsPerMinute, seconds(learner))}
@@ -409,8 +412,8 @@ func (c *Console) take(sandbox string) (*box, error) {
 			b.used = now
 			c.boxes[key] = b
 		}
-		b.rate.take(now)
-		c.all.take(now)
+		b.rate.take(now, n)
+		c.all.take(now, n)
 		c.mu.Unlock()
 		b.mu.Lock()
 		if c.closed.Load() {
@@ -548,18 +551,18 @@ func (k *bucket) refill(now time.Time) {
 	}
 }
 
-// wait is how long until a statement may be spent, 0 when one may now.
-func (k *bucket) wait(now time.Time) time.Duration {
+// wait is how long until n statements may be spent, 0 when they may now.
+func (k *bucket) wait(now time.Time, n int) time.Duration {
 	k.refill(now)
-	if k.tokens >= 1 {
+	if k.tokens >= float64(n) {
 		return 0
 	}
-	return time.Duration((1 - k.tokens) / float64(k.perMinute) * float64(time.Minute))
+	return time.Duration((float64(n) - k.tokens) / float64(k.perMinute) * float64(time.Minute))
 }
 
-func (k *bucket) take(now time.Time) {
+func (k *bucket) take(now time.Time, n int) {
 	k.refill(now)
-	k.tokens--
+	k.tokens -= float64(n)
 }
 
 // consoleHelp is the cli's help with the learner's keyspace in the examples, and what the

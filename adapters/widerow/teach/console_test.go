@@ -305,6 +305,14 @@ func TestConsoleRate(t *testing.T) {
 	}
 	clk.Add(time.Minute)
 	run(t, c, "user:ann", "count Sandbox.Longs['r']")
+	// A line counts each of its statements.
+	_, err = c.Run(context.Background(), "user:ann", "count Sandbox.Longs['r']; count Sandbox.Longs['r']; count Sandbox.Longs['r']")
+	if !errors.As(err, &retry) {
+		t.Fatalf("three statements in a line after one, with three a minute: %v, want a RetryError", err)
+	}
+	if r := refused(t, c, "user:dee", strings.Repeat("count Sandbox.Longs['r'];", 4)); !strings.Contains(r.Message, "holds 4 statements") {
+		t.Errorf("a line of more statements than a minute's: %s", r.Message)
+	}
 }
 
 // Sweep drops a sandbox idle past the bound and no other; its keyspace comes back empty, and the
