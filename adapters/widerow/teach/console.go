@@ -28,7 +28,10 @@ type ConsoleConfig struct {
 	StatementsPerMinute       int
 	ServerStatementsPerMinute int
 	// Sandboxes is the most sandboxes held at once (400: a class of 200, each perhaps once
-	// anonymous and once signed in); a learner past it waits for an idle one to be swept.
+	// anonymous and once signed in). When all are in use, a new learner takes the slot of the
+	// one idle longest if it has been idle a tenth of Idle (3 minutes), else waits: so that
+	// visitors who come and go (new browsers, one statement each) cannot hold a class out for
+	// the whole of Idle.
 	Sandboxes int
 	// Rows a sandbox holds across its column families (100), Cells (columns and subcolumns) in
 	// all (1,000), and Bytes of their keys, names and values (64 KiB): a sandbox full to it
@@ -398,13 +401,29 @@ func (c *Console) take(sandbox string, n int) (*box, error) {
 		}
 		if b == nil {
 			if len(c.free) == 0 {
-				after := c.cfg.Idle
-				for _, o := range c.boxes {
-					after = min(after, o.used.Add(c.cfg.Idle).Sub(now))
+				var oldest [sha256.Size]byte
+				var victim *box
+				for k, o := range c.boxes {
+					if victim == nil || o.used.Before(victim.used) {
+						oldest, victim = k, o
+					}
 				}
+				evictable := c.evictAfter()
+				if victim == nil || now.Sub(victim.used) < evictable {
+					after := evictable
+					if victim != nil {
+						after = victim.used.Add(evictable).Sub(now)
+					}
+					c.mu.Unlock()
+					after = max(after, time.Second)
+					return nil, &domain.RetryError{After: after, Message: fmt.Sprintf("all %d sandboxes of this server are in use: the one idle longest is freed once idle for %s; try again in %s", c.cfg.Sandboxes, evictable, seconds(after))}
+				}
+				delete(c.boxes, oldest)
 				c.mu.Unlock()
-				after = max(after, time.Second)
-				return nil, &domain.RetryError{After: after, Message: fmt.Sprintf("all %d sandboxes of this server are in use: one left idle for %s is freed; try again in %s", c.cfg.Sandboxes, c.cfg.Idle, seconds(after))}
+				if err := c.drop(victim); err != nil {
+					return nil, err
+				}
+				continue
 			}
 			b = c.newBox(c.free[len(c.free)-1])
 			c.free = c.free[:len(c.free)-1]
@@ -515,22 +534,35 @@ func (c *Console) Sweep(_ context.Context, now time.Time) (int, error) {
 	c.mu.Unlock()
 	var errs []error
 	for _, b := range idle {
-		b.mu.Lock() // a statement running in it ends first
-		b.gone = true
-		err := ErrConsoleClosed
-		if !c.closed.Load() {
-			err = c.scratch.TruncateKeyspace(slotName(b.slot))
-		}
-		b.mu.Unlock()
-		if err != nil {
-			errs = append(errs, err) // the slot stays out of use: it may hold another's rows
-			continue
-		}
-		c.mu.Lock()
-		c.free = append(c.free, b.slot)
-		c.mu.Unlock()
+		errs = append(errs, c.drop(b))
 	}
 	return len(idle), errors.Join(errs...)
+}
+
+// drop empties the slot of a box already out of the map, once the statement running in it has
+// ended, and frees it. A slot that could not be emptied stays out of use: it may hold another's
+// rows.
+func (c *Console) drop(b *box) error {
+	b.mu.Lock()
+	b.gone = true
+	err := ErrConsoleClosed
+	if !c.closed.Load() {
+		err = c.scratch.TruncateKeyspace(slotName(b.slot))
+	}
+	b.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.free = append(c.free, b.slot)
+	c.mu.Unlock()
+	return nil
+}
+
+// evictAfter is how long the sandbox idle longest must have been idle before a new learner may
+// take its slot when every slot is in use: a tenth of the idle bound, at least a minute.
+func (c *Console) evictAfter() time.Duration {
+	return min(c.cfg.Idle, max(c.cfg.Idle/10, time.Minute))
 }
 
 // bucket spends statements of a minute: it holds perMinute, refilled evenly over the minute.

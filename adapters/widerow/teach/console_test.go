@@ -315,19 +315,14 @@ func TestConsoleRate(t *testing.T) {
 	}
 }
 
-// Sweep drops a sandbox idle past the bound and no other; its keyspace comes back empty, and the
-// slot it held serves the next learner empty too.
+// Sweep drops a sandbox idle past the bound and no other; the slot it held serves the next
+// learner empty, not even a range ghost left.
 func TestConsoleSweep(t *testing.T) {
 	t.Parallel()
 	c, _, clk := newConsole(t, teach.ConsoleConfig{Idle: 10 * time.Minute, Sandboxes: 2})
 	run(t, c, "user:ann", "set Sandbox.UTF8s['r']['c'] = 'ann'; del Sandbox.UTF8s['gone']")
 	clk.Add(6 * time.Minute)
 	run(t, c, "user:bob", "set Sandbox.UTF8s['r']['c'] = 'bob'")
-	_, err := c.Run(context.Background(), "user:cy", "count Sandbox.UTF8s['r']")
-	var retry *domain.RetryError
-	if !errors.As(err, &retry) || !strings.Contains(retry.Message, "all 2 sandboxes") {
-		t.Fatalf("a third learner on two slots: %v, want a RetryError", err)
-	}
 	clk.Add(5 * time.Minute)
 	n, err := c.Sweep(context.Background(), clk.Now())
 	if err != nil || n != 1 {
@@ -336,12 +331,33 @@ func TestConsoleSweep(t *testing.T) {
 	if out := run(t, c, "user:cy", "list Sandbox.UTF8s"); !strings.Contains(out, "0 rows") {
 		t.Errorf("the next learner on ann's slot sees:\n%s", out)
 	}
-	if _, err := c.Run(context.Background(), "user:ann", "list Sandbox.UTF8s"); !errors.As(err, &retry) {
-		t.Errorf("ann after the sweep, her slot taken: %v, want a RetryError", err)
-	}
 	wantIn(t, "bob's, not idle", run(t, c, "user:bob", "get Sandbox.UTF8s['r']"), `"c" : "bob"`)
 	if n, err := c.Sweep(context.Background(), clk.Now()); err != nil || n != 0 {
 		t.Errorf("a second sweep: %d, %v", n, err)
+	}
+}
+
+// With every slot in use, a new learner waits until the sandbox idle longest has been idle a
+// tenth of the idle bound, then takes its slot, emptied; the others stay.
+func TestConsoleFullTakesTheLongestIdle(t *testing.T) {
+	t.Parallel()
+	c, _, clk := newConsole(t, teach.ConsoleConfig{Idle: 30 * time.Minute, Sandboxes: 2})
+	run(t, c, "user:ann", "set Sandbox.UTF8s['r']['c'] = 'ann'")
+	clk.Add(time.Minute)
+	run(t, c, "user:bob", "set Sandbox.UTF8s['r']['c'] = 'bob'")
+	clk.Add(time.Minute)
+	_, err := c.Run(context.Background(), "user:cy", "list Sandbox.UTF8s")
+	var retry *domain.RetryError
+	if !errors.As(err, &retry) || !strings.Contains(retry.Message, "all 2 sandboxes") || retry.After != time.Minute {
+		t.Fatalf("a third learner on two slots, the oldest idle 2 minutes: %v, want a RetryError in a minute", err)
+	}
+	clk.Add(time.Minute)
+	if out := run(t, c, "user:cy", "list Sandbox.UTF8s"); !strings.Contains(out, "0 rows") {
+		t.Errorf("the learner on ann's slot sees:\n%s", out)
+	}
+	wantIn(t, "bob's", run(t, c, "user:bob", "get Sandbox.UTF8s['r']"), `"c" : "bob"`)
+	if _, err := c.Run(context.Background(), "user:ann", "list Sandbox.UTF8s"); !errors.As(err, &retry) {
+		t.Errorf("ann back, no slot idle 3 minutes: %v, want a RetryError", err)
 	}
 }
 
