@@ -103,9 +103,9 @@ var consoleAllowed = []string{"describe", "set", "get", "del", "count", "list", 
 // goroutines on opening, then a memtable and a block cache of its own as it is written, times
 // 400; the one node with 400 slots costs one memtable and cache (4 MiB each), opens in 5 ms and
 // holds its 2,800 column families' schema in about 1.5 MiB (measured for 512); 200 learners
-// each at their sandbox's bytes bound hold 45 MiB of heap in all. A slot swept is
-// emptied at once by one range deletion per column family (engine.Node.TruncateKeyspace), range
-// ghosts and all, before the next learner gets it.
+// each at their sandbox's bytes bound hold 45 MiB of heap in all. A slot swept is emptied at
+// once by one range deletion per column family (engine.Node.TruncateKeyspace), range ghosts and
+// all, before the next learner gets it.
 type Console struct {
 	app     *engine.Node // the store's node: the application's keyspaces, read only
 	scratch *engine.Node // the sandboxes' slots
@@ -127,7 +127,6 @@ type box struct {
 	mu    sync.Mutex
 	gone  bool // swept: a statement that waited for mu finds another box
 	shell *cli.Shell
-	out   bytes.Buffer
 	held  map[cellID]int // each cell's bytes
 	rows  map[rowID]int  // each row's cells
 	bytes int
@@ -266,29 +265,44 @@ func (c *Console) Run(ctx context.Context, sandbox, statement string) (teaching.
 		c.mu.Unlock()
 		b.mu.Unlock()
 	}()
-	b.out.Reset()
+	// The output is the statement's alone: a box keeps no buffer between statements.
+	var out bytes.Buffer
+	b.shell.Out = &out
 	for i, st := range stmts {
 		switch h := st.(type) {
 		case cli.ShowKeyspaces:
-			b.out.WriteString(strings.Join(append([]string{ConsoleKeyspace}, consoleReadable...), "\n") + "\n")
+			out.WriteString(strings.Join(append([]string{ConsoleKeyspace}, consoleReadable...), "\n") + "\n")
 			continue
 		case cli.Help:
 			if h.Topic == "" {
-				b.out.WriteString(consoleHelp())
+				out.WriteString(consoleHelp())
 				continue
 			}
 		}
 		if err := b.shell.Do(ctx, st); err != nil {
-			return teaching.ConsoleResult{}, c.failed(b, i, len(stmts), err)
+			return teaching.ConsoleResult{}, failed(clip(out.String()), i, len(stmts), err)
 		}
 	}
-	return teaching.ConsoleResult{Output: b.out.String()}, nil
+	return teaching.ConsoleResult{Output: clip(out.String())}, nil
+}
+
+// ConsoleOutputBytes is the most output one line shows: a list of 100 wide rows of 100 columns
+// each could print a megabyte.
+const ConsoleOutputBytes = 64 << 10
+
+// clip cuts out at the last line that ends within ConsoleOutputBytes, and says so.
+func clip(out string) string {
+	if len(out) <= ConsoleOutputBytes {
+		return out
+	}
+	cut := strings.LastIndexByte(out[:ConsoleOutputBytes], '\n') + 1
+	return out[:cut] + fmt.Sprintf("... %d more bytes not shown: the console shows %d bytes a line (a limit shows fewer columns or rows).\n", len(out)-cut, ConsoleOutputBytes)
 }
 
 // failed is the refusal of a statement that failed as it ran, with what the statements before it
 // printed, or err itself when the statement is not at fault (the store failed, the request
 // ended).
-func (c *Console) failed(b *box, i, n int, err error) error {
+func failed(out string, i, n int, err error) error {
 	var refusal *teaching.ConsoleRefusal
 	var invalid *engine.InvalidRequestError
 	var stmt *cli.StatementError
@@ -306,9 +320,7 @@ func (c *Console) failed(b *box, i, n int, err error) error {
 	if n > 1 {
 		msg = fmt.Sprintf("statement %d of %d: %s", i+1, n, msg)
 	}
-	if b.out.Len() > 0 {
-		msg = b.out.String() + msg
-	}
+	msg = out + msg
 	return &teaching.ConsoleRefusal{Message: msg, Store: refusal.Store}
 }
 
@@ -453,7 +465,6 @@ func (c *Console) newBox(slot int) *box {
 	mine := cli.Place{Node: c.scratch, Keyspace: slotName(slot), Secrets: true}
 	b.shell = &cli.Shell{
 		Node:     c.scratch,
-		Out:      &b.out,
 		Now:      c.cfg.Now,
 		MaxCount: c.cfg.RowsShown,
 		Places: func(ks string) (cli.Place, error) {

@@ -2,6 +2,7 @@ package teach_test
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"runtime"
@@ -525,5 +526,26 @@ func BenchmarkConsoleFullSandboxes(b *testing.B) {
 		b.ReportMetric(float64(heap()-before)/200, "heap-B/sandbox")
 		b.ReportMetric(float64(cells)/200, "cells/sandbox")
 		_ = c.Close()
+	}
+}
+
+// A read whose output would pass ConsoleOutputBytes shows its first lines and says how much it
+// left out.
+func TestConsoleOutputBound(t *testing.T) {
+	t.Parallel()
+	c, app, _ := newConsole(t, teach.ConsoleConfig{})
+	val := []byte(strings.Repeat("x", 1000))
+	for i := range 100 {
+		name := binary.BigEndian.AppendUint64(nil, uint64(i))
+		if err := app.Insert(context.Background(), widerow.KeyspaceTwissandra, "wide", engine.ColumnPath{ColumnFamily: "Timeline", Column: name}, val, 1, engine.ONE); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := run(t, c, "user:ann", "get Twissandra.Timeline['wide']")
+	if len(out) > teach.ConsoleOutputBytes+200 || !strings.Contains(out, "more bytes not shown") || !strings.Contains(out, "\n        0 : \"xxx") {
+		t.Errorf("%d bytes, ending %q", len(out), out[max(0, len(out)-200):])
+	}
+	if out := run(t, c, "user:ann", "get Twissandra.Timeline['wide'] limit 10"); strings.Contains(out, "not shown") || !strings.Contains(out, "Returned 10 columns.") {
+		t.Errorf("a read within the bound:\n%s", out)
 	}
 }
