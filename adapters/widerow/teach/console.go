@@ -336,7 +336,7 @@ func (c *Console) check(st cli.Stmt) error {
 			}
 		}
 		if ks == widerow.KeyspaceSessions {
-			return refuse("%s holds the server's sessions and log-in attempts: the console never shows it (it reads %s)", ks, c.keyspacesText())
+			return refuse("%s holds the server's sessions, log-in attempts and the learners' progress: the console never shows it (it reads %s)", ks, c.keyspacesText())
 		}
 		return refuse("%s: no keyspace %q here (the console reads %s)", what, ks, c.keyspacesText())
 	}
