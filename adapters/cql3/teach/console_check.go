@@ -144,10 +144,12 @@ func (e consoleEnv) plan(st *cqlStmt) (consolePlan, error) {
 // planSandbox maps a statement on the learner's own table.
 func (e consoleEnv) planSandbox(pl consolePlan, st *cqlStmt) (consolePlan, error) {
 	name := st.Table.Name
-	if err := sandboxName("table", name); err != nil {
-		return pl, err
+	if st.Verb != "DROP INDEX" {
+		if err := sandboxName("table", name); err != nil {
+			return pl, err
+		}
+		pl.table, pl.real = name, realName(e.id, name)
 	}
-	pl.table, pl.real = name, realName(e.id, name)
 	switch st.Verb {
 	case "CREATE TABLE", "DROP TABLE", "TRUNCATE":
 		pl.schema = true
@@ -163,7 +165,8 @@ func (e consoleEnv) planSandbox(pl consolePlan, st *cqlStmt) (consolePlan, error
 		}
 		pl.realIndex = realName(e.id, pl.index)
 		if st.Verb == "DROP INDEX" {
-			pl.table, pl.real = "", ""
+			pl.cql = st.render("", e.keyspace+"."+pl.realIndex)
+			return pl, nil
 		}
 	case "DESCRIBE":
 		pl.cql = "DESCRIBE TABLE " + e.keyspace + "." + pl.real
@@ -222,9 +225,9 @@ func (e consoleEnv) planApp(pl consolePlan, st *cqlStmt) (consolePlan, error) {
 		var ps []piece
 		for i, c := range shown(cols, hidden) {
 			if i > 0 {
-				ps = append(ps, piece{pWord, ","})
+				ps = append(ps, piece{kind: pWord, text: ",", glue: true})
 			}
-			ps = append(ps, piece{pCol, c})
+			ps = append(ps, piece{kind: pCol, text: c})
 		}
 		expanded := *st
 		expanded.Pieces = slices.Concat(st.Pieces[:st.Star], ps, st.Pieces[st.Star+1:])
