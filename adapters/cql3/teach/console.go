@@ -623,7 +623,7 @@ func (c *Console) nodeRefusal(id string, err error) error {
 	if !ok {
 		return wrap("console statement", err)
 	}
-	return &teaching.ConsoleRefusal{Store: true, Message: fmt.Sprintf("%s message=%q", head, c.unmap(id, re.Message()))}
+	return &teaching.ConsoleRefusal{Store: true, Message: head + ` message="` + c.unmap(id, re.Message()) + `"`}
 }
 
 // printTrace prints the trace of session traceID as cqlsh does after a traced statement: the

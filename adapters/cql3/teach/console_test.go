@@ -3,6 +3,7 @@ package teach
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -185,5 +186,99 @@ func TestConsoleSweepDropsIdleSandboxes(t *testing.T) {
 	}
 	if out := run(t, c, busy, "CONSISTENCY"); out != "Current consistency level is ONE.\n" {
 		t.Errorf("the busy sandbox after the sweep: %q", out)
+	}
+}
+
+func TestConsoleSchemaChangesAndTablesAreBoundedForTheCluster(t *testing.T) {
+	s := sharedStore(t)
+	me := "browser:" + randomKeyspace("b")
+	// One table at least in the console's keyspace, then a bound of one table in all.
+	run(t, NewConsole(s, ConsoleConfig{}), me, "CREATE TABLE IF NOT EXISTS first (k int PRIMARY KEY)")
+	full := NewConsole(s, ConsoleConfig{Tables: 1})
+	_, err := full.Run(testCtx(t, 30*time.Second), me, "CREATE TABLE second (k int PRIMARY KEY)")
+	var re *domain.RetryError
+	if !errors.As(err, &re) || !strings.Contains(re.Message, "cluster's 1 tables") {
+		t.Fatalf("a table past the cluster's bound: %v, want a RetryError", err)
+	}
+	if info, _ := full.Info(context.Background(), me); len(info.Tables) != 1 {
+		t.Errorf("the refused table is in the sandbox's registry: %v", info.Tables)
+	}
+	// One schema change a minute over the cluster: the second in a row waits.
+	slow := NewConsole(s, ConsoleConfig{SchemaChangesPerMinute: 1})
+	_, _ = slow.Run(testCtx(t, 30*time.Second), me, "TRUNCATE first")
+	_, err = slow.Run(testCtx(t, 30*time.Second), me, "TRUNCATE first")
+	if !errors.As(err, &re) || re.After <= 0 || !strings.Contains(re.Message, "1 schema changes of the minute") {
+		t.Fatalf("a second schema change in the minute: %v, want a RetryError", err)
+	}
+}
+
+func TestConsoleDescribesTheSandboxInTheLearnersNames(t *testing.T) {
+	s := sharedStore(t)
+	c := NewConsole(s, ConsoleConfig{RowsShown: 2, RowsWritten: 3})
+	me := "user:" + randomKeyspace("ann")
+	run(t, c, me, "CREATE TABLE pets (name text PRIMARY KEY, kind text)")
+	out := run(t, c, me, "DESCRIBE TABLE pets")
+	if !strings.Contains(out, "CREATE TABLE sandbox.pets (") || strings.Contains(out, sandboxID(me)) || strings.Contains(out, consoleKeyspaceOf(s.store)) {
+		t.Errorf("DESCRIBE TABLE pets printed\n%s", out)
+	}
+	if out := run(t, c, me, "DESC TABLES"); out != "\npets\n\n" {
+		t.Errorf("DESC TABLES printed %q", out)
+	}
+	run(t, c, me, "BEGIN BATCH INSERT INTO pets (name, kind) VALUES ('rex', 'dog'); INSERT INTO pets (name, kind) VALUES ('tom', 'cat'); INSERT INTO pets (name) VALUES ('nemo') APPLY BATCH")
+	// A read shows RowsShown rows at most, and says so.
+	if out := run(t, c, me, "SELECT name FROM pets"); !strings.Contains(out, "(2 rows shown: the console shows at most 2 rows of a read)") {
+		t.Errorf("a read of 3 rows with 2 shown printed\n%s", out)
+	}
+	// The sandbox's writes are bounded.
+	if cr := refused(t, c, me, "INSERT INTO pets (name) VALUES ('one too many')"); !strings.Contains(cr.Message, "its bound is 3") {
+		t.Errorf("a fourth row written: %q", cr.Message)
+	}
+}
+
+// TestConsoleReadsNoSecret holds the console's lists to the application's schema: every table
+// of the keyspace is either read, with its hidden columns, or never read, and each hidden
+// column exists (a renamed column would otherwise be shown).
+func TestConsoleReadsNoSecret(t *testing.T) {
+	s := sharedStore(t)
+	c := NewConsole(s, ConsoleConfig{})
+	sess, err := s.sess()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cols, err := c.columns(testCtx(t, 10*time.Second), sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables []string
+	if err := sess.ContextQuery(testCtx(t, 10*time.Second), "SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?", nil).Bind(s.Keyspace()).SelectRelease(&tables); err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range tables {
+		hidden, read := consoleHidden[tb]
+		_, unread := consoleUnreadable[tb]
+		if read == unread {
+			t.Errorf("table %s is neither read nor unread by the console (or both): decide", tb)
+		}
+		for _, h := range hidden {
+			if !slices.Contains(cols(tb), h) {
+				t.Errorf("hidden column %s.%s is not in the schema", tb, h)
+			}
+		}
+	}
+	for tb := range consoleHidden {
+		if !slices.Contains(tables, tb) {
+			t.Errorf("the console reads %s, which the migrations do not make", tb)
+		}
+	}
+	info, err := c.Info(context.Background(), "browser:"+randomKeyspace("b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := slices.IndexFunc(info.Readable, func(r teaching.ConsoleReadable) bool { return r.Name == s.Keyspace()+".users" })
+	if users < 0 || !slices.Equal(info.Readable[users].Hidden, []string{"password"}) {
+		t.Errorf("Info's readable tables: %+v", info.Readable)
+	}
+	if slices.ContainsFunc(info.Readable, func(r teaching.ConsoleReadable) bool { return strings.HasSuffix(r.Name, ".login_attempts") }) {
+		t.Errorf("Info lists login_attempts as readable")
 	}
 }
