@@ -770,6 +770,28 @@ func (c *Console) Sweep(ctx context.Context, now time.Time) (int, error) {
 		}
 		dropped++
 	}
+	// A table of no sandbox's registry (a CREATE TABLE the node made after its server gave up
+	// waiting, and undid its claim): dropped, after a second look at its sandbox's partition.
+	var names []string
+	if err := sess.ContextQuery(ctx, "SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?", nil).Bind(ks).SelectRelease(&names); err != nil {
+		return dropped, wrap("console sweep", err)
+	}
+	for _, n := range names {
+		sid, _, ok := strings.Cut(strings.TrimPrefix(n, "s"), "_")
+		if !strings.HasPrefix(n, "s") || !ok || len(sid) != 10 || sandboxes[sid] != nil && !sandboxes[sid].used.Before(now.Add(-c.cfg.Idle)) {
+			continue
+		}
+		var held []string
+		if err := sess.ContextQuery(ctx, "SELECT name FROM "+ks+".console_sandboxes WHERE id = ? AND name = ?", nil).Bind(sid, strings.TrimPrefix(n, "s"+sid+"_")).SelectRelease(&held); err != nil {
+			return dropped, wrap("console sweep", err)
+		}
+		if len(held) > 0 {
+			continue
+		}
+		if err := sess.ContextQuery(ctx, "DROP TABLE IF EXISTS "+ks+"."+n, nil).ExecRelease(); err != nil {
+			return dropped, wrap("console sweep", err)
+		}
+	}
 	minute := now.Unix()/60 - 10
 	if err := sess.ContextQuery(ctx, "DELETE FROM "+ks+".console_counts WHERE bucket = 'statements' AND minute < ?", nil).Bind(minute).ExecRelease(); err != nil {
 		return dropped, wrap("console sweep", err)

@@ -187,6 +187,22 @@ func TestConsoleSweepDropsIdleSandboxes(t *testing.T) {
 	if out := run(t, c, busy, "CONSISTENCY"); out != "Current consistency level is ONE.\n" {
 		t.Errorf("the busy sandbox after the sweep: %q", out)
 	}
+	// A table the node made for a claim its server undid (no registry row) goes too.
+	sess, err := s.sess()
+	if err != nil {
+		t.Fatal(err)
+	}
+	orphan := consoleKeyspaceOf(s.store) + "." + realName(sandboxID("browser:"+randomKeyspace("gone")), "lost")
+	if err := sess.ContextQuery(testCtx(t, 30*time.Second), "CREATE TABLE "+orphan+" (k int PRIMARY KEY)", nil).ExecRelease(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Sweep(testCtx(t, time.Minute), t0); err != nil {
+		t.Fatal(err)
+	}
+	err = sess.ContextQuery(testCtx(t, 10*time.Second), "SELECT * FROM "+orphan, nil).ExecRelease()
+	if !unconfigured(err) {
+		t.Errorf("the orphan table after the sweep: %v, want it gone", err)
+	}
 }
 
 func TestConsoleSchemaChangesAndTablesAreBoundedForTheCluster(t *testing.T) {
