@@ -685,7 +685,9 @@ func (c *Console) printTrace(ctx context.Context, sess gocqlx.Session, id string
 }
 
 // describeSandbox prints DESCRIBE TABLES (the sandbox's tables' names, as cqlsh lists them) or
-// DESCRIBE KEYSPACE (each table's CREATE TABLE, the node's own, in the learner's names).
+// DESCRIBE KEYSPACE (each table's CREATE TABLE, the node's own, in the learner's names: the
+// sandbox is a set of tables in a keyspace every learner's share, so it has no CREATE KEYSPACE
+// of its own).
 func (c *Console) describeSandbox(ctx context.Context, sess gocqlx.Session, id, what string, state sandboxState, out *strings.Builder, touch func(string, ...any) error) ([]string, error) {
 	tables := slices.Sorted(slices.Values(state.tables))
 	var sent []string
@@ -696,7 +698,9 @@ func (c *Console) describeSandbox(ctx context.Context, sess gocqlx.Session, id, 
 		}
 		return nil, touch("")
 	}
-	out.WriteString("\nCREATE KEYSPACE " + ConsoleSandboxKeyspace + " (your sandbox, in the keyspace " + ConsoleSandboxKeyspace + " stands for);\n")
+	if len(tables) == 0 {
+		out.WriteString("\n(no tables yet: CREATE TABLE makes one)\n")
+	}
 	for _, t := range tables {
 		pl := consolePlan{st: &cqlStmt{Verb: "DESCRIBE"}, cql: "DESCRIBE TABLE " + c.keyspace() + "." + realName(id, t)}
 		sent = append(sent, pl.cql)

@@ -240,6 +240,9 @@ func TestConsoleDescribesTheSandboxInTheLearnersNames(t *testing.T) {
 	if out := run(t, c, me, "DESC TABLES"); out != "\npets\n\n" {
 		t.Errorf("DESC TABLES printed %q", out)
 	}
+	if out := run(t, c, me, "DESCRIBE KEYSPACE sandbox"); !strings.Contains(out, "CREATE TABLE sandbox.pets (") || strings.Contains(out, sandboxID(me)) {
+		t.Errorf("DESCRIBE KEYSPACE sandbox printed\n%s", out)
+	}
 	run(t, c, me, "BEGIN BATCH INSERT INTO pets (name, kind) VALUES ('rex', 'dog'); INSERT INTO pets (name, kind) VALUES ('tom', 'cat'); INSERT INTO pets (name) VALUES ('nemo') APPLY BATCH")
 	// A read shows RowsShown rows at most, and says so.
 	if out := run(t, c, me, "SELECT name FROM pets"); !strings.Contains(out, "(2 rows shown: the console shows at most 2 rows of a read)") {
