@@ -456,6 +456,9 @@ func (c *Console) runOne(ctx context.Context, sess gocqlx.Session, sandbox, id s
 	switch st.Verb {
 	case "CREATE INDEX":
 		err = sess.ContextQuery(ctx, "INSERT INTO "+ks+".console_sandboxes (id, name, on_table, made) VALUES (?, ?, ?, ?)", nil).Bind(id, pl.index, pl.table, now).ExecRelease()
+		if err == nil {
+			err = c.awaitIndex(ctx, sess, pl.realIndex, out)
+		}
 	case "DROP INDEX":
 		err = sess.ContextQuery(ctx, "DELETE FROM "+ks+".console_sandboxes WHERE id = ? AND name = ?", nil).Bind(id, pl.index).ExecRelease()
 	case "DROP TABLE":
@@ -472,6 +475,32 @@ func (c *Console) runOne(ctx context.Context, sess gocqlx.Session, sandbox, id s
 		return sent, touch(", written = ?", state.written+st.Writes)
 	}
 	return sent, touch("")
+}
+
+// awaitIndex waits, within traceTook, for the node to have built a new index (its row in
+// system."IndexInfo"), so that the learner's next read by it finds it: a read while it builds
+// fails on the node. An index still building by then is said so.
+func (c *Console) awaitIndex(ctx context.Context, sess gocqlx.Session, index string, out *strings.Builder) error {
+	deadline := time.Now().Add(traceTook)
+	for {
+		var built []string
+		if err := sess.ContextQuery(ctx, `SELECT index_name FROM system."IndexInfo" WHERE table_name = ? AND index_name = ?`, nil).
+			Bind(c.keyspace(), index).SelectRelease(&built); err != nil {
+			return wrap("console index", err)
+		}
+		if len(built) > 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			out.WriteString("(the index is still being built: a read by it fails until it is)\n")
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(tracePollEvery):
+		}
+	}
 }
 
 func indexesOn(state sandboxState, table string) []string {

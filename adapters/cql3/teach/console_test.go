@@ -37,12 +37,13 @@ func TestConsoleSession(t *testing.T) {
 	s := sharedStore(t)
 	c := NewConsole(s, ConsoleConfig{})
 	me := "user:" + randomKeyspace("ann")
-	if out := run(t, c, me, "CREATE TABLE notes (owner text, at int, body text, PRIMARY KEY (owner, at))"); out != "" {
+	if out := run(t, c, me, "CREATE TABLE notes (owner text, at int, body text, tags set<text>, PRIMARY KEY (owner, at))"); out != "" {
 		t.Errorf("CREATE TABLE printed %q, cqlsh prints nothing", out)
 	}
-	run(t, c, me, "INSERT INTO sandbox.notes (owner, at, body) VALUES ('ann', 1, 'first'); INSERT INTO notes (owner, at, body) VALUES ('ann', 2, 'it''s second')")
+	run(t, c, me, "INSERT INTO sandbox.notes (owner, at, body, tags) VALUES ('ann', 1, 'first', {'b', 'a'}); INSERT INTO notes (owner, at, body) VALUES ('ann', 2, 'it''s second')")
 	out := run(t, c, me, "SELECT * FROM notes WHERE owner = 'ann'")
-	want := "\n owner | at | body\n-------+----+-------------\n   ann |  1 |       first\n   ann |  2 | it's second\n\n(2 rows)\n"
+	want := "\n owner | at | body        | tags\n-------+----+-------------+------------\n" +
+		"   ann |  1 |       first | {'a', 'b'}\n   ann |  2 | it's second |       null\n\n(2 rows)\n"
 	if out != want {
 		t.Errorf("SELECT printed\n%q\nwant\n%q", out, want)
 	}
@@ -247,6 +248,15 @@ func TestConsoleDescribesTheSandboxInTheLearnersNames(t *testing.T) {
 	// A read shows RowsShown rows at most, and says so.
 	if out := run(t, c, me, "SELECT name FROM pets"); !strings.Contains(out, "(2 rows shown: the console shows at most 2 rows of a read)") {
 		t.Errorf("a read of 3 rows with 2 shown printed\n%s", out)
+	}
+	// An index of the sandbox: made, used, dropped by the name Cassandra gives it.
+	run(t, c, me, "CREATE INDEX ON pets (kind)")
+	if out := run(t, c, me, "SELECT name FROM pets WHERE kind = 'dog'"); !strings.Contains(out, " rex\n") {
+		t.Errorf("a read by the index printed\n%s", out)
+	}
+	run(t, c, me, "DROP INDEX pets_kind_idx")
+	if cr := refused(t, c, me, "SELECT name FROM pets WHERE kind = 'dog'"); !cr.Store || !strings.Contains(cr.Message, "ALLOW FILTERING") {
+		t.Errorf("a read by the dropped index: %q", cr.Message)
 	}
 	// The sandbox's writes are bounded.
 	if cr := refused(t, c, me, "INSERT INTO pets (name) VALUES ('one too many')"); !strings.Contains(cr.Message, "its bound is 3") {
