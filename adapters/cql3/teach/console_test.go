@@ -67,6 +67,18 @@ func TestConsoleSession(t *testing.T) {
 	if out := run(t, other, me, "CONSISTENCY"); out != "Current consistency level is QUORUM.\n" {
 		t.Errorf("CONSISTENCY on another server printed %q", out)
 	}
+	// The level is the statements': THREE on the one replica of the test's keyspace is the
+	// node's Unavailable.
+	run(t, other, me, "CONSISTENCY THREE")
+	if cr := refused(t, c, me, "SELECT * FROM notes WHERE owner = 'ann'"); !cr.Store || !strings.Contains(cr.Message, "Unavailable") || !strings.Contains(cr.Message, "THREE") {
+		t.Errorf("a read at THREE on one replica: %q", cr.Message)
+	}
+	run(t, c, me, "CONSISTENCY QUORUM")
+	// A conditional write prints [applied] as cqlsh does.
+	out = run(t, c, me, "INSERT INTO notes (owner, at, body) VALUES ('ann', 1, 'again') IF NOT EXISTS")
+	if !strings.HasPrefix(out, "\n [applied] | owner | at | body") || !strings.Contains(out, "     False |   ann |  1 | first") {
+		t.Errorf("a conditional write that did not apply printed\n%s", out)
+	}
 	info, err := other.Info(context.Background(), me)
 	if err != nil {
 		t.Fatal(err)
