@@ -451,6 +451,10 @@ func (c *Console) runOne(ctx context.Context, sess gocqlx.Session, sandbox, id s
 		if release != nil {
 			release()
 		}
+		var cr *teaching.ConsoleRefusal
+		if _, app := consoleHidden[pl.table]; app && errors.As(err, &cr) && !slices.Contains(state.tables, pl.table) {
+			cr.Message += fmt.Sprintf("\n(%s is a table of your sandbox, which has none of that name: the application's is %s.%s)", pl.table, c.s.Keyspace(), pl.table)
+		}
 		return sent, err
 	}
 	switch st.Verb {

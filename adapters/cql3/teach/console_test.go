@@ -153,6 +153,10 @@ func TestConsoleSandboxesAreApart(t *testing.T) {
 	if !cr.Store || strings.Contains(cr.Message, "ann") || strings.Contains(cr.Message, sandboxID(ann)) {
 		t.Errorf("bob's SELECT of secrets: %q", cr.Message)
 	}
+	// A table of the application's name, typed without its keyspace, is the learner's own.
+	if cr := refused(t, c, bob, "SELECT * FROM users"); !cr.Store || !strings.Contains(cr.Message, "the application's is "+s.Keyspace()+".users") {
+		t.Errorf("bob's SELECT of users, which he has not made: %q", cr.Message)
+	}
 	// ann's table under its storage name is out of reach too.
 	for _, line := range []string{
 		"SELECT * FROM " + consoleKeyspaceOf(s.store) + "." + realName(sandboxID(ann), "secrets"),
