@@ -38,8 +38,9 @@ type ConsoleConfig struct {
 	StatementsPerMinute int
 	// ClusterStatementsPerMinute every learner together may run, over every server.
 	ClusterStatementsPerMinute int
-	// SchemaChangesPerMinute the console may make over the cluster (CREATE TABLE, DROP TABLE,
-	// TRUNCATE, CREATE INDEX, DROP INDEX): each is applied by every node, one after another.
+	// SchemaChangesPerMinute the console may make over the cluster (CREATE TABLE, ALTER TABLE,
+	// DROP TABLE, TRUNCATE, CREATE INDEX, DROP INDEX): each is applied by every node, one after
+	// another.
 	SchemaChangesPerMinute int
 	// TablesPerSandbox a learner may hold (indexes counted with them), and Tables in the
 	// console's keyspace in all.
@@ -406,6 +407,8 @@ func (c *Console) runOne(ctx context.Context, sess gocqlx.Session, sandbox, id s
 			return nil, touch("")
 		}
 		return nil, touch(", tracing = ?", st.Arg == "ON")
+	case "USE": // the sandbox, the console's keyspace already: cqlsh prints nothing
+		return nil, touch("")
 	case "CONSISTENCY":
 		if st.Arg == "" {
 			fmt.Fprintf(out, "Current consistency level is %s.\n", state.consistency)

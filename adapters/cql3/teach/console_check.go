@@ -111,6 +111,11 @@ func (e consoleEnv) plan(st *cqlStmt) (consolePlan, error) {
 	switch st.Verb {
 	case "TRACING", "CONSISTENCY":
 		return pl, nil
+	case "USE":
+		if st.Arg != ConsoleSandboxKeyspace {
+			return pl, &notAllowedError{fmt.Sprintf("USE %s: the console is in your keyspace, %s, always; name the application's tables whole (%s.<table>)", st.Arg, ConsoleSandboxKeyspace, e.appKeyspace)}
+		}
+		return pl, nil
 	case "DESCRIBE":
 		switch st.Arg {
 		case "TABLES":
@@ -154,7 +159,7 @@ func (e consoleEnv) planSandbox(pl consolePlan, st *cqlStmt) (consolePlan, error
 		pl.table, pl.real = name, realName(e.id, name)
 	}
 	switch st.Verb {
-	case "CREATE TABLE", "DROP TABLE", "TRUNCATE":
+	case "CREATE TABLE", "ALTER TABLE", "DROP TABLE", "TRUNCATE":
 		pl.schema = true
 	case "CREATE INDEX", "DROP INDEX":
 		pl.schema = true

@@ -279,7 +279,7 @@ func (t tableRef) String() string {
 
 // cqlStmt is one parsed statement.
 type cqlStmt struct {
-	Verb   string   // SELECT, INSERT, UPDATE, DELETE, BATCH, CREATE TABLE, DROP TABLE, TRUNCATE, CREATE INDEX, DROP INDEX, TRACING, CONSISTENCY, DESCRIBE
+	Verb   string   // SELECT, INSERT, UPDATE, DELETE, BATCH, CREATE TABLE, ALTER TABLE, DROP TABLE, TRUNCATE, CREATE INDEX, DROP INDEX, USE, TRACING, CONSISTENCY, DESCRIBE
 	Table  tableRef // the table it names (none for BATCH, TRACING, CONSISTENCY, DESCRIBE TABLES)
 	Index  string   // CREATE INDEX's and DROP INDEX's name, as typed ("" when CREATE INDEX names none)
 	Pieces []piece
@@ -290,7 +290,7 @@ type cqlStmt struct {
 	// Batch are a BATCH's statements.
 	Batch []*cqlStmt
 	// Arg is TRACING's ON or OFF, CONSISTENCY's level, DESCRIBE's "TABLES", "TABLE" or "KEYSPACE"
-	// ("" when none is given).
+	// ("" when none is given), USE's keyspace.
 	Arg string
 	// Writes is how many rows a write statement names at most (a BATCH's sum).
 	Writes int
@@ -1211,22 +1211,7 @@ func (p *cqlParser) createTableStmt() error {
 		case p.isKw("COMPACT"):
 			return &notAllowedError{"COMPACT STORAGE is gone from Cassandra 4.0 on; the console's tables take WITH CLUSTERING ORDER BY, comment, default_time_to_live and gc_grace_seconds"}
 		default:
-			n, _, err := p.ident()
-			if err != nil {
-				return err
-			}
-			if !consoleTableOptions[n] {
-				return &notAllowedError{fmt.Sprintf("the console's tables take WITH CLUSTERING ORDER BY, comment, default_time_to_live and gc_grace_seconds, not %s", n)}
-			}
-			p.emit(pWord, n) // one of consoleTableOptions
-			if err := p.punct("="); err != nil {
-				return err
-			}
-			t := p.peek()
-			if t.kind != tokInt && t.kind != tokString {
-				return p.errf("mismatched input, expecting a value")
-			}
-			if err := p.term(); err != nil {
+			if err := p.tableOption(); err != nil {
 				return err
 			}
 		}
@@ -1234,6 +1219,92 @@ func (p *cqlParser) createTableStmt() error {
 			return nil
 		}
 	}
+}
+
+// tableOption reads one option = value of a table's WITH, one of consoleTableOptions.
+func (p *cqlParser) tableOption() error {
+	n, _, err := p.ident()
+	if err != nil {
+		return err
+	}
+	if !consoleTableOptions[n] {
+		return &notAllowedError{fmt.Sprintf("the console's tables take WITH CLUSTERING ORDER BY (CREATE TABLE), comment, default_time_to_live and gc_grace_seconds, not %s", n)}
+	}
+	p.emit(pWord, n) // one of consoleTableOptions
+	if err := p.punct("="); err != nil {
+		return err
+	}
+	t := p.peek()
+	if t.kind != tokInt && t.kind != tokString {
+		return p.errf("mismatched input, expecting a value")
+	}
+	return p.term()
+}
+
+// alterTableStmt reads ALTER TABLE t ADD col type [STATIC] | ADD (col type, ...) | DROP col |
+// DROP (col, ...) | WITH option = value [AND ...].
+func (p *cqlParser) alterTableStmt() error {
+	p.st.Verb = "ALTER TABLE"
+	if err := p.kw("ALTER"); err != nil {
+		return err
+	}
+	if !p.optKw("TABLE") {
+		if err := p.kw("COLUMNFAMILY"); err != nil {
+			return err
+		}
+	}
+	if err := p.table(); err != nil {
+		return err
+	}
+	switch {
+	case p.optKw("ADD"):
+		def := func() error {
+			if _, err := p.col(); err != nil {
+				return err
+			}
+			if err := p.cqlType(); err != nil {
+				return err
+			}
+			p.optKw("STATIC")
+			return nil
+		}
+		if !p.optP("(") {
+			return def()
+		}
+		for {
+			if err := def(); err != nil {
+				return err
+			}
+			if !p.optP(",") {
+				return p.punct(")")
+			}
+		}
+	case p.optKw("DROP"):
+		if !p.optP("(") {
+			_, err := p.col()
+			return err
+		}
+		for {
+			if _, err := p.col(); err != nil {
+				return err
+			}
+			if !p.optP(",") {
+				return p.punct(")")
+			}
+		}
+	case p.optKw("WITH"):
+		for {
+			if err := p.tableOption(); err != nil {
+				return err
+			}
+			if !p.optKw("AND") {
+				return nil
+			}
+		}
+	case p.isKw("RENAME") || p.isKw("ALTER"):
+		return &notAllowedError{"the console's ALTER TABLE takes ADD, DROP and WITH"}
+	}
+	return p.errf("no viable alternative, expecting ADD, DROP or WITH")
 }
 
 func (p *cqlParser) dropTableStmt() error {
@@ -1425,8 +1496,8 @@ func (p *cqlParser) batchStmt() error {
 var consistencyLevels = []string{"ANY", "ONE", "TWO", "THREE", "QUORUM", "ALL", "LOCAL_QUORUM", "EACH_QUORUM", "SERIAL", "LOCAL_SERIAL", "LOCAL_ONE"}
 
 // consoleAllowed is what the console takes, as the first words of its statements.
-var consoleAllowed = []string{"SELECT", "INSERT", "UPDATE", "DELETE", "BEGIN BATCH", "CREATE TABLE", "DROP TABLE", "TRUNCATE",
-	"CREATE INDEX", "DROP INDEX", "DESCRIBE", "TRACING", "CONSISTENCY"}
+var consoleAllowed = []string{"SELECT", "INSERT", "UPDATE", "DELETE", "BEGIN BATCH", "CREATE TABLE", "ALTER TABLE", "DROP TABLE", "TRUNCATE",
+	"CREATE INDEX", "DROP INDEX", "DESCRIBE", "USE", "TRACING", "CONSISTENCY"}
 
 // notAllowed is the refusal of a statement outside consoleAllowed.
 func notAllowed(what string) error {
@@ -1467,8 +1538,22 @@ func (p *cqlParser) statement() error {
 			return p.createIndexStmt()
 		case w == "DROP" && next == "INDEX":
 			return p.dropIndexStmt()
+		case w == "ALTER" && (next == "TABLE" || next == "COLUMNFAMILY"):
+			return p.alterTableStmt()
+		case next == "KEYSPACE" || next == "SCHEMA":
+			return &notAllowedError{fmt.Sprintf("the console does not run %s %s: your tables are in your own keyspace, %s, already (it takes %s)",
+				w, next, ConsoleSandboxKeyspace, strings.Join(consoleAllowed, ", "))}
 		}
 		return notAllowed(strings.TrimSpace(w + " " + next))
+	case "USE":
+		p.i++
+		p.st.Verb = "USE"
+		n, _, err := p.ident()
+		if err != nil {
+			return err
+		}
+		p.st.Arg = n
+		return nil
 	case "TRACING":
 		p.i++
 		p.st.Verb = "TRACING"

@@ -102,6 +102,9 @@ func TestConsoleRefusals(t *testing.T) {
 		{"UPDATE " + app + ".tweets SET body = 'x' WHERE tweet_id = now()", "read only", false},
 		{"DROP TABLE " + app + ".users", "read only", false},
 		{"DROP KEYSPACE " + app, "does not run DROP KEYSPACE", false},
+		{"CREATE KEYSPACE mine WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}", "your own keyspace, sandbox", false},
+		{"USE " + app, "in your keyspace, sandbox, always", false},
+		{"ALTER TABLE " + app + ".users ADD admin boolean", "read only", false},
 		{"SELECT * FROM system_auth.roles", "system_auth.roles is not yours", false},
 		{"SELECT * FROM " + consoleKeyspaceOf(s.store) + ".console_sandboxes", "is not yours", false},
 		{"SELECT password FROM " + app + ".users", app + ".users.password is never shown", false},
@@ -249,9 +252,9 @@ func TestConsoleDescribesTheSandboxInTheLearnersNames(t *testing.T) {
 	s := sharedStore(t)
 	c := NewConsole(s, ConsoleConfig{RowsShown: 2, RowsWritten: 3})
 	me := "user:" + randomKeyspace("ann")
-	run(t, c, me, "CREATE TABLE pets (name text PRIMARY KEY, kind text)")
+	run(t, c, me, "USE sandbox; CREATE TABLE pets (name text PRIMARY KEY, kind text); ALTER TABLE pets ADD born date")
 	out := run(t, c, me, "DESCRIBE TABLE pets")
-	if !strings.Contains(out, "CREATE TABLE sandbox.pets (") || strings.Contains(out, sandboxID(me)) || strings.Contains(out, consoleKeyspaceOf(s.store)) {
+	if !strings.Contains(out, "CREATE TABLE sandbox.pets (") || !strings.Contains(out, "born date") || strings.Contains(out, sandboxID(me)) || strings.Contains(out, consoleKeyspaceOf(s.store)) {
 		t.Errorf("DESCRIBE TABLE pets printed\n%s", out)
 	}
 	if out := run(t, c, me, "DESC TABLES"); out != "\npets\n\n" {
