@@ -2,9 +2,15 @@ package teach
 
 import (
 	"errors"
+	"log/slog"
 	"slices"
 	"strings"
 	"testing"
+
+	"go.uber.org/fx"
+
+	"twissandra/adapters/cql3"
+	"twissandra/ports/teaching"
 )
 
 // fuzzEnv is a sandbox's checks without a node: the application's tables with the columns
@@ -134,5 +140,33 @@ func checkSent(t *testing.T, env consoleEnv, line, sent string, b *cqlStmt) {
 		}
 	default:
 		t.Fatalf("%q: sent %q, naming %s outside the sandbox", line, sent, ref)
+	}
+}
+
+// TestModuleProvidesTheCQLConsole: the Module puts one console, "cql", in the consoles group,
+// the one its sweeps run on.
+func TestModuleProvidesTheCQLConsole(t *testing.T) {
+	var got struct {
+		Consoles []teaching.Console
+		Console  *Console
+	}
+	app := fx.New(fx.NopLogger,
+		fx.Supply(&cql3.Store{}, slog.New(slog.DiscardHandler)),
+		Module,
+		fx.Invoke(func(in struct {
+			fx.In
+			Consoles []teaching.Console `group:"consoles"`
+			Console  *Console
+		}) {
+			got.Consoles, got.Console = in.Consoles, in.Console
+		}))
+	if err := app.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Consoles) != 1 || got.Consoles[0].Language() != "cql" || got.Consoles[0] != teaching.Console(got.Console) {
+		t.Errorf("the consoles group holds %v, want the Module's one cql console", got.Consoles)
+	}
+	if got.Console.Config() != DefaultConsoleConfig {
+		t.Errorf("the Module's console has bounds %+v, want the defaults", got.Console.Config())
 	}
 }
