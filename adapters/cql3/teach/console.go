@@ -12,7 +12,6 @@ import (
 	"github.com/gocql/gocql"
 	"github.com/scylladb/gocqlx/v2"
 
-	"twissandra/adapters/cql3"
 	"twissandra/domain"
 	"twissandra/ports/teaching"
 )
@@ -840,6 +839,3 @@ func (c *Console) Sweep(ctx context.Context, now time.Time) (int, error) {
 }
 
 var _ teaching.Console = (*Console)(nil)
-
-// consoleKeyspaceOf is the console's keyspace beside a cql3.Store's (for the tests' cleanup).
-func consoleKeyspaceOf(s *cql3.Store) string { return ConsoleKeyspace(s.Keyspace()) }

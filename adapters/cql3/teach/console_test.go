@@ -8,9 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"twissandra/adapters/cql3"
 	"twissandra/domain"
 	"twissandra/ports/teaching"
 )
+
+// consoleKeyspaceOf is the console's keyspace beside a cql3.Store's (for the tests' cleanup).
+func consoleKeyspaceOf(s *cql3.Store) string { return ConsoleKeyspace(s.Keyspace()) }
 
 // run runs line in sandbox and fails the test on any error.
 func run(t *testing.T, c *Console, sandbox, line string) string {
