@@ -73,6 +73,20 @@ type Check struct {
 	Form   url.Values
 }
 
+// Fields are a POST check's form fields, by name.
+func (c *Check) Fields() [][2]string {
+	names := make([]string, 0, len(c.Form))
+	for k := range c.Form {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	out := make([][2]string, len(names))
+	for i, k := range names {
+		out[i] = [2]string{k, c.Form.Get(k)}
+	}
+	return out
+}
+
 // GetCheck is the check of a page read with a query.
 func GetCheck(path string) *Check { return &Check{Method: http.MethodGet, Path: path} }
 
