@@ -41,7 +41,10 @@ type costRig struct {
 	url     string
 	http    *http.Client
 	learner int
-	csrf    string // the session's CSRF token, for a check that posts a page's form
+	// checker sends the checks, a browser of its own (what a check's run leaves in its
+	// session, the page shows it; not the pages read alone), csrf its CSRF token.
+	checker *http.Client
+	csrf    string
 }
 
 // cost is what one request cost: its time, the bytes allocated meanwhile (by the server and
@@ -62,8 +65,8 @@ func newCostRig(tb testing.TB, st webkit.Stores) (*costRig, []costCase) {
 		st.Progress = memteach.NewProgress()
 	}
 	app := teachkit.NewAppWith(tb, st, web.Config{TrustedProxies: []string{"127.0.0.1"}})
-	cl := app.Client(tb)
-	r := &costRig{tb: tb, url: app.Srv.URL, http: cl.HTTP, csrf: cl.CSRF()}
+	checker := app.Client(tb)
+	r := &costRig{tb: tb, url: app.Srv.URL, http: app.Client(tb).HTTP, checker: checker.HTTP, csrf: checker.CSRF()}
 	for _, u := range []string{"author", "fan"} {
 		if _, err := app.Social.SignUp(webkit.BG(), u, "password1"); err != nil {
 			tb.Fatal(err)
@@ -99,13 +102,13 @@ func newCostRig(tb testing.TB, st webkit.Stores) (*costRig, []costCase) {
 // not nil (the body then read into nothing, unless JSON is asked for).
 func (r *costRig) do(method, path, body string, c *cost) string {
 	r.tb.Helper()
-	out, _ := r.send(method, path, body, "application/json", c)
+	out, _ := r.send(r.http, method, path, body, "application/json", c)
 	return out
 }
 
 // send is do of a body of the content type given, which also returns where a redirect (303)
 // goes: a page's form answers with one.
-func (r *costRig) send(method, path, body, contentType string, c *cost) (string, string) {
+func (r *costRig) send(client *http.Client, method, path, body, contentType string, c *cost) (string, string) {
 	r.tb.Helper()
 	req, err := http.NewRequest(method, r.url+path, strings.NewReader(body))
 	if err != nil {
@@ -119,7 +122,7 @@ func (r *costRig) send(method, path, body, contentType string, c *cost) (string,
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	before, t0 := m.TotalAlloc, time.Now()
-	res, err := r.http.Do(req)
+	res, err := client.Do(req)
 	if err != nil {
 		r.tb.Fatal(err)
 	}
@@ -156,18 +159,18 @@ func (r *costRig) page(x costCase, c *cost) {
 	case x.check == nil:
 		r.do(http.MethodGet, x.page, "", c)
 	case x.check.Method == http.MethodGet:
-		r.do(http.MethodGet, x.check.URL, "", c)
+		r.send(r.checker, http.MethodGet, x.check.URL, "", "", c)
 	default:
 		form := url.Values{site.CSRFField: {r.csrf}}
 		for k, v := range x.check.Form {
 			form.Set(k, v)
 		}
 		var post cost
-		_, back := r.send(http.MethodPost, x.check.URL, form.Encode(), formType, &post)
+		_, back := r.send(r.checker, http.MethodPost, x.check.URL, form.Encode(), formType, &post)
 		if back == "" {
 			r.tb.Fatalf("%s: the check %s %s went nowhere", x.id, x.check.Method, x.check.URL)
 		}
-		r.do(http.MethodGet, strings.SplitN(back, "#", 2)[0], "", c)
+		r.send(r.checker, http.MethodGet, strings.SplitN(back, "#", 2)[0], "", "", c)
 		c.d, c.bytes, c.ops = c.d+post.d, c.bytes+post.bytes, c.ops+post.ops
 	}
 }
@@ -199,11 +202,13 @@ func (r *costRig) round(x costCase) (page, grade cost) {
 }
 
 // BenchmarkExerciseAgainstItsPage grades each exercise of the course (its model answer, through
-// the API) and reads the lesson page it sits on (with its check run, for an exercise that has
-// one), in turns, and reports per exercise the time
+// the API) and reads the lesson page it sits on, in turns, and reports per exercise the time
 // of a grading over the time of its page (grade/page; at most 1, a grading costs no more than
 // the page), the same of the bytes allocated (bytes-grade/page), and the storage operations of
-// each. Run: go test -run '^$' -bench ExerciseAgainstItsPage ./web/teach/course/
+// each. An exercise with a check is held to it, the page with its run: for it the benchmark
+// also sends the check each round, and reports the grading over it (grade/check,
+// bytes-grade/check, check-ops) beside the grading over the page read alone. Run:
+// go test -run '^$' -bench ExerciseAgainstItsPage -benchtime 40x ./web/teach/course/
 func BenchmarkExerciseAgainstItsPage(b *testing.B) {
 	for _, backend := range []string{"widerow", "memory"} {
 		st := webkit.MemoryStores()
@@ -214,9 +219,16 @@ func BenchmarkExerciseAgainstItsPage(b *testing.B) {
 		for _, x := range cases {
 			b.Run(backend+"/"+x.id, func(b *testing.B) {
 				rig.tb = b
-				var paged, graded cost
+				var paged, checked, graded cost
+				plain := x
+				plain.check = nil
 				for b.Loop() {
-					p, g := rig.round(x)
+					if x.check != nil {
+						var c cost
+						rig.page(x, &c)
+						checked.d, checked.bytes, checked.ops = checked.d+c.d, checked.bytes+c.bytes, c.ops
+					}
+					p, g := rig.round(plain)
 					paged.d, graded.d = paged.d+p.d, graded.d+g.d
 					paged.bytes, graded.bytes = paged.bytes+p.bytes, graded.bytes+g.bytes
 					paged.ops, graded.ops = p.ops, g.ops
@@ -225,6 +237,11 @@ func BenchmarkExerciseAgainstItsPage(b *testing.B) {
 				b.ReportMetric(float64(graded.bytes)/float64(paged.bytes), "bytes-grade/page")
 				b.ReportMetric(float64(paged.ops), "page-ops")
 				b.ReportMetric(float64(graded.ops), "grade-ops")
+				if x.check != nil {
+					b.ReportMetric(float64(graded.d)/float64(checked.d), "grade/check")
+					b.ReportMetric(float64(graded.bytes)/float64(checked.bytes), "bytes-grade/check")
+					b.ReportMetric(float64(checked.ops), "check-ops")
+				}
 			})
 		}
 	}
