@@ -48,6 +48,18 @@ type CourseExercise struct {
 	Choices   []string `json:"choices,omitempty"`
 	Format    string   `json:"format,omitempty"`
 	Reasoning bool     `json:"reasoning_only"`
+	// Check is the request of the lesson's page that runs what the grading runs, for a grading
+	// that does more than reading the page does; absent otherwise.
+	Check *CourseCheck `json:"check,omitempty"`
+}
+
+// CourseCheck is a request of a lesson's page that runs its live part: a GET of URL (its query
+// included), or a POST of Form to URL (with the session's CSRF token, as the page's form sends
+// it), answered by the page showing the run.
+type CourseCheck struct {
+	Method string            `json:"method"`
+	URL    string            `json:"url"`
+	Form   map[string]string `json:"form,omitempty"`
 }
 
 // CourseGrade is the grade of one answer.

@@ -25,7 +25,7 @@ func (a api) Lessons() []web.CourseLesson {
 			cl.Topics = []string{}
 		}
 		for j, e := range l.Exercises {
-			cl.Exercises[j] = web.CourseExercise{ID: e.ID, Kind: string(e.Kind), Prompt: e.Prompt, Choices: e.Choices, Format: e.Format, Reasoning: e.Reasoning}
+			cl.Exercises[j] = web.CourseExercise{ID: e.ID, Kind: string(e.Kind), Prompt: e.Prompt, Choices: e.Choices, Format: e.Format, Reasoning: e.Reasoning, Check: courseCheck(e.Check)}
 		}
 		out[i] = cl
 	}
@@ -70,4 +70,19 @@ func (a api) Progress(ctx context.Context, user string) (web.CourseProgress, err
 		out.Passed = []string{}
 	}
 	return out, nil
+}
+
+// courseCheck is an exercise's check as the API lists it.
+func courseCheck(ch *frame.Check) *web.CourseCheck {
+	if ch == nil {
+		return nil
+	}
+	out := &web.CourseCheck{Method: ch.Method, URL: ch.Path}
+	if len(ch.Form) > 0 {
+		out.Form = make(map[string]string, len(ch.Form))
+		for k := range ch.Form {
+			out.Form[k] = ch.Form.Get(k)
+		}
+	}
+	return out
 }

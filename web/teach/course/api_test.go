@@ -3,6 +3,7 @@ package course_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -127,6 +128,7 @@ func gradeEveryExercise(t *testing.T, st webkit.Stores) {
 			if r.Header.Get("Storage-Ops") == "" || r.Header.Get("Storage-Ops") == "none" {
 				t.Errorf("%s: grading cost the store nothing: %q", ex.ID, r.Header.Get("Storage-Ops"))
 			}
+			sendCheck(t, app, ex)
 		}
 	}
 	if len(ids) < 10 {
@@ -154,5 +156,34 @@ func gradeEveryExercise(t *testing.T, st webkit.Stores) {
 	}
 	if r := apiCall(t, c, http.MethodPost, "/api/v1/exercises/no-such/answers", "", `{"answer":"1"}`, nil); r.Status != http.StatusNotFound {
 		t.Errorf("an unknown exercise: %d %s", r.Status, r.Body)
+	}
+}
+
+// sendCheck sends ex's check, when the course lists one, as the page's browser does: the page
+// with its query, or its form posted (which goes back to the page); either answers. Each check
+// is another browser's, so that the gates' bound on one browser, which the gradings spend, is
+// not what is tested.
+func sendCheck(t *testing.T, app *webkit.App, ex web.CourseExercise) {
+	t.Helper()
+	ch := ex.Check
+	if ch == nil {
+		return
+	}
+	c := app.Client(t)
+	switch ch.Method {
+	case http.MethodGet:
+		if r := c.Get(ch.URL); r.Status != http.StatusOK {
+			t.Errorf("%s: its check GET %s answered %d", ex.ID, ch.URL, r.Status)
+		}
+	case http.MethodPost:
+		form := url.Values{}
+		for k, v := range ch.Form {
+			form.Set(k, v)
+		}
+		if r := c.Post(ch.URL, form); r.Status != http.StatusSeeOther {
+			t.Errorf("%s: its check POST %s answered %d: %s", ex.ID, ch.URL, r.Status, r.Body)
+		}
+	default:
+		t.Errorf("%s: a check of method %q", ex.ID, ch.Method)
 	}
 }

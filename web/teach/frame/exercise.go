@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -55,6 +57,42 @@ type Exercise struct {
 	// answer it cannot read (not a number, not one of the choices) is a domain.ErrInvalid that
 	// says what it expected.
 	Grade func(ctx context.Context, answer string) (Grade, error)
+	// Check is the request of the exercise's page that runs what its grading runs (the
+	// sandbox, the lab's trials, a rehearsal), for a grading that does more than reading the
+	// page does: a learner sends it to watch the same run on the page, and a grading costs no
+	// more than it. Nil when reading the page is the fair comparison.
+	Check *Check
+}
+
+// A Check is a request of a lesson's page that runs its live part: the page with a query
+// (GET, the query in Path), or one of its forms (POST to Path, Form its fields, the CSRF token
+// apart), which answers with the page showing the run.
+type Check struct {
+	Method string
+	Path   string
+	Form   url.Values
+}
+
+// Fields are a POST check's form fields, by name.
+func (c *Check) Fields() [][2]string {
+	names := make([]string, 0, len(c.Form))
+	for k := range c.Form {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	out := make([][2]string, len(names))
+	for i, k := range names {
+		out[i] = [2]string{k, c.Form.Get(k)}
+	}
+	return out
+}
+
+// GetCheck is the check of a page read with a query.
+func GetCheck(path string) *Check { return &Check{Method: http.MethodGet, Path: path} }
+
+// PostCheck is the check of a page's form, its fields form.
+func PostCheck(action string, form url.Values) *Check {
+	return &Check{Method: http.MethodPost, Path: action, Form: form}
 }
 
 // Grade is a grader's verdict on one answer.

@@ -88,6 +88,18 @@ type SandboxStep struct {
 	Ops      []oplog.Op
 }
 
+// CallNames are the step's storage calls in order, each with its column family, its notes
+// apart (as Calls counts them).
+func (st SandboxStep) CallNames() []string {
+	var out []string
+	for _, op := range st.Ops {
+		if op.Kind != oplog.Note && op.Kind != oplog.Divergence {
+			out = append(out, op.Call+" "+op.Family)
+		}
+	}
+	return out
+}
+
 // stepOf is the measured step of log.
 func stepOf(log *oplog.Log) SandboxStep {
 	ops, _ := log.Ops()

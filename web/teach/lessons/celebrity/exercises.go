@@ -51,7 +51,9 @@ func (q sandboxQuestion) setting() string {
 }
 
 func (q sandboxQuestion) exercise(open func() (frame.Scratch, error)) frame.Exercise {
-	e := frame.Exercise{ID: q.id}
+	// The page's sandbox runs the same scenario, and more (the post's rows and the page both),
+	// when asked with the question's threshold and followers: the learner's check.
+	e := frame.Exercise{ID: q.id, Check: frame.GetCheck("/learn/celebrity?threshold=" + strconv.Itoa(q.threshold) + "&followers=" + strconv.Itoa(q.followers) + "#sandbox")}
 	switch q.ask {
 	case askRows:
 		e.Kind, e.Format = frame.Predict, "a whole number"

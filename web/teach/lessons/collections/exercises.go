@@ -3,6 +3,7 @@ package collections
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -164,7 +165,10 @@ func superExercise(lab teaching.ColumnLab) frame.Exercise {
 	for _, f := range teaching.AddressEntry.Fields {
 		fields = append(fields, f.Name)
 	}
+	// The page's form writes the same entry on the engine (an insert a subcolumn) and reads it
+	// back: the learner's check.
 	return frame.Exercise{ID: "collections-4", Kind: frame.Predict, Format: "names, comma-separated, in order",
+		Check: frame.PostCheck("/learn/act/addressbook", url.Values{"change": {string(teaching.OneField)}}),
 		Prompt: "On the engine (the 0.6 model), the lab writes seed 004's entry for John as the super column John of an AddressBook row, a subcolumn per field, in the seed's order: " +
 			strings.Join(fields, ", ") + ". In what order does a read of the super column return its subcolumns?",
 		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {

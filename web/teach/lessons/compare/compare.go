@@ -6,6 +6,9 @@ package compare
 //go:generate go tool templ generate -path .
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
 
@@ -30,9 +33,43 @@ type compareLessonData struct {
 	Backend, Compare string
 	Me               string
 	Post, Page       *frame.Measured
+	// The follow on a scratch node: whether the server has a sandbox, its bounds, the form as
+	// typed (the number of star's posts), what it refused, and the run.
+	Sandbox     bool
+	Bounds      string
+	Posts       string
+	MaxPosts    int
+	FollowError string
+	Follow      *labs.SandboxStep
 }
 
 func showCompareLesson(h *handler, c *gin.Context) (templ.Component, error) {
-	return compareLessonView(compareLessonData{Backend: h.Deps.Backend, Compare: h.Deps.CompareBackend, Me: site.User(c),
-		Post: h.Costs.Post.Load(), Page: h.Costs.Page.Load()}), nil
+	d := compareLessonData{Backend: h.Deps.Backend, Compare: h.Deps.CompareBackend, Me: site.User(c),
+		Post: h.Costs.Post.Load(), Page: h.Costs.Page.Load(),
+		Sandbox: h.Deps.Sandbox != nil, Bounds: h.SandboxGate.Bounds(), Posts: "2", MaxPosts: labs.SandboxMaxPosts}
+	posts, asked := c.GetQuery("posts")
+	if !d.Sandbox || !asked {
+		return compareLessonView(d), nil
+	}
+	d.Posts = posts
+	n, err := strconv.Atoi(strings.TrimSpace(posts))
+	if err != nil || n < 0 || n > labs.SandboxMaxPosts {
+		d.FollowError = "The number of star's tweets is a whole number from 0 to " + strconv.Itoa(labs.SandboxMaxPosts) + ", and “" + posts + "” is not one."
+		return compareLessonView(d), nil
+	}
+	d.Posts = strconv.Itoa(n)
+	leave, err := h.EnterFor(c, h.SandboxGate)
+	if err != nil {
+		return nil, err
+	}
+	defer leave()
+	step, err := labs.RunFollow(c.Request.Context(), h.Deps.Sandbox, n)
+	if err != nil {
+		return nil, err
+	}
+	d.Follow = &step
+	return compareLessonView(d), nil
 }
+
+// followURL is the page with a follow on a scratch node after star's posts.
+func followURL(posts int) string { return "/learn/compare?posts=" + strconv.Itoa(posts) + "#follow" }

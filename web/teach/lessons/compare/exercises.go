@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"twissandra/ports/oplog"
 	"twissandra/web/teach/frame"
 	"twissandra/web/teach/labs"
 )
@@ -34,7 +33,7 @@ func exercises(sandbox func() (frame.Scratch, error), gate *frame.Gate) []frame.
 }
 
 func (q followQuestion) exercise(sandbox func() (frame.Scratch, error)) frame.Exercise {
-	return frame.Exercise{ID: q.id, Kind: frame.Predict, Format: "a whole number",
+	return frame.Exercise{ID: q.id, Kind: frame.Predict, Format: "a whole number", Check: frame.GetCheck(followURL(q.posts)),
 		Prompt: "On a scratch node of the 0.6 model (the widerow side of compare mode), star has posted " + strconv.Itoa(q.posts) +
 			" tweets, and fan1, who follows nobody yet, follows star. How many storage calls does the follow cost, as the footer counts them (its notes apart)?",
 		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
@@ -46,12 +45,7 @@ func (q followQuestion) exercise(sandbox func() (frame.Scratch, error)) frame.Ex
 			if err != nil {
 				return frame.Grade{}, err
 			}
-			var calls []string
-			for _, op := range step.Ops {
-				if op.Kind != oplog.Note && op.Kind != oplog.Divergence {
-					calls = append(calls, op.Call+" "+op.Family)
-				}
-			}
+			calls := step.CallNames()
 			return frame.Grade{Model: strconv.Itoa(step.Calls), Correct: n == step.Calls,
 				Explanation: "The follow ran on a scratch node and cost " + step.Headline + ". In order: " + strings.Join(calls, "; ") +
 					". The 0.6 model keeps the edge twice, in Friends and in Followers, and copies the followee's latest tweets into the new follower's timeline, a read of the userline and, when there is something to copy, a batch more. Compare mode's footer puts the same follow's CQL statements beside them."}, nil

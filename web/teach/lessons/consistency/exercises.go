@@ -3,6 +3,7 @@ package consistency
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"slices"
 	"strconv"
 
@@ -64,7 +65,7 @@ func exercises(lab teaching.ConsistencyLab, gate *frame.Gate) []frame.Exercise {
 }
 
 func (q readLevelQuestion) exercise(lab teaching.ConsistencyLab) frame.Exercise {
-	return frame.Exercise{ID: q.id, Kind: frame.Choose, Choices: slices.Clone(teaching.Levels),
+	return frame.Exercise{ID: q.id, Kind: frame.Choose, Choices: slices.Clone(teaching.Levels), Check: trialsCheck(q.ring, 0, q.trials),
 		Prompt: "Three replicas of a row (a replication factor of 3). A client writes at " + q.write +
 			", then reads right after the write answered. What is the smallest read level that makes every such read return the value just written, whatever the delays?",
 		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
@@ -102,11 +103,24 @@ func (q readLevelQuestion) exercise(lab teaching.ConsistencyLab) frame.Exercise 
 		}}
 }
 
-func ms(us int64) string { return strconv.FormatFloat(float64(us)/1000, 'f', -1, 64) + " ms" }
+// trialsCheck is the lab's form of trials on ring with gap, seeded as the graders seed their
+// trials: posted, it runs the same trials and shows them on the page.
+func trialsCheck(ring teaching.LabRing, gap int64, trials int) *frame.Check {
+	form := url.Values{"gap": {millis(gap)}, "seed": {"1"}, "trials": {strconv.Itoa(trials)}}
+	for i, name := range []string{"delay_a", "delay_b", "delay_c"} {
+		form.Set(name, millis(ring.Delays[i]))
+	}
+	return frame.PostCheck("/models/lab/consistency/trials", form)
+}
+
+// millis writes µs as the lab's form takes them, in milliseconds.
+func millis(us int64) string { return strconv.FormatFloat(float64(us)/1000, 'f', -1, 64) }
+
+func ms(us int64) string { return millis(us) + " ms" }
 
 func (q staleQuestion) exercise(lab teaching.ConsistencyLab) frame.Exercise {
 	d := q.ring.Delays
-	return frame.Exercise{ID: q.id, Kind: frame.Choose, Choices: []string{"yes", "no"},
+	return frame.Exercise{ID: q.id, Kind: frame.Choose, Choices: []string{"yes", "no"}, Check: trialsCheck(q.ring, q.gap, q.trials),
 		Prompt: "Three replicas, A, B and C, " + ms(d[0]) + ", " + ms(d[1]) + " and " + ms(d[2]) + " from the coordinator (each message's delay drawn around it). A client writes at " +
 			q.write + ", then, " + ms(q.gap) + " after the write answered, reads at " + q.read + ". Can the read be stale (answer with an older value than the write it just made)?",
 		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {

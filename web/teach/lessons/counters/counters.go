@@ -12,6 +12,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/gin-gonic/gin"
@@ -77,6 +78,14 @@ type countersData struct {
 	Result           *result
 	Followers        *followerFigures
 	FollowerForm     string
+	// The follow sent again on a scratch node: whether the server has a sandbox, its bounds,
+	// the form as typed, what it refused, and the run.
+	Sandbox       bool
+	SandboxBounds string
+	Sent          string
+	MaxSent       int
+	RetriedError  string
+	Retried       *retriedRun
 }
 
 func showCounters(h *handler, c *gin.Context) (templ.Component, error) {
@@ -105,7 +114,38 @@ func showCounters(h *handler, c *gin.Context) (templ.Component, error) {
 		f := followersOf(c.Request.Context(), h, user)
 		d.Followers = &f
 	}
+	if err := retriedOf(c, h, &d); err != nil {
+		return nil, err
+	}
 	return countersView(d), nil
+}
+
+// retriedOf runs the follow sent again on the sandbox when the query asks for it (sent=, the
+// times the first follower's follow is sent), under the sandbox's gate.
+func retriedOf(c *gin.Context, h *handler, d *countersData) error {
+	d.Sandbox, d.SandboxBounds, d.Sent, d.MaxSent = h.Deps.Sandbox != nil, h.SandboxGate.Bounds(), strconv.Itoa(retriedTimes), maxRetried
+	sent, asked := c.GetQuery("sent")
+	if !d.Sandbox || !asked {
+		return nil
+	}
+	d.Sent = sent
+	n, err := strconv.Atoi(strings.TrimSpace(sent))
+	if err != nil || n < 1 || n > maxRetried {
+		d.RetriedError = "The times " + retriedFollowers[0] + "'s follow is sent are a whole number from 1 to " + strconv.Itoa(maxRetried) + ", and “" + sent + "” is not one."
+		return nil
+	}
+	d.Sent = strconv.Itoa(n)
+	leave, err := h.EnterFor(c, h.SandboxGate)
+	if err != nil {
+		return err
+	}
+	defer leave()
+	r, err := retriedFollow(c.Request.Context(), h.Deps.Sandbox, n)
+	if err != nil {
+		return err
+	}
+	d.Retried = &r
+	return nil
 }
 
 // followersOf reads user's follower count as the store keeps it, then counts their follower

@@ -148,3 +148,21 @@ func slicesOf(result string) []string {
 	}
 	return out
 }
+
+// The page's follow sent again on a scratch node (counters-3's check) reads the count the store
+// keeps: the followers once each, however many times the first one's follow is sent; the
+// follows are in the footer; a number it cannot take is a message on the page.
+func TestCountersLessonSendsAFollowAgainOnAScratchNode(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.MemoryStores())
+	c := app.Client(t)
+	for _, sent := range []string{"1", "3"} {
+		body := html.UnescapeString(c.Get("/learn/counters?sent=" + sent).Body)
+		n, _ := strconv.Atoi(sent)
+		webkit.MustContain(t, body, `id="retried-follow-result"`, "After "+strconv.Itoa(n+1)+" follows sent ("+sent+" of ann's)",
+			`<strong id="retried-follow-count">2</strong> followers for bob`, "batch_mutate")
+	}
+	body := html.UnescapeString(c.Get("/learn/counters?sent=0").Body)
+	webkit.MustContain(t, body, `id="retried-follow-error"`, "a whole number from 1 to 5, and “0” is not one")
+	webkit.MustNotContain(t, body, `id="retried-follow-result"`)
+}

@@ -85,10 +85,58 @@ func mixedQuestion(lab teaching.CounterLab) frame.Exercise {
 		}}
 }
 
+// retriedTimes is how many times the follow question's first follower's follow is sent.
+const retriedTimes = 2
+
+// maxRetried bounds the times the page's form sends the first follower's follow.
+const maxRetried = 5
+
+// retriedRun is a follow sent again on a scratch node: the follows sent, and the follower count
+// the store keeps afterwards.
+type retriedRun struct {
+	Times, Sent int
+	Count       int64
+}
+
+// retriedFollow creates the followed and the followers on a scratch node open opens (the
+// sandbox), sends the first follower's follow times times and the others' once, and reads the
+// follower count the store keeps. The follows and the read go into ctx's log; the users'
+// creation does not. The caller holds the sandbox's gate.
+func retriedFollow(ctx context.Context, open func() (frame.Scratch, error), times int) (retriedRun, error) {
+	r := retriedRun{Times: times}
+	sc, err := open()
+	if err != nil {
+		return r, fmt.Errorf("sandbox: %w", err)
+	}
+	defer func() { _ = sc.Close() }()
+	quiet := oplog.With(ctx, nil)
+	for _, name := range append([]string{followed}, retriedFollowers...) {
+		u := domain.User{ID: uuid.New(), Username: name, PasswordHash: []byte("nobody logs in to a sandbox"), CreatedAt: time.Now().UTC().Truncate(1000)}
+		if err := sc.Users.CreateUser(quiet, u); err != nil {
+			return r, fmt.Errorf("sandbox user %s: %w", name, err)
+		}
+	}
+	for i, name := range retriedFollowers {
+		each := 1
+		if i == 0 {
+			each = times
+		}
+		for range each {
+			if err := sc.Users.Follow(ctx, name, followed, time.Now().UTC().Truncate(1000)); err != nil {
+				return r, fmt.Errorf("sandbox follow: %w", err)
+			}
+			r.Sent++
+		}
+	}
+	r.Count, err = sc.Users.FollowerCount(ctx, followed)
+	return r, err
+}
+
 // followQuestion asks the follower count after a follow sent twice: the grader creates the
-// users on a sandbox, sends the follows, and reads the count the store keeps.
+// users on a sandbox, sends the follows, and reads the count the store keeps. Its check is the
+// page's run of the same (the form's times, retriedTimes).
 func followQuestion(open func() (frame.Scratch, error)) frame.Exercise {
-	return frame.Exercise{ID: "counters-3", Kind: frame.Predict, Format: "a whole number",
+	return frame.Exercise{ID: "counters-3", Kind: frame.Predict, Format: "a whole number", Check: frame.GetCheck(retriedURL(retriedTimes)),
 		Prompt: fmt.Sprintf("On an empty store of this server's 0.6 model, %s follow %s; %s's follow is sent twice, as a client retries a request whose answer it lost. What follower count does the store keep for %s?",
 			strings.Join(retriedFollowers, " and "), followed, retriedFollowers[0], followed),
 		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
@@ -96,33 +144,18 @@ func followQuestion(open func() (frame.Scratch, error)) frame.Exercise {
 			if err != nil {
 				return frame.Grade{}, err
 			}
-			sc, err := open()
-			if err != nil {
-				return frame.Grade{}, fmt.Errorf("sandbox: %w", err)
-			}
-			defer func() { _ = sc.Close() }()
-			quiet := oplog.With(ctx, nil)
-			for _, name := range append([]string{followed}, retriedFollowers...) {
-				u := domain.User{ID: uuid.New(), Username: name, PasswordHash: []byte("nobody logs in to a sandbox"), CreatedAt: time.Now().UTC().Truncate(1000)}
-				if err := sc.Users.CreateUser(quiet, u); err != nil {
-					return frame.Grade{}, fmt.Errorf("sandbox user %s: %w", name, err)
-				}
-			}
-			sent := 0
-			for i, name := range retriedFollowers {
-				for range map[bool]int{true: 2, false: 1}[i == 0] {
-					if err := sc.Users.Follow(ctx, name, followed, time.Now().UTC().Truncate(1000)); err != nil {
-						return frame.Grade{}, fmt.Errorf("sandbox follow: %w", err)
-					}
-					sent++
-				}
-			}
-			count, err := sc.Users.FollowerCount(ctx, followed)
+			r, err := retriedFollow(ctx, open, retriedTimes)
 			if err != nil {
 				return frame.Grade{}, err
 			}
-			return frame.Grade{Correct: int64(n) == count, Model: strconv.FormatInt(count, 10),
+			return frame.Grade{Correct: int64(n) == r.Count, Model: strconv.FormatInt(r.Count, 10),
 				Explanation: fmt.Sprintf("The store keeps %d for %s after %d follows sent. Under the store's lock of the followed author, a follow looks for the follower's column (named by the follower's uuid) in %s's Followers row: a new follower writes it, and the count one more in the User row's followers column, in one batch_mutate; the follow sent again finds the column there and writes nothing. A follow is idempotent; an increment is not.",
-					count, followed, sent, followed)}, nil
+					r.Count, followed, r.Sent, followed)}, nil
 		}}
+}
+
+// retriedURL is the counters page with the follow sent again run, the first follower's follow
+// sent times times.
+func retriedURL(times int) string {
+	return "/learn/counters?sent=" + strconv.Itoa(times) + "#retried-follow"
 }

@@ -94,7 +94,7 @@ func stepsSaid(runs []teaching.PathRun) string {
 }
 
 func (q filesQuestion) exercise(s teaching.StorageEngine) frame.Exercise {
-	return frame.Exercise{ID: q.id, Kind: frame.Predict, Prompt: q.prompt, Format: "a whole number",
+	return frame.Exercise{ID: q.id, Kind: frame.Predict, Prompt: q.prompt, Format: "a whole number", Check: rehearsalCheck(q.steps),
 		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
 			n, err := frame.AnswerInt(answer)
 			if err != nil {
@@ -123,7 +123,7 @@ const (
 )
 
 func (q whereQuestion) exercise(s teaching.StorageEngine) frame.Exercise {
-	return frame.Exercise{ID: q.id, Kind: frame.Choose, Prompt: q.prompt, Choices: []string{inMemtable, inTable},
+	return frame.Exercise{ID: q.id, Kind: frame.Choose, Prompt: q.prompt, Choices: []string{inMemtable, inTable}, Check: rehearsalCheck(q.steps),
 		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
 			runs, err := s.Rehearse(ctx, q.steps)
 			if err != nil {
@@ -140,11 +140,15 @@ func (q whereQuestion) exercise(s teaching.StorageEngine) frame.Exercise {
 		}}
 }
 
+func (q graceQuestion) steps() []teaching.PathStep {
+	return []teaching.PathStep{write, flush, deleteReceived(q.ago), merge}
+}
+
 func (q graceQuestion) exercise(s teaching.StorageEngine) frame.Exercise {
-	return frame.Exercise{ID: q.id, Kind: frame.Choose, Choices: []string{"yes", "no"},
+	return frame.Exercise{ID: q.id, Kind: frame.Choose, Choices: []string{"yes", "no"}, Check: rehearsalCheck(q.steps()),
 		Prompt: "On an empty node whose GCGraceSeconds is ten days (864000, 0.6's default and Cassandra's): write a column and flush, then delete it, the node receiving the delete " + days(q.ago) + " ago, and compact. Does the node still store the column's tombstone after the compaction?",
 		Grade: func(ctx context.Context, answer string) (frame.Grade, error) {
-			runs, err := s.Rehearse(ctx, []teaching.PathStep{write, flush, deleteReceived(q.ago), merge})
+			runs, err := s.Rehearse(ctx, q.steps())
 			if err != nil {
 				return frame.Grade{}, err
 			}

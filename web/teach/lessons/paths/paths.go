@@ -28,6 +28,7 @@ func Lesson(lh *labs.Handler) frame.Lesson {
 		Routes: func(g *gin.RouterGroup) {
 			g.POST("learn/paths/act", h.Admit(h.LabGate), h.act)
 			g.POST("learn/paths/node", h.Admit(h.LabGate), h.watch)
+			g.POST("learn/paths/rehearse", h.Admit(h.LabGate), h.rehearse)
 		},
 		Topics:    []string{"write-path", "read-path", "commit log", "memtable", "sstables", "compaction", "tombstones", "caches"},
 		Exercises: append(exercises(h.Deps.Storage, h.LabGate), nodeExercises(h.Deps.NodeViews, h.LabGate)...)}
@@ -37,8 +38,9 @@ func Lesson(lh *labs.Handler) frame.Lesson {
 // browser's last action.
 type handler struct {
 	*labs.Handler
-	runs    frame.LastRuns[teaching.PathRun]
-	watches frame.LastRuns[teaching.ViewsRun]
+	runs       frame.LastRuns[teaching.PathRun]
+	watches    frame.LastRuns[teaching.ViewsRun]
+	rehearsals frame.LastRuns[rehearsal]
 }
 
 type pathsData struct {
@@ -58,6 +60,11 @@ type pathsData struct {
 	NodeSide  string // "" on the cql3 backend, else compare mode's note
 	NodeBound string
 	Watch     *teaching.ViewsRun
+	// The rehearsal's form (as last sent) and the browser's last rehearsal.
+	RehearseSteps, RehearseDays string
+	RehearseBounds              string
+	MaxSteps, MaxDays           int
+	Rehearsal                   *rehearsal
 }
 
 // figureRow is one figure of the engine: its name, what it counts, and its value before and
@@ -86,6 +93,13 @@ func showPaths(h *handler, c *gin.Context) (templ.Component, error) {
 	}
 	if !d.Available {
 		return pathsView(d), nil
+	}
+	d.RehearseSteps, d.RehearseDays, d.MaxSteps, d.MaxDays = defaultRehearsal, defaultDays, teaching.MaxPathSteps, maxReceivedDays
+	d.RehearseBounds = "Every rehearsal: " + h.LabGate.Bounds()
+	if id != "" {
+		if r, ok := h.rehearsals.Get(id); ok {
+			d.Rehearsal, d.RehearseSteps, d.RehearseDays = &r, r.Steps, r.Days
+		}
 	}
 	ctx := c.Request.Context()
 	if id != "" {

@@ -125,3 +125,38 @@ func TestPathsLessonOnNode(t *testing.T) {
 		t.Errorf("the footer does not list the node's statements on its side:\n%s", action)
 	}
 }
+
+// The page rehearses the steps asked on a node of its own and shows each step's figures; steps
+// it cannot read are refused with a message on the page, not a 500.
+func TestPathsRehearsalOnThePage(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.WiderowStores(t))
+	c := app.Client(t)
+	webkit.MustContain(t, c.Get("/learn/paths").Body, `id="rehearse-form"`, `value="write flush flush"`)
+	r := c.Post("/learn/paths/rehearse", url.Values{"steps": {"write flush write flush compact"}, "days": {"0"}})
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/learn/paths#rehearsal" {
+		t.Fatalf("rehearsal: %d %q\n%s", r.Status, r.Header.Get("Location"), r.Body)
+	}
+	body := html.UnescapeString(c.Get("/learn/paths").Body)
+	webkit.MustContain(t, body, `id="rehearse-steps-run"`, `data-action="compact"`, "flushes 0 → 1", "flushes 1 → 2", "2 → 1 files, 1 in L6", ".sst in L6", `value="write flush write flush compact"`)
+	// After an answer, the exercise offers its check: the rehearsal of its own steps.
+	if r := c.Post("/learn/exercises/paths-1", url.Values{"answer": {"7"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("answer: %d\n%s", r.Status, r.Body)
+	}
+	body = c.Get("/learn/paths").Body
+	webkit.MustContain(t, body, `id="ex-paths-1-verdict"`, `action="/learn/paths/rehearse" class="exercise-watch" id="ex-paths-1-watch"`, `name="steps" value="write flush flush"`)
+	if strings.Contains(body, `id="ex-paths-2-watch"`) {
+		t.Errorf("an exercise not yet answered offers its check")
+	}
+	for says, bad := range map[string]url.Values{
+		`"fsync" is no step`:                       {"steps": {"write fsync"}, "days": {"0"}},
+		"a rehearsal takes 1 to 12 steps":          {"steps": {" "}, "days": {"0"}},
+		"a whole number from 0 to 365, not \"-1\"": {"steps": {"write delete"}, "days": {"-1"}},
+	} {
+		r := c.Post("/learn/paths/rehearse", bad)
+		if r.Status != http.StatusSeeOther {
+			t.Fatalf("%v: %d\n%s", bad, r.Status, r.Body)
+		}
+		webkit.MustContain(t, html.UnescapeString(c.Get("/learn/paths").Body), says)
+	}
+}
