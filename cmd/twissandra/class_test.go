@@ -145,13 +145,18 @@ func TestClassLoadTwentyLearners(t *testing.T) {
 	checkClass(t, res, 20)
 }
 
-// The long run (make heavy): 200 learners for three minutes at a human's pace, on one widerow
-// server, then on three servers over one cql3 node (with TWISSANDRA_CQL_HOSTS).
+// The long run (make heavy): 200 learners for three minutes (TWISSANDRA_CLASS_DURATION) at a
+// human's pace, on one widerow server, then on three servers over one cql3 node (with
+// TWISSANDRA_CQL_HOSTS).
 func TestClassLoadHeavy(t *testing.T) {
 	if os.Getenv("TWISSANDRA_HEAVY") == "" {
 		t.Skip("the class of 200 runs for minutes: set TWISSANDRA_HEAVY=1 (make heavy)")
 	}
-	long := []string{"--learners", "200", "--duration", "3m", "--think", "15s"}
+	d := "3m"
+	if v := os.Getenv("TWISSANDRA_CLASS_DURATION"); v != "" {
+		d = v
+	}
+	long := []string{"--learners", "200", "--duration", d, "--think", "15s"}
 	t.Run("widerow", func(t *testing.T) {
 		dir := t.TempDir()
 		seedArticles(t, dir)
