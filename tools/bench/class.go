@@ -575,7 +575,7 @@ func (l *learner) visit(ctx context.Context, ls classLesson) bool {
 		if !l.pace(ctx) {
 			return false
 		}
-		l.submit(ctx, ls, f)
+		l.submit(ctx, f)
 	}
 	if !l.pace(ctx) {
 		return false
@@ -772,7 +772,7 @@ func liveForms(page string) []form {
 }
 
 // submit sends one of a lesson's forms, the learner's tag in its text fields.
-func (l *learner) submit(ctx context.Context, ls classLesson, f form) {
+func (l *learner) submit(ctx context.Context, f form) {
 	v := url.Values{}
 	for k, vs := range f.fields {
 		v[k] = slices.Clone(vs)
@@ -1063,11 +1063,9 @@ func (r *classRun) result(elapsed time.Duration) ClassResult {
 	res.ActionP50, res.ActionP99 = ms(percentile(r.actions, 0.5)), ms(percentile(r.actions, 0.99))
 	slices.Sort(r.accounts)
 	res.AccountP50, res.AccountP99 = ms(percentile(r.accounts, 0.5)), ms(percentile(r.accounts, 0.99))
-	res.Console = ClassConsole{Offered: r.languagesLocked(), Skipped: r.skipped, Sandboxes: len(r.used)}
+	res.Console = ClassConsole{Offered: r.languages(), Skipped: r.skipped, Sandboxes: len(r.used)}
 	return res
 }
-
-func (r *classRun) languagesLocked() []string { return r.languages() }
 
 // checkSandboxes waits the consoles' idle bound after the run, then asks each learner's
 // sandbox, through GET /api/v1/console (which makes nothing), whether it still holds the
