@@ -7,6 +7,7 @@
 //	twissandra migrate [flags] copy everything from one backend to another
 //	twissandra bench [flags]   load-test a running server and plot the results
 //	twissandra abuse [flags]   a bystander's latency while one address does its worst at each gate
+//	twissandra class-load [flags] a class from one address walks the course: refusals, leaks, times
 //	twissandra version         print the version
 package main
 
@@ -46,6 +47,7 @@ Usage:
   twissandra fill-lines [flags]  cql3: fill the line rows written before the query-first tables
   twissandra bench [flags]     load-test a running server (loopback) and plot latency and throughput
   twissandra abuse [flags]     one address does its worst at each anonymous gate of a running server (loopback) while a bystander reads: its latency against idle
+  twissandra class-load [flags]  a class of learners from one address walks the course of a running server (loopback): refusals, leaks, times, CPU
   twissandra celebrity [flags] measure posts to 100 ... 1,000,000 followers, pushed and hybrid, and plot them
   twissandra celebrity --simulate  price push, pull, fixed thresholds, the per pair rule and skipping dormant followers over a Twitter-shaped graph
   twissandra version           print the version
@@ -87,6 +89,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = celebrityCmd(ctx, rest, stdout, stderr)
 	case "abuse":
 		err = abuseCmd(ctx, rest, stdout, stderr)
+	case "class-load":
+		err = classLoadCmd(ctx, rest, stdout, stderr)
 	case "version", "--version", "-version", "-v":
 		fmt.Fprintln(stdout, "twissandra", versionString())
 	case "help", "-h", "--help":
