@@ -99,7 +99,20 @@ func (e *LabBusyError) Error() string {
 }
 
 // Is makes a busy lab a kind of teaching.ErrTooManyTrials, which the lesson tells the learner.
-func (e *LabBusyError) Is(target error) bool { return target == teaching.ErrTooManyTrials }
+func (e *LabBusyError) Is(target error) bool {
+	return target == teaching.ErrTooManyTrials || target == domain.ErrTooManyAttempts
+}
+
+// As lets a busy lab be read as a *domain.RetryError, so that wherever a lab's run is refused (a
+// lesson's form, an exercise graded through the API) the one error mapping answers 429 with
+// Retry-After, never a 500.
+func (e *LabBusyError) As(target any) bool {
+	t, ok := target.(**domain.RetryError)
+	if ok {
+		*t = &domain.RetryError{After: (e.After/time.Second + 1) * time.Second, Message: e.Error()}
+	}
+	return ok
+}
 
 // trialLimiter allows each client labTrials trials in any minute.
 type trialLimiter struct {
