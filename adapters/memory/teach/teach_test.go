@@ -43,3 +43,5 @@ func TestClaimsContract(t *testing.T) {
 }
 
 func TestProgressContract(t *testing.T) { teachingtest.RunProgress(t, teach.NewProgress()) }
+
+func TestClassBookContract(t *testing.T) { teachingtest.RunClassBook(t, teach.NewClassBook(nil)) }
