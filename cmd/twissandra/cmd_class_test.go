@@ -1,0 +1,59 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+const classToken = "the-instructor-secret-of-tests"
+
+// `class accounts` makes a class's accounts through a running memory server (which nothing can
+// preload) and prints them as CSV; each logs in; `roster` lists them; `reset` wants its
+// confirmation and clears the class; a wrong token is the server's message.
+func TestClassCommandOnAMemoryServer(t *testing.T) {
+	addr := startServe(t, "--instructor-token", classToken)
+	url := "http://" + addr
+	out := mustRun(t, "class", "accounts", "--url", url, "--instructor-token", classToken, "--class", "lab7", "--n", "3")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 || lines[0] != "username,password" {
+		t.Fatalf("accounts printed:\n%s", out)
+	}
+	for i, l := range lines[1:] {
+		user, pw, ok := strings.Cut(l, ",")
+		if want := "lab7_00" + string(rune('1'+i)); !ok || user != want || len(pw) < 12 {
+			t.Fatalf("line %d: %q, want %s,<password>", i+1, l, want)
+		}
+		body, _ := json.Marshal(map[string]string{"username": user, "password": pw})
+		res, err := http.Post(url+"/api/v1/sessions", "application/json", strings.NewReader(string(body)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Fatalf("log in %s: %d", user, res.StatusCode)
+		}
+	}
+	roster := mustRun(t, "class", "roster", "--url", url, "--instructor-token", classToken, "--class", "lab7")
+	if !strings.Contains(roster, "lab7_001") || !strings.Contains(roster, "lab7_003") || !strings.Contains(roster, "0/") {
+		t.Fatalf("roster:\n%s", roster)
+	}
+	if code, _, errOut := runCmd(t, "class", "reset", "--url", url, "--instructor-token", classToken, "--class", "lab7"); code != 1 || !strings.Contains(errOut, "--confirm lab7") {
+		t.Fatalf("reset without --confirm: exit %d: %s", code, errOut)
+	}
+	if out := mustRun(t, "class", "reset", "--url", url, "--instructor-token", classToken, "--class", "lab7", "--confirm", "lab7"); !strings.Contains(out, "3 learners") {
+		t.Fatalf("reset:\n%s", out)
+	}
+	if code, _, errOut := runCmd(t, "class", "roster", "--url", url, "--instructor-token", "not-the-instructor-secret", "--class", "lab7"); code != 1 || !strings.Contains(errOut, "401: wrong instructor token") {
+		t.Fatalf("a wrong token: exit %d: %s", code, errOut)
+	}
+}
+
+// A server refuses an instructor's token too short to be a secret.
+func TestInstructorTokenTooShort(t *testing.T) {
+	code, _, errOut := runCmd(t, "serve", "--backend", "memory", "--addr", "127.0.0.1:0", "--instructor-token", "short")
+	if code == 0 || !strings.Contains(errOut, "--instructor-token must be at least 16 characters") {
+		t.Fatalf("a short token: exit %d: %s", code, errOut)
+	}
+}
