@@ -3,15 +3,18 @@ package teach
 import (
 	"context"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
 	"twissandra/domain"
+	"twissandra/ports/oplog"
 	"twissandra/ports/teaching"
 )
 
 // ClassBook keeps the classes and their learners' activity (teaching.ClassBook) in maps, for as
-// long as the process lives.
+// long as the process lives. Each call is one operation in the request's log, as the memory
+// store's are: "slice classes class1 -> 30 members", "put activity user:ann".
 type ClassBook struct {
 	mu       sync.Mutex
 	classes  map[string][]string // sorted
@@ -44,6 +47,7 @@ func (b *ClassBook) Enrol(ctx context.Context, class string, users []string) err
 		return domain.Invalid("class", "holds at most %d accounts", teaching.ClassMax)
 	}
 	b.classes[class] = m
+	record(ctx, oplog.Write, "put", "classes", "put classes "+class+" +"+strconv.Itoa(len(users))+" members")
 	return nil
 }
 
@@ -54,7 +58,9 @@ func (b *ClassBook) Members(ctx context.Context, class string) ([]string, error)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return slices.Clone(b.classes[class]), nil
+	m := slices.Clone(b.classes[class])
+	record(ctx, oplog.Read, "slice", "classes", "slice classes "+class+" -> "+strconv.Itoa(len(m))+" members")
+	return m, nil
 }
 
 // Touch implements teaching.ClassBook.
@@ -73,6 +79,7 @@ func (b *ClassBook) Touch(ctx context.Context, learner, kind string) error {
 		a.Statements++
 	}
 	b.activity[learner] = a
+	record(ctx, oplog.Write, "put", "activity", "put activity "+learner)
 	return nil
 }
 
@@ -83,6 +90,7 @@ func (b *ClassBook) Activity(ctx context.Context, learner string) (teaching.Acti
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	record(ctx, oplog.Read, "get", "activity", "get activity "+learner)
 	return b.activity[learner], nil
 }
 
@@ -94,5 +102,19 @@ func (b *ClassBook) ForgetActivity(ctx context.Context, learner string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	delete(b.activity, learner)
+	record(ctx, oplog.Write, "delete", "activity", "delete activity "+learner)
 	return nil
+}
+
+// record counts a call in the request's operation log, with its text where the log wants it.
+func record(ctx context.Context, kind oplog.Kind, call, family, text string) {
+	r := oplog.From(ctx)
+	if r == nil {
+		return
+	}
+	op := oplog.Op{Model: "memory", Kind: kind, Call: call}
+	if oplog.Detailed(ctx) {
+		op.Family, op.Text = family, text
+	}
+	r.Record(op)
 }
