@@ -78,6 +78,8 @@ func backends(t *testing.T) map[string]func(*testing.T) webkit.Stores {
 	return map[string]func(*testing.T) webkit.Stores{
 		"memory":  func(*testing.T) webkit.Stores { return webkit.MemoryStores() },
 		"widerow": func(t *testing.T) webkit.Stores { return webkit.WiderowStores(t) },
+		// on the node (TWISSANDRA_CQL_HOSTS); skipped loudly without one
+		"cql3": func(t *testing.T) webkit.Stores { st, _ := webkit.CQL3Stores(t); return st },
 	}
 }
 
@@ -238,5 +240,31 @@ func TestClassEndToEnd(t *testing.T) {
 				t.Fatalf("a bad class name: %d %s", r.Status, r.Body)
 			}
 		})
+	}
+}
+
+// On cql3 several servers over one cluster show one roster: accounts made on one, a learner's
+// lessons and console statements on another, the roster and the reset on a third.
+func TestOneRosterAcrossServers(t *testing.T) {
+	cq, _ := webkit.CQL3Stores(t)
+	st := webkit.WithClasses(cq, token)
+	a, b, c := teachkit.NewApp(t, st), teachkit.NewApp(t, st), teachkit.NewApp(t, st)
+	accounts := makeAccounts(t, a.Client(t), "multi", 1)
+	ann := b.Client(t)
+	logIn(t, ann, accounts[0])
+	slug := frame.Course()[0].Slug
+	ann.LessonPage("/learn/" + slug)
+	if err := st.Classes.Touch(webkit.BG(), "user:"+accounts[0].Username, "console cql"); err != nil {
+		t.Fatal(err)
+	}
+	r := roster(t, c.Client(t), "multi")
+	if len(r.Learners) != 1 || r.Learners[0].LessonsVisited != 1 || r.Learners[0].Statements != 1 || r.Learners[0].LastAction != "console cql" {
+		t.Fatalf("the roster on a third server: %+v", r)
+	}
+	if rr, _ := api(t, c.Client(t), http.MethodPost, "/api/v1/class/multi/reset", token, nil); rr.Status != http.StatusOK {
+		t.Fatalf("reset: %d %s", rr.Status, rr.Body)
+	}
+	if r := roster(t, a.Client(t), "multi"); r.Learners[0].LessonsVisited != 0 || r.Learners[0].Statements != 0 {
+		t.Fatalf("after the reset, on the first server: %+v", r.Learners[0])
 	}
 }
