@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"twissandra/ports/teaching"
 	"twissandra/web"
 	"twissandra/web/teach/class"
 )
@@ -41,7 +42,7 @@ func classCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&name, "class", "", "the class: 1 to 16 ASCII letters, digits or underscores; its accounts are <class>_001, <class>_002, ...")
 	switch verb {
 	case "accounts":
-		fs.IntVar(&n, "n", 30, fmt.Sprintf("how many accounts to make (1 to %d a call)", class.AccountsMax))
+		fs.IntVar(&n, "n", 30, fmt.Sprintf("how many accounts to make (1 to %d, a class's most), asked of the server %d at a time", teaching.ClassMax, accountsBatch))
 	case "reset":
 		fs.StringVar(&confirm, "confirm", "", "the class's name again: the reset clears its learners' progress and activity")
 	case "roster":
@@ -71,11 +72,22 @@ func classCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	path := "/api/v1/class/" + url.PathEscape(name)
 	switch verb {
 	case "accounts":
-		var out web.ClassAccounts
-		if err := classCall(ctx, base, token, http.MethodPost, path+"/accounts", map[string]int{"n": n}, &out); err != nil {
-			return err
+		if n < 1 || n > teaching.ClassMax {
+			return fmt.Errorf("--n %d: want 1 to %d accounts", n, teaching.ClassMax)
 		}
-		fmt.Fprint(stdout, class.CSV(out.Accounts))
+		// A few at a time, each a short request (every account is a bcrypt hash), printed as
+		// they come: what an error stops, the accounts made before it are printed.
+		var made []web.ClassAccount
+		for len(made) < n {
+			var out web.ClassAccounts
+			err := classCall(ctx, base, token, http.MethodPost, path+"/accounts", map[string]int{"n": min(accountsBatch, n-len(made))}, &out)
+			if err != nil {
+				fmt.Fprint(stdout, class.CSV(made))
+				return fmt.Errorf("after %d of %d accounts: %w", len(made), n, err)
+			}
+			made = append(made, out.Accounts...)
+		}
+		fmt.Fprint(stdout, class.CSV(made))
 	case "roster":
 		var out web.ClassRoster
 		if err := classCall(ctx, base, token, http.MethodGet, path, nil, &out); err != nil {
@@ -110,6 +122,9 @@ func classCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	return nil
 }
+
+// accountsBatch is how many accounts one request of `class accounts` asks for.
+const accountsBatch = 25
 
 const classUsage = `Usage:
   twissandra class accounts --class NAME --n 30   make N accounts and print them as CSV (username,password)

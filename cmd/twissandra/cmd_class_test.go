@@ -20,6 +20,11 @@ func TestClassCommandOnAMemoryServer(t *testing.T) {
 	if len(lines) != 4 || lines[0] != "username,password" {
 		t.Fatalf("accounts printed:\n%s", out)
 	}
+	// More than a request's batch: asked in turns, numbered on, printed as one list.
+	more := mustRun(t, "class", "accounts", "--url", url, "--instructor-token", classToken, "--class", "lab8", "--n", "27")
+	if ls := strings.Split(strings.TrimSpace(more), "\n"); len(ls) != 28 || !strings.HasPrefix(ls[27], "lab8_027,") || strings.Count(more, "username,password") != 1 {
+		t.Fatalf("27 accounts printed:\n%s", more)
+	}
 	for i, l := range lines[1:] {
 		user, pw, ok := strings.Cut(l, ",")
 		if want := "lab7_00" + string(rune('1'+i)); !ok || user != want || len(pw) < 12 {
