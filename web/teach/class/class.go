@@ -22,6 +22,7 @@ import (
 
 	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
+	"golang.org/x/sync/errgroup"
 
 	"twissandra/domain"
 	"twissandra/ports/teaching"
@@ -87,12 +88,13 @@ func (h *handler) Roster(ctx context.Context, class string) (web.ClassRoster, er
 	if err != nil {
 		return web.ClassRoster{}, err
 	}
-	for _, u := range members {
+	out.Learners = make([]web.ClassLearner, len(members))
+	err = each(ctx, members, func(ctx context.Context, i int, u string) error {
 		l := web.ClassLearner{Username: u, Visited: []string{}, Passed: []string{}}
 		if h.Deps.Progress != nil {
 			p, err := h.Deps.Progress.Progress(ctx, u)
 			if err != nil {
-				return web.ClassRoster{}, err
+				return err
 			}
 			l.Visited, l.Passed = append(l.Visited, p.Visited...), append(l.Passed, p.Passed...)
 			for _, s := range p.Visited {
@@ -104,16 +106,34 @@ func (h *handler) Roster(ctx context.Context, class string) (web.ClassRoster, er
 		}
 		a, err := h.Deps.Classes.Activity(ctx, "user:"+u)
 		if err != nil {
-			return web.ClassRoster{}, err
+			return err
 		}
 		l.LastAction, l.Statements = a.Last, a.Statements
 		if !a.At.IsZero() {
 			at := a.At.UTC()
 			l.LastAt = &at
 		}
-		out.Learners = append(out.Learners, l)
+		out.Learners[i] = l
+		return nil
+	})
+	if err != nil {
+		return web.ClassRoster{}, err
 	}
 	return out, nil
+}
+
+// concurrency is how many learners a roster or a reset reads or clears at once: a class of
+// 200 on a node is 400 reads, which one at a time took 0.8 to 1.6 s.
+const concurrency = 16
+
+// each runs fn on every member, concurrency at a time; the first error stops the rest.
+func each(ctx context.Context, members []string, fn func(ctx context.Context, i int, u string) error) error {
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(concurrency)
+	for i, u := range members {
+		g.Go(func() error { return fn(ctx, i, u) })
+	}
+	return g.Wait()
 }
 
 // MakeAccounts implements web.Class: n accounts numbered on from the class's last, each signed
@@ -187,15 +207,16 @@ func (h *handler) Reset(ctx context.Context, class string) (web.ClassReset, erro
 	if err != nil {
 		return web.ClassReset{}, err
 	}
-	for _, u := range members {
+	err = each(ctx, members, func(ctx context.Context, _ int, u string) error {
 		if h.Deps.Progress != nil {
 			if err := h.Deps.Progress.ForgetProgress(ctx, u); err != nil {
-				return web.ClassReset{}, err
+				return err
 			}
 		}
-		if err := h.Deps.Classes.ForgetActivity(ctx, "user:"+u); err != nil {
-			return web.ClassReset{}, err
-		}
+		return h.Deps.Classes.ForgetActivity(ctx, "user:"+u)
+	})
+	if err != nil {
+		return web.ClassReset{}, err
 	}
 	return web.ClassReset{Class: class, Learners: len(members), Left: Left}, nil
 }

@@ -1,15 +1,20 @@
 package class_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"twissandra/internal/testkit/teachkit"
 	"twissandra/internal/testkit/webkit"
+	"twissandra/ports/teaching"
 	"twissandra/web"
 	"twissandra/web/teach/frame"
 )
@@ -266,5 +271,37 @@ func TestOneRosterAcrossServers(t *testing.T) {
 	}
 	if r := roster(t, a.Client(t), "multi"); r.Learners[0].LessonsVisited != 0 || r.Learners[0].Statements != 0 {
 		t.Fatalf("after the reset, on the first server: %+v", r.Learners[0])
+	}
+}
+
+// meetingProgress is a ProgressStore whose reads wait for one another: each Progress returns
+// only once two have come, and fails if a second never comes while the first waits.
+type meetingProgress struct {
+	teaching.ProgressStore
+	n   *atomic.Int32
+	met chan struct{}
+}
+
+func (m meetingProgress) Progress(ctx context.Context, user string) (teaching.Progress, error) {
+	if m.n.Add(1) == 2 {
+		close(m.met)
+	}
+	select {
+	case <-m.met:
+	case <-time.After(10 * time.Second):
+		return teaching.Progress{}, errors.New("no second read came while this one waited: the roster reads one learner at a time")
+	}
+	return m.ProgressStore.Progress(ctx, user)
+}
+
+// The roster reads its learners several at once (a class of 200 on a node is 400 reads).
+func TestRosterReadsLearnersAtOnce(t *testing.T) {
+	st := webkit.WithClasses(webkit.MemoryStores(), token)
+	st.Progress = meetingProgress{ProgressStore: st.Progress, n: new(atomic.Int32), met: make(chan struct{})}
+	app := teachkit.NewApp(t, st)
+	c := app.Client(t)
+	makeAccounts(t, c, "pair", 2)
+	if r := roster(t, c, "pair"); len(r.Learners) != 2 || r.Learners[0].Username != "pair_001" || r.Learners[1].Username != "pair_002" {
+		t.Fatalf("roster: %+v", r)
 	}
 }
