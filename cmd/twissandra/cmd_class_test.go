@@ -2,7 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/cookiejar"
+	neturl "net/url"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -60,5 +64,52 @@ func TestInstructorTokenTooShort(t *testing.T) {
 	code, _, errOut := runCmd(t, "serve", "--backend", "memory", "--addr", "127.0.0.1:0", "--instructor-token", "short")
 	if code == 0 || !strings.Contains(errOut, "--instructor-token must be at least 16 characters") {
 		t.Fatalf("a short token: exit %d: %s", code, errOut)
+	}
+}
+
+// Every backend's serve wires the ClassBook and the progress store: on widerow and on the node,
+// a learner's lesson shows on the roster, and the reset clears it.
+func TestClassOnEachServedBackend(t *testing.T) {
+	for _, backend := range []string{"widerow", "cql3"} {
+		t.Run(backend, func(t *testing.T) {
+			args := []string{"--backend", backend, "--instructor-token", classToken}
+			if backend == "widerow" {
+				args = append(args, "--data-dir", t.TempDir())
+			} else {
+				hosts, port, ks := cqlKeyspace(t)
+				args = append(args, cqlFlags("", hosts, port, ks)...)
+			}
+			url := "http://" + startServer(t, args...).addr
+			out := mustRun(t, "class", "accounts", "--url", url, "--instructor-token", classToken, "--class", "k", "--n", "1")
+			user, pw, _ := strings.Cut(strings.Split(strings.TrimSpace(out), "\n")[1], ",")
+			jar, _ := cookiejar.New(nil)
+			browser := &http.Client{Jar: jar}
+			page := func(path string) string {
+				res, err := browser.Get(url + path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer res.Body.Close()
+				b, _ := io.ReadAll(res.Body)
+				return string(b)
+			}
+			csrf := regexp.MustCompile(`name="csrf_token" value="([^"]+)"`).FindStringSubmatch(page("/login"))
+			if csrf == nil {
+				t.Fatal("no CSRF token on /login")
+			}
+			res, err := browser.PostForm(url+"/login", neturl.Values{"username": {user}, "password": {pw}, "csrf_token": {csrf[1]}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			page("/learn/primer")
+			if roster := mustRun(t, "class", "roster", "--url", url, "--instructor-token", classToken, "--class", "k"); !regexp.MustCompile(`k_001\s+1/\d+\s+0/\d+\s+lesson primer\s`).MatchString(roster) {
+				t.Fatalf("roster after %s's lesson:\n%s", user, roster)
+			}
+			mustRun(t, "class", "reset", "--url", url, "--instructor-token", classToken, "--class", "k", "--confirm", "k")
+			if roster := mustRun(t, "class", "roster", "--url", url, "--instructor-token", classToken, "--class", "k"); !regexp.MustCompile(`k_001\s+0/\d+\s+0/\d+\s+-\s+-\s+0\n`).MatchString(roster) {
+				t.Fatalf("roster after the reset:\n%s", roster)
+			}
+		})
 	}
 }
