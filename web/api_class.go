@@ -6,7 +6,6 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"net/http"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -156,11 +155,8 @@ func (s *Server) classRoutes() {
 
 // requireInstructor lets a request with the instructor's token as its bearer through.
 func (s *Server) requireInstructor(c *gin.Context) {
-	given, ok := strings.CutPrefix(c.GetHeader("Authorization"), "Bearer ")
-	if !ok {
-		given = ""
-	}
-	if err := s.CheckInstructor(c, strings.TrimSpace(given)); err != nil {
+	given, _ := bearerToken(c.GetHeader("Authorization")) // none or malformed: ""
+	if err := s.CheckInstructor(c, given); err != nil {
 		s.WriteError(c, err)
 		return
 	}

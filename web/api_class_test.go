@@ -93,7 +93,14 @@ func TestRightInstructorTokenNeverCounts(t *testing.T) {
 			t.Fatalf("call %d with the right token: %d %s", i+1, rec.Code, rec.Body)
 		}
 	}
-	if fc.resets != 3*InstructorLimits.PerAddress {
+	req := httptest.NewRequest(http.MethodPost, "/api/v1/class/c/reset", nil)
+	req.Header.Set("Authorization", "bearer "+instructorSecret) // the scheme is case-insensitive (RFC 9110)
+	rec := httptest.NewRecorder()
+	e.srv.Engine.ServeHTTP(rec, req)
+	if rec.Code != http.StatusOK {
+		t.Fatalf("a lower-case scheme: %d %s", rec.Code, rec.Body)
+	}
+	if fc.resets != 3*InstructorLimits.PerAddress+1 {
 		t.Fatalf("%d resets", fc.resets)
 	}
 }
