@@ -166,11 +166,20 @@ func TestClassEndToEnd(t *testing.T) {
 				ann.LessonPage("/learn/" + l.Slug)
 			}
 			bob.LessonPage("/learn/" + lessons[0].Slug)
-			zed.LessonPage("/learn/" + lessons[0].Slug)
 			// A console statement, as the console's web layer records it.
 			if err := st.Classes.Touch(webkit.BG(), "user:"+accounts[1].Username, "console cql"); err != nil {
 				t.Fatal(err)
 			}
+			// ann passes an exercise on its form; bob, after his statement, one through the API with
+			// his token.
+			if r := ann.Post("/learn/exercises/time-1", url.Values{"answer": {"first"}}); r.Status != http.StatusSeeOther {
+				t.Fatalf("ann's answer: %d", r.Status)
+			}
+			_, sess := api(t, bob, http.MethodPost, "/api/v1/sessions", "", map[string]string{"username": accounts[1].Username, "password": accounts[1].Password})
+			if r, body := api(t, bob, http.MethodPost, "/api/v1/exercises/time-1/answers", fmt.Sprint(sess["token"]), map[string]string{"answer": "first"}); r.Status != http.StatusOK || body["verdict"] != "correct" {
+				t.Fatalf("bob's answer: %d %s", r.Status, r.Body)
+			}
+			zed.LessonPage("/learn/" + lessons[0].Slug)
 			if _, err := app.Social.Post(webkit.BG(), "zed", "zed's own tweet"); err != nil {
 				t.Fatal(err)
 			}
@@ -180,10 +189,10 @@ func TestClassEndToEnd(t *testing.T) {
 				t.Fatalf("roster: %+v", r)
 			}
 			a, b := r.Learners[0], r.Learners[1]
-			if a.Username != "class1_001" || a.LessonsVisited != 2 || a.LastAction != "lesson "+lessons[1].Slug || a.LastAt == nil || a.Statements != 0 {
+			if a.Username != "class1_001" || a.LessonsVisited != 2 || a.ExercisesPassed != 1 || a.LastAction != "exercise time-1" || a.LastAt == nil || a.Statements != 0 {
 				t.Errorf("ann on the roster: %+v", a)
 			}
-			if b.Username != "class1_002" || b.LessonsVisited != 1 || b.LastAction != "console cql" || b.Statements != 1 {
+			if b.Username != "class1_002" || b.LessonsVisited != 1 || b.ExercisesPassed != 1 || b.LastAction != "exercise time-1" || b.Statements != 1 {
 				t.Errorf("bob on the roster: %+v", b)
 			}
 
@@ -193,7 +202,7 @@ func TestClassEndToEnd(t *testing.T) {
 			}
 			page := teacher.Get("/instructor?class=class1")
 			webkit.MustContain(t, page.Body, `id="roster"`, `id="learner-class1_001"`, `id="learner-class1_002"`,
-				fmt.Sprintf("2 of %d", len(lessons)), "lesson "+lessons[1].Slug, "console cql", `id="reset-form"`, `id="accounts-form"`)
+				fmt.Sprintf("2 of %d", len(lessons)), "1 of ", "exercise time-1", `class="statements">1<`, `id="reset-form"`, `id="accounts-form"`)
 			// Accounts from the page's form: shown once, numbered on.
 			made := teacher.Post("/instructor/accounts", url.Values{"class": {"class1"}, "n": {"1"}})
 			if made.Status != http.StatusCreated {
