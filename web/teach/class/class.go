@@ -192,7 +192,7 @@ func password() string {
 // Left is what a class's reset does not clear.
 var Left = []string{
 	"the accounts, which log in as before",
-	"the accounts' tweets, follows and blog comments",
+	"the accounts' tweets, follows and blog entries",
 	"the consoles' sandboxes, which the consoles drop once idle past their bound",
 	"the labs' results and scratch rows, which follow the browser (its session cookie), not the account",
 	"what a learner's browser session remembers having recorded: a lesson or exercise it recorded before the reset is recorded again only from another browser session",
@@ -380,8 +380,6 @@ func percent(n, of int) string {
 	}
 	return " (" + strconv.Itoa(n*100/of) + "%)"
 }
-
-type webRoster = web.ClassRoster
 
 // CSV is accounts as the page and `twissandra class accounts` print them: a header line, then
 // a line per account.
