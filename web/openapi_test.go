@@ -222,6 +222,16 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 	do("GET", "/api/v1/course/progress", "", "")
 	do("DELETE", "/api/v1/sessions/current", "", tok)
 	do("DELETE", "/api/v1/sessions/current", "", tok)
+	do("GET", "/api/v1/class/class1", "", instructorSecret) // no class served: 404
+	e.srv.ServeClass(&fakeClass{}, instructorSecret)
+	do("GET", "/api/v1/class/class1", "", instructorSecret)
+	do("GET", "/api/v1/class/class1", "", "not-the-instructor")
+	do("GET", "/api/v1/class/no-hyphens", "", instructorSecret)
+	do("POST", "/api/v1/class/class1/accounts", `{"n":2}`, instructorSecret)
+	do("POST", "/api/v1/class/class1/accounts", `{"n":0}`, instructorSecret)
+	do("POST", "/api/v1/class/class1/accounts", `{"n":2}`, "")
+	do("POST", "/api/v1/class/class1/reset", "", instructorSecret)
+	do("POST", "/api/v1/class/class1/reset", "", "not-the-instructor")
 
 	// What no operation is: a path the document lacks, a method a path has not.
 	do("GET", "/api/v1/nothing-here", "", "")

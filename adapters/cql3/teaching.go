@@ -14,7 +14,7 @@ import (
 // What the teaching package beside this one (teach) reads the store through, besides
 // SchemaTables, Hosts and CAS: the layout's keys, and the store's session, on which the teaching
 // views run statements of their own, on the tables the migrations made for them (race_names,
-// action_records, course_progress).
+// action_records, course_progress, class_members, class_activity).
 
 // LineTime is an entry's clustering value in every line table (see lineTime).
 func LineTime(e domain.LineEntry) uuid.UUID { return lineTime(e) }

@@ -304,6 +304,7 @@ type engineDeps struct {
 	Storage     teaching.StorageEngine    `optional:"true"` // widerow only: the write and read paths lesson
 	NodeViews   teaching.NodeViews        `optional:"true"` // cql3 only: the same lesson, on the node
 	IndexLab    teaching.IndexLab         `optional:"true"` // cql3 only: the lesson on indexes, four ways on the node
+	Classes     teaching.ClassBook        `optional:"true"` // the instructor's classes and the learners' activity
 	Second      *secondary
 }
 
@@ -344,6 +345,7 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 	td := teach.Deps{Social: d.Social, Blog: d.Blog, Backend: d.Config.Backend, CQLSchema: cql3.SchemaText(),
 		Wide: d.Wide, CQL: d.CQL, StorageConf: engine.DefaultSchemaXML, QueryFirstDDL: cql3.SchemaText(), Locator: d.Locator, Lab: d.Lab, Consistency: d.Consistency, ClusterLevels: d.Levels, Claims: d.Claims, Sizes: d.Sizes, Actions: d.Actions, QueryLab: d.QLab, Ring: d.Ring, Sandbox: sandbox, Progress: d.Progress}
 	td.IndexLab = d.IndexLab
+	td.Classes, td.InstructorToken = d.Classes, d.Config.InstructorToken
 	td.TTL = d.TTL
 	td.AddressBook = d.AddressBook
 	td.Storage, td.NodeViews = d.Storage, d.NodeViews

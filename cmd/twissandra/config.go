@@ -67,6 +67,10 @@ type Config struct {
 
 	// CQL is the cql3 backend's configuration, bound to the --cql-* flags as it is.
 	CQL cql3.Config
+
+	// InstructorToken is the instructor's secret: the log-in of /instructor and the bearer of
+	// /api/v1/class; empty leaves the instructor's tools off.
+	InstructorToken string
 }
 
 // Backends are the storage adapters serve can run on.
@@ -166,6 +170,7 @@ func bindServeFlags(fs *flag.FlagSet, c *Config) {
 	fs.IntVar(&c.GCPercent, "gc-percent", defaultGCPercent, "Go garbage collector target (as GOGC) while serving; 0 keeps the runtime's (GOGC, else 100)")
 	fs.StringVar(&c.PprofAddr, "pprof-addr", "", "address of a second listener serving Go's profiles (/debug/pprof/) for a load test; empty: none")
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", "", "address of a listener of its own serving /metrics (Prometheus), which --addr then does not serve; empty: /metrics is served on --addr")
+	fs.StringVar(&c.InstructorToken, "instructor-token", "", "the instructor's secret (at least 16 characters): the log-in of /instructor and the bearer of /api/v1/class and of `class accounts`; empty: the instructor's tools are off")
 }
 
 // defaultGCPercent lets the heap grow to five times what is live between collections: the
@@ -212,6 +217,10 @@ func lookup(getenv func(string) string, key string) (string, bool) {
 	v := getenv(key)
 	return v, v != ""
 }
+
+// minInstructorToken is the shortest instructor's token taken: its tries are bounded like a
+// log-in's, and 16 random characters are far past guessing at that rate.
+const minInstructorToken = 16
 
 // maxRowCacheMiB bounds --row-cache-mib (1 TiB).
 const maxRowCacheMiB = 1 << 20
@@ -273,6 +282,9 @@ func (c *Config) validate() error {
 	}
 	if c.TokenSecret != "" && len(c.TokenSecret) < 32 {
 		return fmt.Errorf("--token-secret must be at least 32 bytes")
+	}
+	if c.InstructorToken != "" && len(c.InstructorToken) < minInstructorToken {
+		return fmt.Errorf("--instructor-token must be at least %d characters", minInstructorToken)
 	}
 	if c.PprofAddr != "" && !strings.Contains(c.PprofAddr, ":") {
 		return fmt.Errorf("--pprof-addr %q: want host:port", c.PprofAddr)

@@ -50,6 +50,7 @@ Usage:
   twissandra class-load [flags]  a class of learners from one address walks the course of a running server (loopback): refusals, leaks, times, CPU
   twissandra celebrity [flags] measure posts to 100 ... 1,000,000 followers, pushed and hybrid, and plot them
   twissandra celebrity --simulate  price push, pull, fixed thresholds, the per pair rule and skipping dormant followers over a Twitter-shaped graph
+  twissandra class accounts|roster|reset [flags]  an instructor's class, through a running server's API (--instructor-token)
   twissandra version           print the version
 
 Run "twissandra <command> -h" for the flags. Every flag can also be set as an environment
@@ -91,6 +92,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = abuseCmd(ctx, rest, stdout, stderr)
 	case "class-load":
 		err = classLoadCmd(ctx, rest, stdout, stderr)
+	case "class":
+		err = classCmd(ctx, rest, stdout, stderr)
 	case "version", "--version", "-version", "-v":
 		fmt.Fprintln(stdout, "twissandra", versionString())
 	case "help", "-h", "--help":

@@ -19,4 +19,7 @@ type ProgressStore interface {
 	RecordPass(ctx context.Context, user, exercise string) error
 	// Progress returns what user has done; a user who did nothing has an empty Progress.
 	Progress(ctx context.Context, user string) (Progress, error)
+	// ForgetProgress drops what user has done (an instructor's reset of a class): their
+	// Progress is empty after it, and recording starts again from nothing.
+	ForgetProgress(ctx context.Context, user string) error
 }

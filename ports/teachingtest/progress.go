@@ -112,6 +112,24 @@ func RunProgress(t *testing.T, store teaching.ProgressStore) {
 			}
 		}
 	})
+	// Forgetting a learner empties their progress and no other's, and recording starts again.
+	t.Run("Forget", func(t *testing.T) {
+		c := porttest.Context(t)
+		a, b := porttest.Name("reset"), porttest.Name("kept")
+		record(t, c, store, a, false, "writes")
+		record(t, c, store, a, true, "writes-1")
+		record(t, c, store, b, false, "tokens")
+		if err := store.ForgetProgress(c, a); err != nil {
+			t.Fatalf("ForgetProgress: %v", err)
+		}
+		mustProgress(t, c, store, a, teaching.Progress{})
+		mustProgress(t, c, store, b, teaching.Progress{Visited: []string{"tokens"}})
+		record(t, c, store, a, true, "writes-1")
+		mustProgress(t, c, store, a, teaching.Progress{Passed: []string{"writes-1"}})
+		if err := store.ForgetProgress(c, porttest.Name("nobody")); err != nil {
+			t.Fatalf("ForgetProgress of a learner who did nothing: %v", err)
+		}
+	})
 	t.Run("Cancelled", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(porttest.Context(t))
 		cancel()
@@ -121,6 +139,9 @@ func RunProgress(t *testing.T, store teaching.ProgressStore) {
 		}
 		if err := store.RecordPass(ctx, user, "writes-1"); !errors.Is(err, context.Canceled) {
 			t.Errorf("RecordPass on a cancelled context: %v, want context.Canceled", err)
+		}
+		if err := store.ForgetProgress(ctx, user); !errors.Is(err, context.Canceled) {
+			t.Errorf("ForgetProgress on a cancelled context: %v, want context.Canceled", err)
 		}
 		if p, err := store.Progress(ctx, user); !errors.Is(err, context.Canceled) {
 			t.Errorf("Progress on a cancelled context: %+v, %v; want context.Canceled", p, err)

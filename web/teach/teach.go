@@ -9,6 +9,7 @@
 //   - labs: the comparator and consistency labs, the race, the celebrity page, and each
 //     browser's lab memory;
 //   - course: /learn, the reference pages, and the one list of the lessons;
+//   - class: the instructor's page (/instructor) and the class's API;
 //   - lessons: a package a lesson, each its handler, component and test;
 //   - static: the figures the pages embed.
 //
@@ -21,6 +22,7 @@ import (
 	"errors"
 
 	"twissandra/web/site"
+	"twissandra/web/teach/class"
 	"twissandra/web/teach/course"
 	"twissandra/web/teach/frame"
 	"twissandra/web/teach/labs"
@@ -63,6 +65,7 @@ func Register(st *site.Site, deps Deps) error {
 	frame.NoneIfNil(&deps.Storage)
 	frame.NoneIfNil(&deps.NodeViews)
 	frame.NoneIfNil(&deps.IndexLab)
+	frame.NoneIfNil(&deps.Classes)
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}
@@ -82,6 +85,7 @@ func Register(st *site.Site, deps Deps) error {
 	lh := labs.New(mh)
 	lh.Register(g)
 	course.Register(g, lh)
+	class.Register(g, b)
 	st.Teach(b)
 	return nil
 }

@@ -64,6 +64,8 @@ func TestQueryLabContract(t *testing.T) {
 
 func TestProgressContract(t *testing.T) { teachingtest.RunProgress(t, sharedStore(t)) }
 
+func TestClassBookContract(t *testing.T) { teachingtest.RunClassBook(t, sharedStore(t)) }
+
 // Two servers on one keyspace: what one records, the other reads, and recording it there again
 // changes nothing.
 func TestProgressAcrossServers(t *testing.T) {

@@ -565,12 +565,15 @@ func quoteText(s string) string {
 }
 
 // privateTables hold who tried to log in and from which address (login_attempts), the sessions
-// ended (ended_sessions) and what each learner did in the course (course_progress): a teaching
+// ended (ended_sessions) and what each learner did in the course (course_progress, class_members,
+// class_activity): a teaching
 // view names them, and shows none of their rows. Each says what it holds and its migration.
 var privateTables = map[string][2]string{
 	"login_attempts":  {"who tried to log in and from which address", "006"},
 	"ended_sessions":  {"the sessions that were logged out", "006"},
 	"course_progress": {"each learner's lessons visited and exercises passed", "008"},
+	"class_members":   {"the accounts made for each class", "009"},
+	"class_activity":  {"each learner's last action and console statements", "009"},
 }
 
 // internalTables are the migrations' own bookkeeping, no part of the application's model.

@@ -86,3 +86,14 @@ func (s *Store) Progress(ctx context.Context, user string) (teaching.Progress, e
 	}
 	return out, nil
 }
+
+var stProgressForget = mk(qb.Delete("course_progress").Where(qb.Eq("username")).ToCql())
+
+// ForgetProgress implements teaching.ProgressStore: a delete of the learner's partition.
+func (s *Store) ForgetProgress(ctx context.Context, user string) error {
+	sess, err := s.sess()
+	if err != nil {
+		return err
+	}
+	return wrap("forget progress", query(ctx, sess, stProgressForget, qb.M{"username": user}).ExecRelease())
+}

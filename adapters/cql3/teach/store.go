@@ -1,7 +1,8 @@
 // Package teach is the cql3 adapter's part of the teaching room (ports/teaching), on the tables
 // and the session of a cql3.Store: the partition inspector, where a record lives, the partition
 // lessons' sizes, the uniqueness race's sandbox (race_names), the action ledger
-// (action_records), the learners' progress (course_progress), the query lab's scratch keyspace,
+// (action_records), the learners' progress (course_progress), the classes
+// (class_members, class_activity), the query lab's scratch keyspace,
 // the ring of the driver's token metadata and the consistency levels tried on the cluster. The product's store (package cql3) serves the
 // domain's ports without it.
 package teach
@@ -24,7 +25,7 @@ import (
 
 // Store is the teaching side of a cql3.Store: it implements teaching.Locator,
 // teaching.CQLInspector, teaching.RowSizer, teaching.NameClaims, teaching.ActionLedger,
-// teaching.ProgressStore, teaching.QueryLab, teaching.Ring, teaching.ClusterLevels, and the
+// teaching.ProgressStore, teaching.ClassBook, teaching.QueryLab, teaching.Ring, teaching.ClusterLevels, and the
 // labs of the lessons on the model after 2014: teaching.IndexLab, teaching.AddressBookLab,
 // teaching.CounterLab, teaching.TTLLab and teaching.NodeViews.
 type Store struct {
@@ -79,7 +80,7 @@ var Module = fx.Module("cql3-teach",
 	fx.Provide(
 		fx.Annotate(New, fx.As(fx.Self()),
 			fx.As(new(teaching.Locator)), fx.As(new(teaching.CQLInspector)), fx.As(new(teaching.NameClaims)), fx.As(new(teaching.RowSizer)),
-			fx.As(new(teaching.ActionLedger)), fx.As(new(teaching.ProgressStore)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring)), fx.As(new(teaching.ClusterLevels)),
+			fx.As(new(teaching.ActionLedger)), fx.As(new(teaching.ProgressStore)), fx.As(new(teaching.ClassBook)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring)), fx.As(new(teaching.ClusterLevels)),
 			fx.As(new(teaching.TTLLab)),
 			fx.As(new(teaching.AddressBookLab)),
 			fx.As(new(teaching.CounterLab)),

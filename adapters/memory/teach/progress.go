@@ -58,3 +58,14 @@ func (p *Progress) Progress(ctx context.Context, user string) (teaching.Progress
 	}
 	return teaching.Progress{Visited: slices.Clone(pr.Visited), Passed: slices.Clone(pr.Passed)}, nil
 }
+
+// ForgetProgress implements teaching.ProgressStore.
+func (p *Progress) ForgetProgress(ctx context.Context, user string) error {
+	if err := done(ctx); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.m, user)
+	return nil
+}

@@ -106,6 +106,10 @@ func TestProgressContract(t *testing.T) {
 	teachingtest.RunProgress(t, teach.NewProgress(openNode(t, "")))
 }
 
+func TestClassBookContract(t *testing.T) {
+	teachingtest.RunClassBook(t, teach.NewClassBook(openNode(t, "")))
+}
+
 // A learner's progress is on disk: a node closed and opened again on its directory (a restart)
 // reads it back in the order first done, and goes on recording after it.
 func TestProgressSurvivesRestart(t *testing.T) {

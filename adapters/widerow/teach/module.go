@@ -1,7 +1,7 @@
 // Package teach is the widerow adapter's part of the teaching room (ports/teaching), on the
 // engine node of package widerow: the storage inspector of the engine's rows, where a record
-// lives, the partition lessons' sizes, the uniqueness race's sandbox, the learners' progress (in
-// the Sessions keyspace), a simulated ring of 0.6, and the comparator lab with the consistency
+// lives, the partition lessons' sizes, the uniqueness race's sandbox, the learners' progress and the
+// classes (in the Sessions keyspace), a simulated ring of 0.6, and the comparator lab with the consistency
 // lab's ring of three engine nodes and its coordinator, which run on scratch nodes of their own
 // beside any backend. The product's stores
 // (package widerow) serve the domain's ports without it.
@@ -26,6 +26,7 @@ var Module = fx.Module("widerow-teach",
 		fx.Annotate(NewInspector, fx.As(new(teaching.Locator)), fx.As(new(teaching.WideRowInspector)), fx.As(new(teaching.RowSizer)), fx.As(new(teaching.QueryLab)), fx.As(new(teaching.Ring))),
 		fx.Annotate(NewNameClaims, fx.As(new(teaching.NameClaims))),
 		fx.Annotate(NewProgress, fx.As(new(teaching.ProgressStore))),
+		fx.Annotate(NewClassBook, fx.As(new(teaching.ClassBook))),
 		// The write and read paths lesson's view of the engine's storage.
 		fx.Annotate(NewStorageEngine, fx.As(new(teaching.StorageEngine))),
 		// The cli console, each learner's statements in a keyspace of their own.

@@ -112,3 +112,10 @@ func (p *Progress) Progress(ctx context.Context, user string) (teaching.Progress
 	}
 	return out, nil
 }
+
+// ForgetProgress implements teaching.ProgressStore: remove of the learner's row, a row
+// tombstone newer than every column recorded before it.
+func (p *Progress) ForgetProgress(ctx context.Context, user string) error {
+	err := p.node.Remove(ctx, widerow.KeyspaceSessions, user, engine.ColumnPath{ColumnFamily: progressCF}, p.stamp.Next(), engine.QUORUM)
+	return widerow.Wrap("forget progress", err)
+}

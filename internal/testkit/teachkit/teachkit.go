@@ -50,12 +50,14 @@ func registerTeach(t testing.TB, s *site.Site, sv webkit.Services) error {
 	return teach.Register(s, teach.Deps{Social: sv.Social, Blog: sv.Blog, Backend: st.Backend, Wide: st.Wide, CQL: st.CQL, Locator: st.Locator,
 		StorageConf: engine.DefaultSchemaXML, Lab: lab, Consistency: lab, ClusterLevels: st.Levels, Claims: st.Claims, Sizes: st.Sizes,
 		CompareSizes: st.CompareSizes, CompareBackend: st.CompareBackend, QueryFirstDDL: cql3.SchemaText(), QueryLab: st.QueryLab, Ring: st.Ring, CompareRing: st.CompareRing, Sandbox: sandbox, Progress: st.Progress,
-		TTL:         st.TTL,
-		AddressBook: st.AddressBook,
-		Counters:    st.Counters,
-		Storage:     st.Storage,
-		NodeViews:   st.NodeViews,
-		IndexLab:    st.IndexLab})
+		TTL:             st.TTL,
+		AddressBook:     st.AddressBook,
+		Counters:        st.Counters,
+		Storage:         st.Storage,
+		NodeViews:       st.NodeViews,
+		IndexLab:        st.IndexLab,
+		Classes:         st.Classes,
+		InstructorToken: st.InstructorToken})
 }
 
 // sandboxes are the scratch nodes of the tests' sandbox runs, kept for reuse as the server

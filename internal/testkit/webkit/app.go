@@ -82,6 +82,32 @@ type Stores struct {
 	Backend        string
 	// Clock is the use cases' clock (nil: the wall clock).
 	Clock domain.Clock
+	// Classes keeps the instructor's classes (nil: no instructor's page; see ClassBookOf), and
+	// InstructorToken is the instructor's secret (empty: the tools are off).
+	Classes         teaching.ClassBook
+	InstructorToken string
+}
+
+// WithClasses is st with the backend's ClassBook and, where st keeps none, its ProgressStore,
+// as serve wires them, and the instructor's token.
+func WithClasses(st Stores, token string) Stores {
+	switch st.Backend {
+	case "memory":
+		st.Classes = memteach.NewClassBook(nil)
+	case "widerow":
+		st.Classes = wideteach.NewClassBook(st.Node)
+		if st.Progress == nil {
+			st.Progress = wideteach.NewProgress(st.Node)
+		}
+	case "cql3":
+		in := st.CQL.(*cqlteach.Store)
+		st.Classes = in
+		if st.Progress == nil {
+			st.Progress = in
+		}
+	}
+	st.InstructorToken = token
+	return st
 }
 
 // The constructors of the backends' stores and teaching readers are called here only.

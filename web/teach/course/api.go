@@ -42,7 +42,10 @@ func (a api) Answer(c *gin.Context, user, id, answer string) (web.CourseGrade, b
 		if user == "" || a.h.Deps.Progress == nil {
 			return nil
 		}
-		return a.h.Deps.Progress.RecordPass(c.Request.Context(), user, ex.ID)
+		if err := a.h.Deps.Progress.RecordPass(c.Request.Context(), user, ex.ID); err != nil || a.h.Deps.Classes == nil {
+			return err
+		}
+		return a.h.Deps.Classes.Touch(c.Request.Context(), "user:"+user, "exercise "+ex.ID)
 	})
 	if err != nil {
 		return web.CourseGrade{}, true, err

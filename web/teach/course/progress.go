@@ -40,7 +40,8 @@ func (h *handler) progressOf(c *gin.Context) (teaching.Progress, error) {
 
 // note records item (a lesson's slug under keyVisited, an exercise's id under keyPassed) in the
 // progress of the learner of c: in the store for a signed-in learner, the first time this
-// session sees it, and in the session.
+// session sees it, and in the session; and, for a signed-in learner, as their last action in
+// the instructor's roster (Deps.Classes).
 func (h *handler) note(c *gin.Context, key, item string) error {
 	l := sessionList(c, key)
 	if slices.Contains(l, item) {
@@ -57,6 +58,13 @@ func (h *handler) note(c *gin.Context, key, item string) error {
 		}
 	}
 	sessions.Default(c).Set(key+":"+me, strings.Join(append(l, item), " "))
+	if me != "" && h.Deps.Classes != nil {
+		kind := "lesson "
+		if key == keyPassed {
+			kind = "exercise "
+		}
+		return h.Deps.Classes.Touch(c.Request.Context(), "user:"+me, kind+item)
+	}
 	return nil
 }
 

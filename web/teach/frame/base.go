@@ -105,6 +105,12 @@ type Deps struct {
 	// IndexLab finds a user by name four ways on a node (the lesson on indexes): the cql3
 	// backend's, or compare mode's second backend's when that is cql3; nil leaves them out.
 	IndexLab teaching.IndexLab
+	// Classes keeps the instructor's classes and each signed-in learner's last action and
+	// console use, for the instructor's page (package class); nil leaves the page saying the
+	// backend keeps none. InstructorToken is the instructor's secret (--instructor-token);
+	// empty leaves the page saying how to set it.
+	Classes         teaching.ClassBook
+	InstructorToken string
 }
 
 // Scratch is a store Deps.Sandbox opened: the domain's stores on it, an inspector of its rows,

@@ -228,6 +228,8 @@ var unreadWhy = map[string]string{
 	"ended_sessions":  "the sessions a logout ended, read by each server at most once a second per session",
 	"action_records":  "what a page's action cost, read by the page after its redirect on whichever server answers it",
 	"course_progress": "each signed-in learner's lessons visited and exercises passed, in the order first done",
+	"class_members":   "the accounts an instructor made for each class, read by the instructor's roster",
+	"class_activity":  "each signed-in learner's last action and console statements, read by the instructor's roster",
 }
 
 // wrapWords breaks s into lines of at most n characters, at spaces.

@@ -60,6 +60,10 @@ var Mappings = []mapping{
 		"Not the seeds': the sessions a logout ended. One row per day of expiry, so that the server drops a day's row whole once the day has passed (0.6 had no TTL). CQL3 keys a row by the session's id, with a TTL of what was left of the session's life."},
 	{"Sessions", "Progress", "username", "first done (8-byte μs), then v or p, then the lesson or the exercise → ''", nil, []string{"course_progress"},
 		"Not the seeds': each signed-in learner's progress through the course. A column named by the time it was first done, so one slice returns the row in that order; a record reads the row and writes only what it lacks, and a read keeps the first of each, since two servers may both write one (0.6 had no compare-and-set). CQL3 keys a row by (kind, item) and writes it with INSERT … IF NOT EXISTS, so the first time stays; the reader orders the partition by that time."},
+	{"Sessions", "Classes", "the class", "username → ''", nil, []string{"class_members"},
+		"Not the seeds': an instructor's classes, a row per class and a column per account made for it, so the roster is one slice. CQL3 keys a partition by the class and a row by the username."},
+	{"Sessions", "Activity", "user:<name>", "last → the action, at → when (8-byte μs), statements → how many (8 bytes)", nil, []string{"class_activity"},
+		"Not the seeds': each signed-in learner's last action and console statements, one row each. 0.6 had no counters: a statement reads the count and writes it one more, as CQL3's row does (a counter column could not be reset by a delete and counted again)."},
 	{"Scratch", "UTF8s", "race:<name>", "owner (the uniqueness race's claims)", []string{"owner"}, []string{"race_names"},
 		"The uniqueness race's sandbox: one row per name claimed. On cql3 the claim is INSERT … IF NOT EXISTS, and every claim expires after a day (the table's default_time_to_live)."},
 }
