@@ -74,11 +74,22 @@ func teachingModule(cfg *Config) fx.Option {
 	case "memory":
 		return memteach.Module
 	case "cql3":
-		return cqlteach.Module
+		return fx.Options(cqlteach.Module, fx.Supply(cqlConsoleConfig(cfg)))
 	case "widerow":
-		return wideteach.Module
+		return fx.Options(wideteach.Module, fx.Supply(wideConsoleConfig(cfg)))
 	}
 	return fx.Options()
+}
+
+// wideConsoleConfig and cqlConsoleConfig are the --console-* flags as each console takes them:
+// a zero field keeps the console's default.
+func wideConsoleConfig(cfg *Config) *wideteach.ConsoleConfig {
+	return &wideteach.ConsoleConfig{StatementsPerMinute: cfg.Console.Statements, ServerStatementsPerMinute: cfg.Console.ServerStatements, Idle: cfg.Console.Idle}
+}
+
+func cqlConsoleConfig(cfg *Config) *cqlteach.ConsoleConfig {
+	return &cqlteach.ConsoleConfig{StatementsPerMinute: cfg.Console.Statements, ClusterStatementsPerMinute: cfg.Console.ServerStatements,
+		SchemaChangesPerMinute: cfg.Console.SchemaChanges, Idle: cfg.Console.Idle}
 }
 
 func newLogger(cfg *Config, w io.Writer) *slog.Logger {

@@ -71,6 +71,17 @@ type Config struct {
 	// InstructorToken is the instructor's secret: the log-in of /instructor and the bearer of
 	// /api/v1/class; empty leaves the instructor's tools off.
 	InstructorToken string
+
+	// Console is the consoles' bounds an operator may change (0: the backend's default).
+	Console ConsoleFlags
+}
+
+// ConsoleFlags are the --console-* flags: the bounds of the cli console (widerow) and of the CQL
+// console (cql3) that a class may need changed. Zero leaves the console's own default, which
+// each console states on its page and in GET /api/v1/console.
+type ConsoleFlags struct {
+	Statements, ServerStatements, SchemaChanges int
+	Idle                                        time.Duration
 }
 
 // Backends are the storage adapters serve can run on.
@@ -170,6 +181,10 @@ func bindServeFlags(fs *flag.FlagSet, c *Config) {
 	fs.IntVar(&c.GCPercent, "gc-percent", defaultGCPercent, "Go garbage collector target (as GOGC) while serving; 0 keeps the runtime's (GOGC, else 100)")
 	fs.StringVar(&c.PprofAddr, "pprof-addr", "", "address of a second listener serving Go's profiles (/debug/pprof/) for a load test; empty: none")
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", "", "address of a listener of its own serving /metrics (Prometheus), which --addr then does not serve; empty: /metrics is served on --addr")
+	fs.IntVar(&c.Console.Statements, "console-statements", 0, "the statements a minute one learner may run in a console (0: the console's default, 60 on cli, 30 on cql)")
+	fs.IntVar(&c.Console.ServerStatements, "console-all-statements", 0, "the statements a minute every learner together may run in a console: on cli this server's, on cql the cluster's (0: the default, 6,000)")
+	fs.IntVar(&c.Console.SchemaChanges, "console-schema-changes", 0, "cql: the console's schema changes a minute over the cluster (0: the default, 30)")
+	fs.DurationVar(&c.Console.Idle, "console-idle", 0, "how long a console's sandbox may sit unused before it is dropped (0: the default, 30m on cli, 1h on cql)")
 	fs.StringVar(&c.InstructorToken, "instructor-token", "", "the instructor's secret (at least 16 characters): the log-in of /instructor and the bearer of /api/v1/class and of `class accounts`; empty: the instructor's tools are off")
 }
 
@@ -282,6 +297,9 @@ func (c *Config) validate() error {
 	}
 	if c.TokenSecret != "" && len(c.TokenSecret) < 32 {
 		return fmt.Errorf("--token-secret must be at least 32 bytes")
+	}
+	if c.Console.Statements < 0 || c.Console.ServerStatements < 0 || c.Console.SchemaChanges < 0 || c.Console.Idle < 0 {
+		return errors.New("the --console-* bounds must not be negative (0: the console's default)")
 	}
 	if c.InstructorToken != "" && len(c.InstructorToken) < minInstructorToken {
 		return fmt.Errorf("--instructor-token must be at least %d characters", minInstructorToken)
