@@ -120,6 +120,9 @@ func runSweeps(lc fx.Lifecycle, s *Store, console *Console, logger *slog.Logger)
 		OnStart: func(context.Context) error {
 			go func() {
 				defer close(done)
+				if err := s.Warm(ctx, console); err != nil && ctx.Err() == nil {
+					logger.Warn("cql3 lessons: making their tables as the server starts; each lab makes its own at its first run", "err", err)
+				}
 				tick := time.NewTicker(labSweepEvery)
 				defer tick.Stop()
 				for {
