@@ -47,5 +47,7 @@ func TestWarmMakesTheLessonsTablesBeforeAnyRun(t *testing.T) {
 	if len(run.Made) != 0 {
 		t.Errorf("the first run after Warm made %d statements of schema: %v", len(run.Made), run.Made)
 	}
-	t.Cleanup(func() { _ = sess.ContextQuery(ctx, "DROP KEYSPACE IF EXISTS "+ConsoleKeyspace(s.Keyspace()), nil).ExecRelease() })
+	t.Cleanup(func() {
+		_ = sess.ContextQuery(ctx, "DROP KEYSPACE IF EXISTS "+ConsoleKeyspace(s.Keyspace()), nil).ExecRelease()
+	})
 }
