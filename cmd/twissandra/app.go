@@ -74,7 +74,7 @@ func teachingModule(cfg *Config) fx.Option {
 	case "memory":
 		return memteach.Module
 	case "cql3":
-		return fx.Options(cqlteach.Module, fx.Supply(cqlConsoleConfig(cfg)))
+		return fx.Options(cqlteach.Module, fx.Supply(cqlConsoleConfig(cfg), &cqlteach.StartOptions{NoWarm: !cfg.WarmLessons}))
 	case "widerow":
 		return fx.Options(wideteach.Module, fx.Supply(wideConsoleConfig(cfg)))
 	}

@@ -168,7 +168,7 @@ func TestClassLoadHeavy(t *testing.T) {
 		mustRun(t, append([]string{"seed", "--articles", "--backend", "cql3", "--bcrypt-cost", "4"}, cqlFlags("", hosts, port, ks)...)...)
 		var urls []string
 		for range 3 {
-			srv := startServer(t, append([]string{"--backend", "cql3", "--trusted-proxies", "127.0.0.1"}, cqlFlags("", hosts, port, ks)...)...)
+			srv := startServer(t, append([]string{"--backend", "cql3", "--trusted-proxies", "127.0.0.1", "--warm-lessons=true"}, cqlFlags("", hosts, port, ks)...)...)
 			urls = append(urls, "http://"+srv.addr)
 		}
 		began := time.Now()

@@ -72,6 +72,9 @@ type Config struct {
 	// /api/v1/class; empty leaves the instructor's tools off.
 	InstructorToken string
 
+	// WarmLessons makes the cql3 lessons' tables as the server starts (--warm-lessons).
+	WarmLessons bool
+
 	// Console is the consoles' bounds an operator may change (0: the backend's default).
 	Console ConsoleFlags
 }
@@ -181,6 +184,7 @@ func bindServeFlags(fs *flag.FlagSet, c *Config) {
 	fs.IntVar(&c.GCPercent, "gc-percent", defaultGCPercent, "Go garbage collector target (as GOGC) while serving; 0 keeps the runtime's (GOGC, else 100)")
 	fs.StringVar(&c.PprofAddr, "pprof-addr", "", "address of a second listener serving Go's profiles (/debug/pprof/) for a load test; empty: none")
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", "", "address of a listener of its own serving /metrics (Prometheus), which --addr then does not serve; empty: /metrics is served on --addr")
+	fs.BoolVar(&c.WarmLessons, "warm-lessons", true, "cql3: make the lessons' tables and the console's keyspace as the server starts, not in a learner's first request (false: at their first runs)")
 	fs.IntVar(&c.Console.Statements, "console-statements", 0, "the statements a minute one learner may run in a console (0: the console's default, 60 on cli, 30 on cql)")
 	fs.IntVar(&c.Console.ServerStatements, "console-all-statements", 0, "the statements a minute every learner together may run in a console: on cli this server's, on cql the cluster's (0: the default, 6,000)")
 	fs.IntVar(&c.Console.SchemaChanges, "console-schema-changes", 0, "cql: the console's schema changes a minute over the cluster (0: the default, 30)")

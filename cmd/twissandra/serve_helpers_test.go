@@ -30,7 +30,7 @@ func startServer(t *testing.T, args ...string) server {
 	done := make(chan int, 1)
 	var stderr syncBuffer
 	go func() {
-		done <- run(ctx, append([]string{"serve", "--addr", addr, "--bcrypt-cost", "4"}, args...), io.Discard, &stderr)
+		done <- run(ctx, append([]string{"serve", "--addr", addr, "--bcrypt-cost", "4", "--warm-lessons=false"}, args...), io.Discard, &stderr)
 	}()
 	var once sync.Once
 	stop := func() {

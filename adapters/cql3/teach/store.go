@@ -110,18 +110,32 @@ func provideConsole(in consoleIn) *Console {
 	return NewConsole(in.Store, cfg)
 }
 
-// runSweeps sweeps the query lab's tables and the console's idle sandboxes every labSweepEvery
+// StartOptions say what the Module does as the server starts.
+type StartOptions struct {
+	// NoWarm leaves the lessons' tables to their first runs (Warm is skipped): for a server
+	// that starts and stops on a keyspace of its own many times, as tests do.
+	NoWarm bool
+}
+
+type startIn struct {
+	fx.In
+	Options *StartOptions `optional:"true"`
+}
+
+// runSweeps warms the lessons' tables (Warm) as the server starts, then sweeps the query lab's tables and the console's idle sandboxes every labSweepEvery
 // while the server runs, so that a table nobody uses goes on time, whatever servers come and go
 // (SweepLab, Console.Sweep).
-func runSweeps(lc fx.Lifecycle, s *Store, console *Console, logger *slog.Logger) {
+func runSweeps(lc fx.Lifecycle, s *Store, console *Console, logger *slog.Logger, start startIn) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	lc.Append(fx.Hook{
 		OnStart: func(context.Context) error {
 			go func() {
 				defer close(done)
-				if err := s.Warm(ctx, console); err != nil && ctx.Err() == nil {
-					logger.Warn("cql3 lessons: making their tables as the server starts; each lab makes its own at its first run", "err", err)
+				if start.Options == nil || !start.Options.NoWarm {
+					if err := s.Warm(ctx, console); err != nil && ctx.Err() == nil {
+						logger.Warn("cql3 lessons: making their tables as the server starts; each lab makes its own at its first run", "err", err)
+					}
 				}
 				tick := time.NewTicker(labSweepEvery)
 				defer tick.Stop()
