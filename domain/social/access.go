@@ -56,9 +56,9 @@ type Client struct {
 // place as soon as they succeed.
 //
 // Counting a learner by their device rather than by their address is what lets a classroom sit
-// behind one address: one learner's typos lock out that learner's browser, not the room. A
-// device is had only by logging in or signing up, which are bounded themselves, and the devices
-// behind one address share a larger total, so minting devices buys a client little.
+// behind one address: one learner's typos lock out that learner's browser, not the room. The
+// web layer gives a device with the log-in form, so a class's first log-ins are counted so too;
+// a client that mints devices is held by the total of the devices behind its address.
 //
 // A refused attempt costs the store nothing once this server has seen the key blocked: it
 // remembers until when (blocks), so an address or a name hammered while blocked is refused in
