@@ -105,6 +105,9 @@ type Deps struct {
 	// IndexLab finds a user by name four ways on a node (the lesson on indexes): the cql3
 	// backend's, or compare mode's second backend's when that is cql3; nil leaves them out.
 	IndexLab teaching.IndexLab
+	// Gates are the bounds of the runs anyone may start; a zero figure is its default
+	// (labs.DefaultGates).
+	Gates Gates
 }
 
 // Scratch is a store Deps.Sandbox opened: the domain's stores on it, an inspector of its rows,

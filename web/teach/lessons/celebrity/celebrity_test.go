@@ -140,14 +140,14 @@ func TestCelebritySandboxRefusesBadInput(t *testing.T) {
 		}
 		webkit.MustContain(t, part(t, r.Body, "sandbox-error", "</p>"), want)
 	}
-	for i := range labs.SandboxesPerMinute {
+	for i := range labs.DefaultGates().Sandbox.PerMinute {
 		if r := c.Get("/learn/celebrity?threshold=1&followers=1"); r.Status != http.StatusOK || !strings.Contains(r.Body, `id="sandbox-result"`) {
 			t.Fatalf("run %d: %d", i+1, r.Status)
 		}
 	}
 	r := c.Get("/learn/celebrity?threshold=1&followers=1")
 	if r.Status != http.StatusTooManyRequests || !strings.Contains(r.Body, "The sandbox could not start: you have begun 20 a minute") {
-		t.Errorf("run %d: %d %s", labs.SandboxesPerMinute+1, r.Status, r.Body)
+		t.Errorf("run %d: %d %s", labs.DefaultGates().Sandbox.PerMinute+1, r.Status, r.Body)
 	}
 }
 
