@@ -17,8 +17,8 @@ import (
 	"twissandra/domain/social"
 )
 
-// DeviceCookie names a browser that has logged in or signed up on this service before: a random
-// ID, signed with a key derived from the token secret (so every server of a cluster reads it).
+// DeviceCookie names a browser that has opened the log-in form, logged in or signed up on this
+// service before (OWASP's device cookie): a random ID, signed with a key derived from the token secret (so every server of a cluster reads it).
 // The log-in limit counts a client that has one by its device rather than by its address
 // (social.Client), so that learners behind one address are held to their own attempts, not to
 // the room's. An API client keeps it as any cookie (curl -b/-c).

@@ -133,10 +133,17 @@ func coreOptionsOn(cfg *Config, logger *slog.Logger, backend fx.Option) []fx.Opt
 			func() domain.Clock { return domain.SystemClock{} },
 			func(c *Config) *domain.PasswordHasher { return domain.NewPasswordHasher(c.BcryptCost) },
 			newSocial,
-			social.NewAccess,
+			newAccess,
 			blog.New,
 		),
 	}
+}
+
+// newAccess is social.NewAccess with the configured bounds per address.
+func newAccess(svc *social.Service, sessions ports.SessionStore, clock domain.Clock, c *Config) *social.Access {
+	a := social.NewAccess(svc, sessions, clock)
+	a.SetLimits(c.Access)
+	return a
 }
 
 // newSocial is social.New with the configured pull threshold and head bound.
@@ -388,6 +395,10 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 		if td.IndexLab == nil && d.Second.indexLab != nil { // and the lesson on indexes its four ways
 			td.IndexLab = d.Second.indexLab
 		}
+	}
+	td.Gates = d.Config.Gates
+	if b, ok := td.QueryLab.(interface{ SetLabBudget(int) }); ok && d.Config.QueryLabBudget > 0 {
+		b.SetLabBudget(d.Config.QueryLabBudget) // the node's, compare mode's second backend's included
 	}
 	if err := teach.Register(st, td); err != nil {
 		return nil, err

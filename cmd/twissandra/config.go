@@ -11,9 +11,11 @@ import (
 	"strings"
 	"time"
 	"twissandra/adapters/cql3"
+	cqlteach "twissandra/adapters/cql3/teach"
 	"twissandra/adapters/widerow/engine"
 	"twissandra/domain/social"
 	"twissandra/web"
+	"twissandra/web/teach"
 )
 
 // envPrefix prefixes every environment variable that can stand in for a flag:
@@ -71,6 +73,13 @@ type Config struct {
 	// InstructorToken is the instructor's secret: the log-in of /instructor and the bearer of
 	// /api/v1/class; empty leaves the instructor's tools off.
 	InstructorToken string
+
+	// Gates are the bounds of the teaching runs anyone may start (--gate-race and the others;
+	// a zero figure is its default), Access the bounds per address of sign-ups and log-ins,
+	// and QueryLabBudget the tables the query lab may make a minute over a cql3 cluster.
+	Gates          teach.Gates
+	Access         social.Limits
+	QueryLabBudget int
 
 	// WarmLessons makes the cql3 lessons' tables as the server starts (--warm-lessons).
 	WarmLessons bool
@@ -183,6 +192,7 @@ func bindServeFlags(fs *flag.FlagSet, c *Config) {
 	fs.StringVar(&c.TrustedProxies, "trusted-proxies", "", "comma-separated proxy addresses or CIDRs whose X-Forwarded-For is believed")
 	fs.IntVar(&c.GCPercent, "gc-percent", defaultGCPercent, "Go garbage collector target (as GOGC) while serving; 0 keeps the runtime's (GOGC, else 100)")
 	fs.StringVar(&c.PprofAddr, "pprof-addr", "", "address of a second listener serving Go's profiles (/debug/pprof/) for a load test; empty: none")
+	bindClassFlags(fs, c)
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", "", "address of a listener of its own serving /metrics (Prometheus), which --addr then does not serve; empty: /metrics is served on --addr")
 	fs.BoolVar(&c.WarmLessons, "warm-lessons", true, "cql3: make the lessons' tables and the console's keyspace as the server starts, not in a learner's first request (false: at their first runs)")
 	fs.IntVar(&c.Console.Statements, "console-statements", 0, "the statements a minute one learner may run in a console (0: the console's default, 60 on cli, 30 on cql)")
@@ -314,6 +324,10 @@ func (c *Config) validate() error {
 	if c.MetricsAddr != "" && !strings.Contains(c.MetricsAddr, ":") {
 		return fmt.Errorf("--metrics-addr %q: want host:port", c.MetricsAddr)
 	}
+	if c.Access.SignUpsPerAddress < 0 || c.Access.LoginFailuresPerAddress < 0 || c.QueryLabBudget < 0 {
+		return fmt.Errorf("--signups-per-address %d, --login-failures-per-address %d, --query-lab-budget %d: want 1 or more each (0: the default)",
+			c.Access.SignUpsPerAddress, c.Access.LoginFailuresPerAddress, c.QueryLabBudget)
+	}
 	if c.Addr != "" && !strings.Contains(c.Addr, ":") {
 		return fmt.Errorf("--addr %q: want host:port", c.Addr)
 	}
@@ -348,3 +362,69 @@ func existingStore(c *Config) error {
 
 // DefaultPullThreshold is --pull-threshold's default; docs/celebrity.md says how it was chosen.
 const DefaultPullThreshold = 10000
+
+// bindClassFlags adds the bounds of what anyone may start, per learner, per address and per
+// server (docs/security.md), whose defaults serve a class of 200 behind one address.
+func bindClassFlags(fs *flag.FlagSet, c *Config) {
+	def := teach.DefaultGates()
+	def.Trials.Total = 0 // the server's cores less one, which the flag's default says in words
+	for _, g := range []struct {
+		name, what string
+		v          *teach.GateLimits
+		def        teach.GateLimits
+	}{
+		{"gate-race", "the uniqueness race", &c.Gates.Race, def.Race},
+		{"gate-lab", "the comparator lab's writes and the lessons' steps on the running store", &c.Gates.Lab, def.Lab},
+		{"gate-trials", "the consistency lab's runs of trials", &c.Gates.Trials, def.Trials},
+		{"gate-rings", "the tokens lesson's rings", &c.Gates.Rings, def.Rings},
+		{"gate-sandbox", "the celebrity lesson's sandboxes", &c.Gates.Sandbox, def.Sandbox},
+		{"gate-runs", "each lesson's runs on a node (key trials, counter runs, index lookups, address book runs)", &c.Gates.Runs, def.Runs},
+	} {
+		fs.Var(gateFlag{g.v, g.def}, g.name, "bounds of "+g.what+": total= at once on this server, learner= at once from one learner, minute= a minute from one learner, address= a minute from one address's learners together (the figures given replace the defaults)")
+	}
+	fs.IntVar(&c.Access.SignUpsPerAddress, "signups-per-address", social.SignUpLimits.PerAddress, "sign-ups from one address in "+social.SignUpLimits.Window.String()+" (its devices together, and its clients without one), counted over every server")
+	fs.IntVar(&c.Access.LoginFailuresPerAddress, "login-failures-per-address", social.DevicesPerAddressLimit, "failed log-ins a minute from the browsers (devices) behind one address together, counted over every server")
+	fs.IntVar(&c.QueryLabBudget, "query-lab-budget", cqlteach.DefaultLabBudget, "cql3: tables the query lab may make a minute, over every server of the cluster together (set the same on each)")
+}
+
+// gateFlag is a gate's bounds, "total=2,learner=1,minute=10,address=400": the figures given
+// replace the defaults, the others keep them.
+type gateFlag struct {
+	v   *teach.GateLimits
+	def teach.GateLimits
+}
+
+func (g gateFlag) String() string {
+	if g.v == nil {
+		return ""
+	}
+	l := g.v.Or(g.def)
+	total := strconv.Itoa(l.Total)
+	if l.Total == 0 {
+		total = "cores-1"
+	}
+	return fmt.Sprintf("total=%s,learner=%d,minute=%d,address=%d", total, l.PerLearner, l.PerMinute, l.PerAddress)
+}
+
+func (g gateFlag) Set(s string) error {
+	for part := range strings.SplitSeq(s, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(part), "=")
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if !ok || err != nil || n < 1 {
+			return fmt.Errorf("%q: want name=number (1 or more), e.g. total=2,learner=1,minute=10,address=400", part)
+		}
+		switch strings.TrimSpace(k) {
+		case "total":
+			g.v.Total = n
+		case "learner":
+			g.v.PerLearner = n
+		case "minute":
+			g.v.PerMinute = n
+		case "address":
+			g.v.PerAddress = n
+		default:
+			return fmt.Errorf("%q: the figures are total, learner, minute and address", k)
+		}
+	}
+	return nil
+}

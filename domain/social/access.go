@@ -56,9 +56,9 @@ type Client struct {
 // place as soon as they succeed.
 //
 // Counting a learner by their device rather than by their address is what lets a classroom sit
-// behind one address: one learner's typos lock out that learner's browser, not the room. A
-// device is had only by logging in or signing up, which are bounded themselves, and the devices
-// behind one address share a larger total, so minting devices buys a client little.
+// behind one address: one learner's typos lock out that learner's browser, not the room. The
+// web layer gives a device with the log-in form, so a class's first log-ins are counted so too;
+// a client that mints devices is held by the total of the devices behind its address.
 //
 // A refused attempt costs the store nothing once this server has seen the key blocked: it
 // remembers until when (blocks), so an address or a name hammered while blocked is refused in
@@ -73,6 +73,33 @@ type Access struct {
 	clock    domain.Clock
 	tally    *tally
 	signUps  *Gate
+	// devicesPerAddress is the failed log-ins a minute of the devices behind one address
+	// together (DevicesPerAddressLimit unless SetLimits says otherwise).
+	devicesPerAddress int
+}
+
+// Limits are the bounds per address of sign-ups and log-ins that an operator may set (serve's
+// --signups-per-address and --login-failures-per-address); a zero figure keeps its default.
+type Limits struct {
+	// SignUpsPerAddress is the sign-ups in SignUpLimits.Window from one address: from its
+	// clients without a device, and from its devices together (SignUpLimits' PerAddress and
+	// PerAddressDevices).
+	SignUpsPerAddress int
+	// LoginFailuresPerAddress is the failed log-ins a minute of the devices behind one address
+	// together (DevicesPerAddressLimit).
+	LoginFailuresPerAddress int
+}
+
+// SetLimits sets the bounds per address of l's non-zero figures. Call it before serving.
+func (a *Access) SetLimits(l Limits) {
+	if l.SignUpsPerAddress > 0 {
+		s := SignUpLimits
+		s.PerAddress, s.PerAddressDevices = l.SignUpsPerAddress, l.SignUpsPerAddress
+		a.signUps = a.NewGate("sign-up", s)
+	}
+	if l.LoginFailuresPerAddress > 0 {
+		a.devicesPerAddress = l.LoginFailuresPerAddress
+	}
 }
 
 // NewAccess runs sign-up, log-in and log-out for svc's users over sessions. clock nil is the
@@ -81,7 +108,7 @@ func NewAccess(svc *Service, sessions ports.SessionStore, clock domain.Clock) *A
 	if clock == nil {
 		clock = domain.SystemClock{}
 	}
-	a := &Access{users: svc, sessions: sessions, clock: clock,
+	a := &Access{users: svc, sessions: sessions, clock: clock, devicesPerAddress: DevicesPerAddressLimit,
 		tally: &tally{sessions: sessions, clock: clock, blocks: blocks{until: map[string]time.Time{}}}}
 	a.signUps = a.NewGate("sign-up", SignUpLimits)
 	return a
@@ -114,11 +141,11 @@ type loginCounter struct {
 }
 
 // counters are the counts of an attempt on username from client: the name's first.
-func counters(username string, client Client) []loginCounter {
+func (a *Access) counters(username string, client Client) []loginCounter {
 	userKey, addrKey := LoginKeys(username, client.Addr)
 	if client.Device != "" {
 		return []loginCounter{{userKey, LoginLimit}, {"device:" + client.Device, LoginLimit},
-			{"devices:" + strings.TrimPrefix(addrKey, "addr:"), DevicesPerAddressLimit}}
+			{"devices:" + strings.TrimPrefix(addrKey, "addr:"), a.devicesPerAddress}}
 	}
 	return []loginCounter{{userKey, LoginLimit}, {addrKey, AddressLoginLimit}}
 }
@@ -127,7 +154,7 @@ func counters(username string, client Client) []loginCounter {
 // domain.ErrUnauthenticated; too many attempts a *domain.RetryError (domain.ErrTooManyAttempts)
 // saying when to try again.
 func (a *Access) LogIn(ctx context.Context, username, password string, client Client) (domain.User, error) {
-	cs := counters(username, client)
+	cs := a.counters(username, client)
 	id, err := a.tally.take(ctx, cs, LoginWindow, "log-in attempts")
 	if err != nil {
 		return domain.User{}, err

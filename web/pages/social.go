@@ -358,6 +358,10 @@ func (h *handler) loginForm(c *gin.Context, status int, d loginData) {
 	if d.Next == "" {
 		d.Next = site.SafeNext(c.Query("next"))
 	}
+	// The form gives the browser its device, so that its first log-in (on an account made for
+	// it, say) is counted as its own, not with every browser behind its address
+	// (docs/security.md).
+	h.site.GiveDevice(c)
 	h.site.Render(c, status, site.Page{Title: "Sign in or sign up", Nav: "login", Content: loginContent(d)})
 }
 

@@ -128,6 +128,9 @@ func (st *Site) Comment(c *gin.Context, svc *blog.Service, slug string, d blog.C
 	return st.server.Comment(c, svc, slug, d)
 }
 
+// GiveDevice gives the request's browser a device unless it has one (web.Server.GiveDevice).
+func (st *Site) GiveDevice(c *gin.Context) { st.server.GiveDevice(c) }
+
 // LoginClient is who a log-in attempt of this request comes from (web.Server.LoginClient).
 func (st *Site) LoginClient(c *gin.Context) social.Client { return st.server.LoginClient(c) }
 

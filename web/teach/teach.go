@@ -36,6 +36,12 @@ type Deps = frame.Deps
 // Scratch is what Deps.Sandbox opens: a scratch store the celebrity lesson's sandbox runs on.
 type Scratch = frame.Scratch
 
+// Gates are the bounds of the runs anyone may start (frame.Gates).
+type Gates = frame.Gates
+
+// GateLimits are one gate's (frame.GateLimits).
+type GateLimits = frame.GateLimits
+
 // Register adds the teaching views to the site: their routes and static files, and the footer
 // of every page (site.Teacher).
 func Register(st *site.Site, deps Deps) error {
@@ -69,11 +75,12 @@ func Register(st *site.Site, deps Deps) error {
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}
+	deps.Gates = deps.Gates.Or(labs.DefaultGates())
 	b := &frame.Base{Deps: deps, Site: st, Log: st.Logger(), Actions: deps.Actions,
-		RaceGate: frame.NewGate("race", labs.RaceTotal, 1, labs.RacesPerMinute), LabGate: frame.NewGate("lab", labs.LabTotal, labs.LabPerAddr, labs.LabPerMinute),
-		TrialsGate:  frame.NewGate("run of trials", labs.TrialsTotal, labs.TrialsPerLearner, labs.TrialsPerMinute),
-		RingGate:    frame.NewGate("drawing of a ring", labs.RingTotal, labs.RingPerLearner, labs.RingsPerMinute),
-		SandboxGate: frame.NewGate("sandbox", labs.SandboxTotal, labs.SandboxPerLearner, labs.SandboxesPerMinute)}
+		RaceGate: frame.NewGate("race", deps.Gates.Race), LabGate: frame.NewGate("lab", deps.Gates.Lab),
+		TrialsGate:  frame.NewGate("run of trials", deps.Gates.Trials),
+		RingGate:    frame.NewGate("drawing of a ring", deps.Gates.Rings),
+		SandboxGate: frame.NewGate("sandbox", deps.Gates.Sandbox)}
 	if deps.QueryFirstDDL != "" {
 		d := frame.Chebotko(deps.QueryFirstDDL)
 		b.Diagram = &d
@@ -89,3 +96,6 @@ func Register(st *site.Site, deps Deps) error {
 	st.Teach(b)
 	return nil
 }
+
+// DefaultGates are the gates' bounds unless configured (labs.DefaultGates).
+func DefaultGates() Gates { return labs.DefaultGates() }

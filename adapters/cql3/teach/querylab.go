@@ -76,6 +76,10 @@ func (l *queryLab) limits() (tables, makes int, busyFor time.Duration) {
 	return tables, makes, busyFor
 }
 
+// DefaultLabBudget is the tables the lab may make in any minute over the cluster unless
+// SetLabBudget says otherwise (serve's --query-lab-budget).
+const DefaultLabBudget = labMakes
+
 // SetLabBudget sets how many tables the lab may make in any minute over the cluster (labMakes
 // unless set): for a deployment, or a test, whose cluster takes more schema changes. The count
 // is the cluster's (lab_changes), the bound each server's own: set the same on every server.

@@ -39,9 +39,22 @@ func registerPages(_ testing.TB, s *site.Site, sv webkit.Services) error {
 	return pages.Register(s, pages.Deps{Social: sv.Social, Blog: sv.Blog, Access: sv.Access})
 }
 
+// NewAppGates is NewApp with the gates' bounds g (a zero figure is its default), as serve's
+// --gate-* flags set them.
+func NewAppGates(t testing.TB, st webkit.Stores, g teach.Gates) *webkit.App {
+	t.Helper()
+	return webkit.NewApp(t, st, web.Config{}, registerPages, func(t testing.TB, s *site.Site, sv webkit.Services) error {
+		return registerTeachGates(t, s, sv, g)
+	})
+}
+
 // registerTeach adds the teaching views on st's readers, with a comparator lab of the test's own
 // unless st.NoLab.
 func registerTeach(t testing.TB, s *site.Site, sv webkit.Services) error {
+	return registerTeachGates(t, s, sv, teach.Gates{})
+}
+
+func registerTeachGates(t testing.TB, s *site.Site, sv webkit.Services, g teach.Gates) error {
 	st := sv.Stores
 	var lab *wideteach.Lab
 	if !st.NoLab {
@@ -57,7 +70,8 @@ func registerTeach(t testing.TB, s *site.Site, sv webkit.Services) error {
 		NodeViews:       st.NodeViews,
 		IndexLab:        st.IndexLab,
 		Classes:         st.Classes,
-		InstructorToken: st.InstructorToken})
+		InstructorToken: st.InstructorToken,
+		Gates:           g})
 }
 
 // sandboxes are the scratch nodes of the tests' sandbox runs, kept for reuse as the server

@@ -38,6 +38,9 @@ func (a api) Answer(c *gin.Context, user, id, answer string) (web.CourseGrade, b
 	if !ok {
 		return web.CourseGrade{}, false, nil
 	}
+	if user != "" {
+		frame.SetLearner(c, user)
+	}
 	g, err := a.h.grade(c, ex, answer, func() error {
 		if user == "" || a.h.Deps.Progress == nil {
 			return nil

@@ -111,6 +111,9 @@ type Deps struct {
 	// empty leaves the page saying how to set it.
 	Classes         teaching.ClassBook
 	InstructorToken string
+	// Gates are the bounds of the runs anyone may start; a zero figure is its default
+	// (labs.DefaultGates).
+	Gates Gates
 }
 
 // Scratch is a store Deps.Sandbox opened: the domain's stores on it, an inspector of its rows,

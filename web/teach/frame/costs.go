@@ -16,6 +16,20 @@ type costLedger struct {
 // storage calls, and its notes apart.
 type Measured struct {
 	Summary, Secondary, SecondaryModel string
+	// Who is the user whose request it was: the last post and page on a server are anyone's.
+	Who string
+}
+
+// Whose says whose the request was, for me (the reader, "" for none): "yours", "@ann's", or
+// "a visitor's".
+func (m *Measured) Whose(me string) string {
+	switch {
+	case m.Who == "":
+		return "a visitor's"
+	case m.Who == me:
+		return "yours"
+	}
+	return "@" + m.Who + "'s"
 }
 
 // costOf is what ops cost, or nil for a request that touched no storage.

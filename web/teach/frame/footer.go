@@ -110,6 +110,7 @@ func (h *Base) Measured(c *gin.Context, kind site.Measured) {
 	if m == nil {
 		return
 	}
+	m.Who = site.User(c)
 	switch kind {
 	case site.HomeTimelinePage:
 		h.Costs.Page.Store(m)

@@ -6,75 +6,162 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
 
 	"twissandra/domain"
+	"twissandra/domain/social"
 	"twissandra/web/site"
 )
 
+// GateLimits are a gate's bounds: at most Total runs at once on this server, PerLearner at
+// once from one learner (LearnerID: a signed-in user, else a browser's session), PerMinute
+// begun in a minute by one learner, and PerAddress begun in a minute by all the learners
+// behind one address together. The last is what bounds a client that makes itself a new
+// session at every request: a class behind one address shares it, so it is set high enough
+// for a class (labs.DefaultGates), and a client minting sessions gets no more than the class.
+type GateLimits struct {
+	Total, PerLearner, PerMinute, PerAddress int
+}
+
+// Gates are the bounds of the runs anyone may start, one GateLimits per gate; a zero figure is
+// its default (labs.DefaultGates). They are flags of serve (--gate-race and the others).
+type Gates struct {
+	// Race bounds the uniqueness race, Lab the comparator lab's writes and the lessons' steps
+	// on the running store, Trials the consistency lab's runs of trials, Rings the tokens
+	// lesson's rings, Sandbox the celebrity lesson's sandboxes, and Runs each lesson's run on
+	// a node (a key trial, a counter run, an index lookup, an address book run: a gate each,
+	// with these bounds).
+	Race, Lab, Trials, Rings, Sandbox, Runs GateLimits
+}
+
+// Or is l with each zero figure taken from def.
+func (l GateLimits) Or(def GateLimits) GateLimits {
+	pick := func(v, d int) int {
+		if v > 0 {
+			return v
+		}
+		return d
+	}
+	return GateLimits{Total: pick(l.Total, def.Total), PerLearner: pick(l.PerLearner, def.PerLearner),
+		PerMinute: pick(l.PerMinute, def.PerMinute), PerAddress: pick(l.PerAddress, def.PerAddress)}
+}
+
+// Or is g with each zero figure taken from def.
+func (g Gates) Or(def Gates) Gates {
+	return Gates{Race: g.Race.Or(def.Race), Lab: g.Lab.Or(def.Lab), Trials: g.Trials.Or(def.Trials),
+		Rings: g.Rings.Or(def.Rings), Sandbox: g.Sandbox.Or(def.Sandbox), Runs: g.Runs.Or(def.Runs)}
+}
+
 // Gate admits the runs of a teaching action that costs the server real work (the race's
 // hundreds of sign-ups, the lab's writes, the consistency trials), which anyone may start
-// without logging in: at most Total at once on this server, at most PerAddr at once from one
-// learner, and at most PerMinute begun in a minute by one learner. A learner is a browser's
-// device (a signed cookie given at a log-in or a sign-up, which a client cannot make up), else
-// its address: a classroom behind one address is counted learner by learner, and a client
-// without a device by its address. A run it cannot admit is refused at once with
-// 429 and Retry-After, never queued: a queue would hold connections for as long as a client
-// likes. The page states the bounds (the gate's own figures, never a copy).
+// without logging in, under its GateLimits. A learner is LearnerID's: a class behind one
+// address is counted learner by learner, and the address's total bounds a client that drops
+// its cookies or makes a new session at every request. A run it cannot admit is refused at
+// once with 429 and Retry-After, never queued: a queue would hold connections for as long as a
+// client likes. The page states the bounds (the gate's own figures, never a copy).
 type Gate struct {
-	What      string // "race", as the refusal names it
-	Total     int
-	PerAddr   int
-	PerMinute int
+	What string // "race", as the refusal names it
+	GateLimits
 
 	slots chan struct{}
 	Now   func() time.Time
 
 	mu      sync.Mutex
 	running map[string]int
-	begun   map[string][]time.Time // oldest first, at most PerMinute per address
+	begun   map[string][]time.Time // a learner's, oldest first, at most PerMinute
+	addrs   map[string]*addrCount
 }
 
-// gateMaxAddrs bounds the addresses a gate remembers; past it, it forgets the runs begun.
-const gateMaxAddrs = 10_000
-
-func NewGate(what string, total, perAddr, perMinute int) *Gate {
-	return &Gate{What: what, Total: total, PerAddr: perAddr, PerMinute: perMinute,
-		slots: make(chan struct{}, total), Now: time.Now, running: map[string]int{}, begun: map[string][]time.Time{}}
+// addrCount is what an address began in the last minute, by the second: at most 60 entries,
+// oldest first, however many runs.
+type addrCount struct {
+	secs  []secCount
+	total int
 }
 
-// Enter admits one run from addr, or says why not and how long to wait. leave ends the run.
-func (g *Gate) Enter(addr string) (leave func(), wait time.Duration, why string) {
+type secCount struct {
+	at int64 // Unix seconds
+	n  int
+}
+
+// expire forgets the seconds a minute old at now.
+func (a *addrCount) expire(now time.Time) {
+	cut := 0
+	for cut < len(a.secs) && now.Unix()-a.secs[cut].at >= 60 {
+		a.total -= a.secs[cut].n
+		cut++
+	}
+	a.secs = a.secs[cut:]
+}
+
+func (a *addrCount) add(now time.Time) {
+	if n := len(a.secs); n > 0 && a.secs[n-1].at == now.Unix() {
+		a.secs[n-1].n++
+	} else {
+		a.secs = append(a.secs, secCount{at: now.Unix(), n: 1})
+	}
+	a.total++
+}
+
+// gateMaxKeys bounds the learners and the addresses a gate remembers; past it, it forgets
+// their runs begun (a client minting sessions fills the learners' map, and finds its address's
+// count kept).
+const gateMaxKeys = 10_000
+
+// NewGate makes a gate of what ("race") under l.
+func NewGate(what string, l GateLimits) *Gate {
+	return &Gate{What: what, GateLimits: l, slots: make(chan struct{}, l.Total), Now: time.Now,
+		running: map[string]int{}, begun: map[string][]time.Time{}, addrs: map[string]*addrCount{}}
+}
+
+// Enter admits one run of learner from addr, or says why not and how long to wait. leave ends
+// the run.
+func (g *Gate) Enter(learner, addr string) (leave func(), wait time.Duration, why string) {
 	now := g.Now()
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	begun := g.begun[addr]
+	begun := g.begun[learner]
 	for len(begun) > 0 && now.Sub(begun[0]) >= time.Minute {
 		begun = begun[1:]
+	}
+	ac := g.addrs[addr]
+	if ac != nil {
+		ac.expire(now)
 	}
 	switch {
 	case len(begun) >= g.PerMinute:
 		return nil, begun[0].Add(time.Minute).Sub(now), "you have begun " + strconv.Itoa(g.PerMinute) + " a minute"
-	case g.running[addr] >= g.PerAddr:
+	case g.running[learner] >= g.PerLearner:
 		return nil, time.Second, "yours is still running"
+	case ac != nil && ac.total >= g.PerAddress:
+		return nil, time.Unix(ac.secs[0].at+60, 0).Sub(now), strconv.Itoa(g.PerAddress) + " were begun in a minute from your address"
 	}
 	select {
 	case g.slots <- struct{}{}:
 	default:
 		return nil, time.Second, strconv.Itoa(g.Total) + " are running on this server"
 	}
-	if len(g.begun) >= gateMaxAddrs {
+	if len(g.begun) >= gateMaxKeys {
 		clear(g.begun)
 	}
-	g.begun[addr] = append(begun, now)
-	g.running[addr]++
+	g.begun[learner] = append(begun, now)
+	if ac == nil {
+		if len(g.addrs) >= gateMaxKeys {
+			clear(g.addrs)
+		}
+		ac = &addrCount{}
+		g.addrs[addr] = ac
+	}
+	ac.add(now)
+	g.running[learner]++
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			<-g.slots
 			g.mu.Lock()
-			if g.running[addr]--; g.running[addr] == 0 {
-				delete(g.running, addr)
+			if g.running[learner]--; g.running[learner] == 0 {
+				delete(g.running, learner)
 			}
 			g.mu.Unlock()
 		})
@@ -83,23 +170,44 @@ func (g *Gate) Enter(addr string) (leave func(), wait time.Duration, why string)
 
 // Bounds is the sentence a page states the gate's bounds in.
 func (g *Gate) Bounds() string {
-	return "At most " + strconv.Itoa(g.Total) + " run at once on this server, " + strconv.Itoa(g.PerAddr) +
-		" at a time and " + strconv.Itoa(g.PerMinute) + " a minute from one browser (or, for a browser that never signed in, from one address)."
+	return "At most " + strconv.Itoa(g.Total) + " run at once on this server; from one learner (signed in, else a browser's session) " +
+		strconv.Itoa(g.PerLearner) + " at a time and " + strconv.Itoa(g.PerMinute) + " a minute; from one address, all its learners together, " +
+		strconv.Itoa(g.PerAddress) + " a minute."
 }
 
-// Learner is whom a gate counts a request's runs against: its browser's device, else its
-// address.
+// Learner is whom a gate and a lab count a request's runs against: LearnerID's name, made for
+// a browser that has no session yet. A request of the API, which has no session, is its
+// token's user (SetLearner), else its client's: the browser's device, else its address.
 func (h *Base) Learner(c *gin.Context) string {
+	if id := c.GetString(keyLearner); id != "" {
+		return id
+	}
+	if _, ok := c.Get(sessions.DefaultKey); ok {
+		return LearnerID(c, true)
+	}
 	if cl := h.Site.LoginClient(c); cl.Device != "" {
 		return "device:" + cl.Device
 	}
-	return "addr:" + c.ClientIP()
+	return "addr:" + Address(c)
+}
+
+// keyLearner is the gin context's key of a learner the API named (SetLearner).
+const keyLearner = "twissandra.learner"
+
+// SetLearner names the learner of an API request whose token names a user: "user:<name>".
+func SetLearner(c *gin.Context, username string) { c.Set(keyLearner, "user:"+username) }
+
+// Address is the address a gate counts a request's learners together under: the client's, an
+// IPv6 client by its /64 (social.LoginKeys), as the log-in limit counts it.
+func Address(c *gin.Context) string {
+	_, a := social.LoginKeys("", c.ClientIP())
+	return a
 }
 
 // EnterFor admits one run of the request's learner, or refuses it: Retry-After set, and a
 // *domain.RetryError whose message says why, the gate's bounds and when to try again.
 func (h *Base) EnterFor(c *gin.Context, g *Gate) (leave func(), err error) {
-	leave, wait, why := g.Enter(h.Learner(c))
+	leave, wait, why := g.Enter(h.Learner(c), Address(c))
 	if leave != nil {
 		return leave, nil
 	}

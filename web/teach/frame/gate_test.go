@@ -14,29 +14,31 @@ import (
 
 	"twissandra/internal/testkit/teachkit"
 	"twissandra/internal/testkit/webkit"
+	"twissandra/web/teach"
 	"twissandra/web/teach/frame"
 	"twissandra/web/teach/labs"
 )
 
-// A gate admits at most Total runs at once, PerAddr at once from one address and PerMinute
-// begun in a minute from one address, and says how long to wait otherwise.
+// A gate admits at most Total runs at once, PerLearner at once from one learner, PerMinute
+// begun in a minute by one learner and PerAddress by all the learners of one address, and says
+// how long to wait otherwise.
 func TestGateBounds(t *testing.T) {
 	t.Parallel()
 	now := time.Unix(1_000_000, 0)
-	g := frame.NewGate("race", 2, 1, 3)
+	g := frame.NewGate("race", frame.GateLimits{Total: 2, PerLearner: 1, PerMinute: 3, PerAddress: 5})
 	g.Now = func() time.Time { return now }
-	leaveA, _, _ := g.Enter("a")
+	leaveA, _, _ := g.Enter("a", "room")
 	if leaveA == nil {
 		t.Fatal("the first run was refused")
 	}
-	if leave, wait, why := g.Enter("a"); leave != nil || wait <= 0 || !strings.Contains(why, "still running") {
-		t.Fatalf("a second run from one address at once: admitted=%v wait=%v %q", leave != nil, wait, why)
+	if leave, wait, why := g.Enter("a", "room"); leave != nil || wait <= 0 || !strings.Contains(why, "still running") {
+		t.Fatalf("a second run of one learner at once: admitted=%v wait=%v %q", leave != nil, wait, why)
 	}
-	leaveB, _, _ := g.Enter("b")
+	leaveB, _, _ := g.Enter("b", "room")
 	if leaveB == nil {
-		t.Fatal("another address was refused")
+		t.Fatal("another learner of the same address was refused")
 	}
-	if leave, _, why := g.Enter("c"); leave != nil || !strings.Contains(why, "2 are running") {
+	if leave, _, why := g.Enter("c", "elsewhere"); leave != nil || !strings.Contains(why, "2 are running") {
 		t.Fatalf("a third run on the server at once: admitted=%v %q", leave != nil, why)
 	}
 	leaveA()
@@ -45,22 +47,39 @@ func TestGateBounds(t *testing.T) {
 	// Three a minute from a: the fourth waits until the first of them is a minute old.
 	for i := range 2 {
 		now = now.Add(10 * time.Second)
-		leave, _, why := g.Enter("a")
+		leave, _, why := g.Enter("a", "room")
 		if leave == nil {
 			t.Fatalf("run %d of a: %q", i+2, why)
 		}
 		leave()
 	}
 	now = now.Add(10 * time.Second)
-	leave, wait, why := g.Enter("a")
+	leave, wait, why := g.Enter("a", "room")
 	if leave != nil || wait != 30*time.Second || !strings.Contains(why, "3 a minute") {
 		t.Fatalf("a fourth run in a minute: admitted=%v wait=%v %q", leave != nil, wait, why)
 	}
+	// The room has begun 4 (a's 3, b's 1): one more learner of it passes, the next does not,
+	// until the room's first run is a minute old; another address is not counted with it.
+	if leave, _, why := g.Enter("d", "room"); leave == nil {
+		t.Fatalf("the room's fifth run: %q", why)
+	} else {
+		leave()
+	}
+	leave, wait, why = g.Enter("e", "room")
+	if leave != nil || wait != 30*time.Second || !strings.Contains(why, "5 were begun in a minute from your address") {
+		t.Fatalf("the room's sixth run in a minute: admitted=%v wait=%v %q", leave != nil, wait, why)
+	}
+	if leave, _, why := g.Enter("e", "elsewhere"); leave == nil {
+		t.Fatalf("another address: %q", why)
+	} else {
+		leave()
+	}
 	now = now.Add(wait)
-	if leave, _, why := g.Enter("a"); leave == nil {
+	if leave, _, why := g.Enter("a", "room"); leave == nil {
 		t.Fatalf("after the wait: %q", why)
 	}
-	if !strings.Contains(g.Bounds(), "At most 2 run at once on this server, 1 at a time and 3 a minute from one browser (or, for a browser that never signed in, from one address).") {
+	want := "At most 2 run at once on this server; from one learner (signed in, else a browser's session) 1 at a time and 3 a minute; from one address, all its learners together, 5 a minute."
+	if g.Bounds() != want {
 		t.Fatalf("bounds: %q", g.Bounds())
 	}
 }
@@ -71,10 +90,11 @@ func TestRaceIsBounded(t *testing.T) {
 	t.Parallel()
 	app := teachkit.NewApp(t, webkit.MemoryStores())
 	c := app.Client(t)
+	race := labs.DefaultGates().Race
 	webkit.MustContain(t, html.UnescapeString(c.Get("/models/race").Body), `id="race-bounds"`,
-		"At most "+strconv.Itoa(labs.RaceTotal)+" run at once on this server, 1 at a time and "+strconv.Itoa(labs.RacesPerMinute)+" a minute from one browser")
+		"At most "+strconv.Itoa(race.Total)+" run at once on this server; from one learner (signed in, else a browser's session) 1 at a time and "+strconv.Itoa(race.PerMinute)+" a minute")
 	form := url.Values{"name": {"rita"}, "racers": {"2"}}
-	for i := range labs.RacesPerMinute {
+	for i := range race.PerMinute {
 		if r := c.Post("/models/race", form); r.Status != http.StatusSeeOther {
 			t.Fatalf("race %d: %d, want the redirect to its result", i+1, r.Status)
 		}
@@ -82,7 +102,7 @@ func TestRaceIsBounded(t *testing.T) {
 	r := c.Post("/models/race", form)
 	secs, err := strconv.Atoi(r.Header.Get("Retry-After"))
 	if r.Status != http.StatusTooManyRequests || err != nil || secs < 1 || secs > 60 {
-		t.Fatalf("race %d in a minute: %d, Retry-After %q", labs.RacesPerMinute+1, r.Status, r.Header.Get("Retry-After"))
+		t.Fatalf("race %d in a minute: %d, Retry-After %q", race.PerMinute+1, r.Status, r.Header.Get("Retry-After"))
 	}
 	webkit.MustContain(t, html.UnescapeString(r.Body), "The race could not start: you have begun", "Try again in ")
 	webkit.MustNotContain(t, r.Body, `id="race-result"`)
@@ -111,36 +131,76 @@ func TestRaceWhoseClientLeftIs499(t *testing.T) {
 	}
 }
 
-// A learner is counted by the device a sign-up gave their browser: two learners behind one
-// address each have their own allowance, and a client without a device is counted by its
-// address, whatever session cookies it drops.
-func TestGatesCountLearners(t *testing.T) {
+// A class of 200 behind one address, each learner in a browser of their own that never signed
+// in, runs the race, a write of the lab, a step and a run of trials of the consistency lab once
+// each: none is refused under the default bounds.
+func TestAClassBehindOneAddressIsServed(t *testing.T) {
 	t.Parallel()
-	app := teachkit.NewApp(t, webkit.MemoryStores())
-	form := url.Values{"name": {"rita"}, "racers": {"2"}}
-	for _, who := range []string{"ann", "bob"} {
+	app := teachkit.NewApp(t, webkit.WiderowStores(t))
+	const class = 200
+	ring := url.Values{"write": {"ONE"}, "read": {"ONE"}, "delay_a": {"0"}, "delay_b": {"50"}, "delay_c": {"100"},
+		"gap": {"10"}, "seed": {"1"}, "value": {"v"}}
+	trials := url.Values{"trials": {"10"}}
+	for k, v := range ring {
+		trials[k] = v
+	}
+	acts := []struct {
+		path string
+		form url.Values
+	}{
+		{"/models/race", url.Values{"name": {"rita"}, "racers": {"2"}}},
+		{"/models/lab/insert", url.Values{"names": {"5"}, "value": {"v"}}},
+		{"/models/lab/consistency", ring},
+		{"/models/lab/consistency/trials", trials},
+	}
+	for i := range class {
 		c := app.Client(t)
-		c.SignUp(who)
-		for i := range labs.RacesPerMinute {
-			if r := c.Post("/models/race", form); r.Status != http.StatusSeeOther {
-				t.Fatalf("%s's race %d behind the room's address: %d", who, i+1, r.Status)
+		for _, a := range acts {
+			if r := c.Post(a.path, a.form); r.Status != http.StatusSeeOther {
+				t.Fatalf("learner %d of the class, %s: %d\n%s", i+1, a.path, r.Status, r.Body)
 			}
-		}
-		if r := c.Post("/models/race", form); r.Status != http.StatusTooManyRequests {
-			t.Fatalf("%s's race %d in a minute: %d, want 429", who, labs.RacesPerMinute+1, r.Status)
 		}
 	}
-	// Without a device, a fresh client (no cookies) each time is still the same address.
-	for i := range labs.RacesPerMinute + 1 {
-		c := app.Client(t)
-		r := c.Post("/models/race", form)
-		if want := http.StatusSeeOther; i == labs.RacesPerMinute {
-			if r.Status != http.StatusTooManyRequests {
-				t.Fatalf("race %d from one address with fresh cookies: %d, want 429", i+1, r.Status)
-			}
-		} else if r.Status != want {
-			t.Fatalf("race %d from one address with fresh cookies: %d", i+1, r.Status)
+}
+
+// A learner past their own runs a minute is refused while another learner of the same address
+// is not; a client that makes a new session at every request is counted by its address, and
+// refused past the address's bound however many sessions it makes. The bounds are the
+// configured ones (serve's --gate-race), and the page states them.
+func TestGatesCountLearnersAndBoundAnAddress(t *testing.T) {
+	t.Parallel()
+	race := frame.GateLimits{Total: 2, PerLearner: 1, PerMinute: 3, PerAddress: 8}
+	app := teachkit.NewAppGates(t, webkit.MemoryStores(), teach.Gates{Race: race})
+	form := url.Values{"name": {"rita"}, "racers": {"2"}}
+	ann, bob := app.Client(t), app.Client(t)
+	webkit.MustContain(t, html.UnescapeString(ann.Get("/models/race").Body),
+		"At most 2 run at once on this server; from one learner (signed in, else a browser's session) 1 at a time and 3 a minute; from one address, all its learners together, 8 a minute.")
+	for i := range race.PerMinute {
+		if r := ann.Post("/models/race", form); r.Status != http.StatusSeeOther {
+			t.Fatalf("ann's race %d: %d", i+1, r.Status)
 		}
+	}
+	r := ann.Post("/models/race", form)
+	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
+		t.Fatalf("ann's race %d in a minute: %d, want 429 with Retry-After", race.PerMinute+1, r.Status)
+	}
+	webkit.MustContain(t, html.UnescapeString(r.Body), "you have begun 3 a minute")
+	if r := bob.Post("/models/race", form); r.Status != http.StatusSeeOther {
+		t.Fatalf("bob's first race, ann refused: %d", r.Status)
+	}
+	// The address has begun 4; a fresh client (no cookies, a new session) at every request
+	// gets the 4 left, then is refused.
+	for i := range race.PerAddress - race.PerMinute - 1 {
+		if r := app.Client(t).Post("/models/race", form); r.Status != http.StatusSeeOther {
+			t.Fatalf("a minted session's race %d: %d", i+1, r.Status)
+		}
+	}
+	for range 3 {
+		r := app.Client(t).Post("/models/race", form)
+		if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
+			t.Fatalf("a minted session past the address's bound: %d, want 429", r.Status)
+		}
+		webkit.MustContain(t, html.UnescapeString(r.Body), "8 were begun in a minute from your address")
 	}
 }
 
@@ -149,30 +209,31 @@ func TestGatesCountLearners(t *testing.T) {
 // each learner, then answers 429 with Retry-After.
 func TestTrialsAndRingsAreBounded(t *testing.T) {
 	t.Parallel()
-	if want := max(1, runtime.GOMAXPROCS(0)-1); labs.TrialsTotal != want {
-		t.Fatalf("TrialsTotal = %d with GOMAXPROCS %d, want %d", labs.TrialsTotal, runtime.GOMAXPROCS(0), want)
+	gates := labs.DefaultGates()
+	if want := max(1, runtime.GOMAXPROCS(0)-1); gates.Trials.Total != want {
+		t.Fatalf("the trials' total = %d with GOMAXPROCS %d, want %d", gates.Trials.Total, runtime.GOMAXPROCS(0), want)
 	}
 	app := teachkit.NewApp(t, webkit.WiderowStores(t))
 	c := app.Client(t)
 	trials := url.Values{"write": {"ONE"}, "read": {"ONE"}, "delay_a": {"0"}, "delay_b": {"50"}, "delay_c": {"100"},
 		"gap": {"10"}, "seed": {"1"}, "trials": {"10"}, "value": {"v"}}
-	for i := range labs.TrialsPerMinute {
+	for i := range gates.Trials.PerMinute {
 		if r := c.Post("/models/lab/consistency/trials", trials); r.Status != http.StatusSeeOther {
 			t.Fatalf("run of trials %d: %d", i+1, r.Status)
 		}
 	}
 	r := c.Post("/models/lab/consistency/trials", trials)
 	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
-		t.Fatalf("run of trials %d in a minute: %d (Retry-After %q)", labs.TrialsPerMinute+1, r.Status, r.Header.Get("Retry-After"))
+		t.Fatalf("run of trials %d in a minute: %d (Retry-After %q)", gates.Trials.PerMinute+1, r.Status, r.Header.Get("Retry-After"))
 	}
-	for i := range labs.RingsPerMinute {
+	for i := range gates.Rings.PerMinute {
 		if r := c.Get("/learn/tokens?key=k" + strconv.Itoa(i) + "&nodes=32&rf=3"); r.Status != http.StatusOK {
 			t.Fatalf("ring %d: %d", i+1, r.Status)
 		}
 	}
 	r = c.Get("/learn/tokens?key=one-too-many&nodes=32&rf=3")
 	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
-		t.Fatalf("ring %d in a minute: %d (Retry-After %q)", labs.RingsPerMinute+1, r.Status, r.Header.Get("Retry-After"))
+		t.Fatalf("ring %d in a minute: %d (Retry-After %q)", gates.Rings.PerMinute+1, r.Status, r.Header.Get("Retry-After"))
 	}
 	webkit.MustContain(t, html.UnescapeString(r.Body), "The drawing of a ring could not start: you have begun", "Try again in ")
 }

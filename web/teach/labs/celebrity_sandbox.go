@@ -30,15 +30,10 @@ import (
 // product's code (social.Service, the threshold its setting) on a store that is dropped at the
 // end of the run.
 
-// The sandbox's bounds: a run creates its author and followers (with a precomputed password
-// hash, no bcrypt), follows, posts and reads on an engine node of its own, a few dozen
-// milliseconds and a few MiB for the run's length; anyone may start one.
+// The sandbox's sizes (its gate's bounds are DefaultGates').
 const (
 	SandboxMaxThreshold = 20
 	SandboxMaxFollowers = 20
-	SandboxTotal        = 4
-	SandboxPerLearner   = 1
-	SandboxesPerMinute  = 20
 )
 
 // The sandbox's author, the prefix of its followers' names, and the post.

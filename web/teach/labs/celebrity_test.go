@@ -42,7 +42,7 @@ func TestCelebrityPage(t *testing.T) {
 	}
 	c.Post("/tweets", url.Values{"body": {"from the top"}})
 	r = c.Get("/models/celebrity")
-	webkit.MustContain(t, r.Body, `id="celebrity-post"`, "The last post wrote")
+	webkit.MustContain(t, r.Body, `id="celebrity-post"`, "The last post on this server (", "yours", ") wrote")
 }
 
 // The heads on the celebrity page: what the server holds of a pulled author's userline, and

@@ -3,7 +3,6 @@ package labs
 import (
 	"fmt"
 	"net/http"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,40 +22,6 @@ import (
 // read-then-write as the 2014 Twissandra did, then with the store's lightweight transaction. The
 // form answers with a redirect to the page it came from (/models/race or lesson 7), which shows
 // the race's result (labstate.go).
-
-// The race's bounds: a race of 200 hashed sign-ups is a few hundred milliseconds of every core
-// (on cql3, 400 LWTs and 800 more statements), and anyone may start one.
-const (
-	RaceTotal      = 2
-	RacesPerMinute = 10
-)
-
-// The lab's: each of its writes is a handful of calls on an in-memory node.
-const (
-	LabTotal     = 16
-	LabPerAddr   = 2
-	LabPerMinute = 120
-)
-
-// The consistency lab's trials: a run of teaching.MaxTrials trials of each pair of levels is
-// about a second of a core, so runs take turns on all but one of the server's cores (one at
-// least), whoever starts them, and a core is always left to everyone else's requests; each
-// learner runs one at a time and TrialsPerMinute a minute.
-var TrialsTotal = max(1, runtime.GOMAXPROCS(0)-1)
-
-const (
-	TrialsPerLearner = 1
-	TrialsPerMinute  = 10
-)
-
-// The tokens lesson's rings: placing a key on a simulated ring of up to teaching.MaxSimNodes
-// nodes and drawing it is a fraction of a millisecond, but a page anyone may ask for as fast as
-// they like.
-const (
-	RingTotal      = 8
-	RingPerLearner = 2
-	RingsPerMinute = 60
-)
 
 // A sign-up hashes the password between its read of the name and its write (bcrypt, at this
 // application's default cost, 10): its window is that hash. The race gives each racer a window as

@@ -34,7 +34,7 @@ func TestBrowserGenerations(t *testing.T) {
 		t.Errorf("%d generations shown, want 3 (%v)", rows, err)
 	}
 	for sel, want := range map[string]string{
-		"#measured-page": "The last home timeline page: ",
+		"#measured-page": "The last home timeline page on this server (yours): ",
 		"#measured-post": "fan-out=1",
 	} {
 		if got := b.Text(sel); !strings.Contains(got, want) {

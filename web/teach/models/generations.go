@@ -107,10 +107,11 @@ type generationsData struct {
 	Generations []generation
 	Page, Post  *frame.Measured
 	Diagram     *frame.ChebDiagram
+	Me          string // the reader, to say whose the last page and post were
 }
 
 func (h *Handler) Generations(c *gin.Context) {
-	d := generationsData{Backend: h.Deps.Backend, Page: h.Costs.Page.Load(), Post: h.Costs.Post.Load()}
+	d := generationsData{Backend: h.Deps.Backend, Page: h.Costs.Page.Load(), Post: h.Costs.Post.Load(), Me: site.User(c)}
 	for i, g := range Generations {
 		g.Running = (i == 0 && h.Deps.Backend == "widerow") || (i == 2 && h.Deps.Backend == "cql3")
 		d.Generations = append(d.Generations, g)

@@ -88,7 +88,7 @@ func TestGenerationsPage(t *testing.T) {
 	}
 	c.Get("/")
 	body := html.UnescapeString(c.Get("/models/generations").Body)
-	for _, want := range []string{"The last home timeline page: <strong>", "get_slice=", "The last post: <strong>", "batch_mutate="} {
+	for _, want := range []string{`The last home timeline page on this server (<span class="whose">yours</span>): <strong>`, "get_slice=", `The last post on this server (<span class="whose">yours</span>): <strong>`, "batch_mutate="} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the measured costs lack %q", want)
 		}

@@ -16,6 +16,7 @@ import (
 	"twissandra/domain"
 	"twissandra/domain/blog"
 	"twissandra/ports/teaching"
+	"twissandra/web/site"
 	"twissandra/web/teach/frame"
 	"twissandra/web/teach/labs"
 	"twissandra/web/teach/models"
@@ -51,6 +52,9 @@ type blogLessonData struct {
 	Shown    int  // comments located
 	More     bool // the entry has more comments than that
 	Error    string
+	// Whose the entry is when the learner named none (labs.ExampleEntry): theirs or the
+	// article's; "" for an entry asked for by its slug.
+	Whose string
 }
 
 func showBlogLesson(h *handler, c *gin.Context) (templ.Component, error) {
@@ -61,14 +65,15 @@ func showBlogLesson(h *handler, c *gin.Context) (templ.Component, error) {
 	ctx := c.Request.Context()
 	slug := c.Query("entry")
 	if slug == "" {
-		page, err := h.Deps.Blog.Entries(ctx, "", "", 1)
+		// The learner's own newest entry, else the article's: never another learner's.
+		e, whose, found, err := h.ExampleEntry(ctx, site.User(c))
 		if err != nil {
 			return nil, err
 		}
-		if len(page.Entries) == 0 {
+		if !found {
 			return blogLessonView(d), nil
 		}
-		slug = page.Entries[0].Slug
+		slug, d.Whose = e.Slug, whose
 	}
 	if err := h.blogLessonPlaces(ctx, &d, slug); err != nil {
 		if !errors.Is(err, domain.ErrNotFound) && !errors.Is(err, domain.ErrInvalid) {

@@ -2,6 +2,8 @@ package blog_test
 
 import (
 	"html"
+	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -58,4 +60,37 @@ func TestLessonBlogNestsCommentsAsSeed004(t *testing.T) {
 		t.Errorf("the comment is no super column holding its subcolumns:\n%s", comments)
 	}
 	webkit.MustNotContain(t, comments, `."comment"`, "seed 001")
+}
+
+// Each learner who wrote an entry sees their own in the lesson; a learner who wrote none sees
+// the article's, never another learner's, and a learner with no entry on a blog without the
+// article's is told so rather than shown a stranger's.
+func TestLessonBlogShowsEachLearnerTheirOwn(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.WiderowStores(t))
+	ann, bob, cat := app.Client(t), app.Client(t), app.Client(t)
+	ann.SignUp("ann")
+	bob.SignUp("bob")
+	cat.SignUp("cat")
+	for _, w := range []struct {
+		c          *webkit.Client
+		slug, tags string
+	}{{ann, "anns-entry", "mine"}, {bob, "bobs-entry", "his"}} {
+		if r := w.c.Post("/blog/new", url.Values{"slug": {w.slug}, "title": {w.slug + " title"}, "body": {"b"}, "tags": {w.tags}}); r.Status != http.StatusSeeOther {
+			t.Fatalf("publish %s: %d\n%s", w.slug, r.Status, r.Body)
+		}
+	}
+	body := html.UnescapeString(cat.LessonPage("/learn/blog"))
+	webkit.MustContain(t, body, `id="blog-none"`)
+	webkit.MustNotContain(t, body, "anns-entry", "bobs-entry")
+	cat.Submit("/learn/blog/load", nil, "/learn/blog#entry")
+	body = html.UnescapeString(ann.LessonPage("/learn/blog"))
+	webkit.MustContain(t, body, "Your newest entry <a href=\"/blog/entries/anns-entry\">anns-entry title</a>", "by ann,", "BloggyAppy.TaggedPosts['mine']")
+	webkit.MustNotContain(t, body, "bobs-entry")
+	body = html.UnescapeString(bob.LessonPage("/learn/blog"))
+	webkit.MustContain(t, body, "Your newest entry <a href=\"/blog/entries/bobs-entry\">")
+	webkit.MustNotContain(t, body, "anns-entry")
+	body = html.UnescapeString(cat.LessonPage("/learn/blog"))
+	webkit.MustContain(t, body, "The article's newest entry <a href=\"/blog/entries/scream-is-the-best-movie-ever\">", "by Arin Sarkissian,", "shown until you write one of your own")
+	webkit.MustNotContain(t, body, "anns-entry", "bobs-entry")
 }

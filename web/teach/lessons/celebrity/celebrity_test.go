@@ -37,7 +37,7 @@ func TestCelebrityLesson(t *testing.T) {
 		t.Errorf("the measured tables are not behind one click after the sandbox: %q", open)
 	}
 	body = teachkit.PostFromLesson(t, c, "celebrity", "who gets this")
-	webkit.MustContain(t, body, "What your post cost", "fan-out: the tweet went to 3 lines", "The last post on this server cost")
+	webkit.MustContain(t, body, "What your post cost", "fan-out: the tweet went to 3 lines", `The last post on this server (<span class="whose">yours</span>) cost`)
 	if r := c.Get("/learn/celebrity?user=nobody"); !strings.Contains(r.Body, `id="cl-error"`) {
 		t.Errorf("an unknown user:\n%s", r.Body)
 	}
@@ -140,14 +140,14 @@ func TestCelebritySandboxRefusesBadInput(t *testing.T) {
 		}
 		webkit.MustContain(t, part(t, r.Body, "sandbox-error", "</p>"), want)
 	}
-	for i := range labs.SandboxesPerMinute {
+	for i := range labs.DefaultGates().Sandbox.PerMinute {
 		if r := c.Get("/learn/celebrity?threshold=1&followers=1"); r.Status != http.StatusOK || !strings.Contains(r.Body, `id="sandbox-result"`) {
 			t.Fatalf("run %d: %d", i+1, r.Status)
 		}
 	}
 	r := c.Get("/learn/celebrity?threshold=1&followers=1")
 	if r.Status != http.StatusTooManyRequests || !strings.Contains(r.Body, "The sandbox could not start: you have begun 20 a minute") {
-		t.Errorf("run %d: %d %s", labs.SandboxesPerMinute+1, r.Status, r.Body)
+		t.Errorf("run %d: %d %s", labs.DefaultGates().Sandbox.PerMinute+1, r.Status, r.Body)
 	}
 }
 
@@ -162,4 +162,20 @@ func TestCelebritySandboxOnMemory(t *testing.T) {
 	}
 	webkit.MustContain(t, r.Body, "merge: fan1&#39;s timeline", "get_slice Twissandra.Userline[",
 		"beside this memory server&#39;s own: the sandbox&#39;s node is the 0.6 model whatever the backend")
+}
+
+// The last post on the server is anyone's: the lesson says whose, "yours" to its author and
+// the author's name to another learner, never as if it were the reader's.
+func TestLessonCelebritySaysWhoseTheLastPostIs(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.MemoryStores())
+	ann, bob := app.Client(t), app.Client(t)
+	ann.SignUp("ann")
+	bob.SignUp("bob")
+	teachkit.PostFromLesson(t, ann, "celebrity", "ann's")
+	webkit.MustContain(t, bob.LessonPage("/learn/celebrity"), `The last post on this server (<span class="whose">@ann's</span>) cost`)
+	webkit.MustContain(t, ann.LessonPage("/learn/celebrity"), `The last post on this server (<span class="whose">yours</span>) cost`)
+	teachkit.PostFromLesson(t, bob, "celebrity", "bob's")
+	webkit.MustContain(t, ann.LessonPage("/learn/celebrity"), `The last post on this server (<span class="whose">@bob's</span>) cost`)
+	webkit.MustContain(t, app.Client(t).LessonPage("/learn/celebrity"), `The last post on this server (<span class="whose">@bob's</span>) cost`)
 }

@@ -25,7 +25,9 @@ import (
 
 // Lesson is this package's lesson, for the course's list (package course).
 func Lesson(lh *labs.Handler) frame.Lesson {
-	h := &handler{Handler: lh, gate: newGate()}
+	// The gate bounds the runs of the lesson's form and of its exercises' gradings on the node:
+	// each writes a few cells in the lesson's tables.
+	h := &handler{Handler: lh, gate: lh.RunGate("address book run")}
 	return frame.Lesson{Slug: "collections", Title: "What became of the super column",
 		Summary: "Seed 004's AddressBook, a super column family, on the engine and as CQL3 clustering columns, a map, a user type and a frozen one on a node: the cells each stores, what changing one field writes, and what overwriting it deletes.",
 		Show:    func(c *gin.Context) (templ.Component, error) { return showCollections(h, c) },
@@ -35,10 +37,6 @@ func Lesson(lh *labs.Handler) frame.Lesson {
 		},
 		Exercises: exercises(h)}
 }
-
-// newGate bounds the runs of the lesson's form and of its exercises' gradings on the node: each
-// writes a few cells in the lesson's tables.
-func newGate() *frame.Gate { return frame.NewGate("address book run", 4, 1, 10) }
 
 // handler is the labs' handler, which the lesson reads the running store through, its gate, and
 // the browsers' last runs.

@@ -31,7 +31,7 @@ func TestCompareLessonInCompareMode(t *testing.T) {
 	_, action, _ := strings.Cut(body, `id="action-ops"`)
 	action, _, _ = strings.Cut(action, "</details>")
 	webkit.MustContain(t, action, "batch_mutate", `id="secondary-ops"`, "INSERT INTO")
-	webkit.MustContain(t, body, "The last post on this server: <strong>", "; cql3: <strong>")
+	webkit.MustContain(t, body, `The last post on this server (<span class="whose">yours</span>): <strong>`, "; cql3: <strong>")
 }
 
 // The page's follow on a scratch node (compare-1's check) lists the calls the grader counts:

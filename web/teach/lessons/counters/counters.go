@@ -28,7 +28,7 @@ const slug = "counters"
 
 // Lesson is this package's lesson, for the course's list (package course).
 func Lesson(lh *labs.Handler) frame.Lesson {
-	h := &handler{Handler: lh, gate: frame.NewGate("counter run", 4, 1, 10)}
+	h := &handler{Handler: lh, gate: lh.RunGate("counter run")}
 	return frame.Lesson{Slug: slug, Title: "Counters, and why the follower count is not one",
 		Summary:   "Increment a tweet's likes from many clients at once on the node, lose an increment's answer and watch the driver's retry count it twice, send the statements the node refuses for mixing a counter with other columns, and hold them against the follower count this server keeps exactly.",
 		Show:      func(c *gin.Context) (templ.Component, error) { return showCounters(h, c) },

@@ -13,8 +13,8 @@ import (
 
 func handlerOn(st webkit.Stores) *handler {
 	lh := labs.New(&models.Handler{Base: &frame.Base{Deps: frame.Deps{Backend: st.Backend, Counters: st.Counters, Sandbox: sandbox},
-		SandboxGate: frame.NewGate("sandbox", 1, 1, 100)}})
-	return &handler{Handler: lh, gate: frame.NewGate("counter run", 1, 1, 100)}
+		SandboxGate: frame.NewGate("sandbox", frame.GateLimits{Total: 1, PerLearner: 1, PerMinute: 100, PerAddress: 100})}})
+	return &handler{Handler: lh, gate: frame.NewGate("counter run", frame.GateLimits{Total: 1, PerLearner: 1, PerMinute: 100, PerAddress: 100})}
 }
 
 // sandbox opens a scratch store of the 0.6 model as the server does.

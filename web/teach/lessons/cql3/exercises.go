@@ -32,7 +32,7 @@ func exercises(h *handler) []frame.Exercise {
 			strconv.Itoa(orderShown) + ". Which followers come back, in order?",
 		Grade: h.gradeOrder})
 	if h.QueryLabOnNode() {
-		out = append(out, frame.Exercise{ID: "cql3-2", Kind: frame.Predict, Format: "a whole number", Gate: frame.NewGate("key trial", 4, 1, 10),
+		out = append(out, frame.Exercise{ID: "cql3-2", Kind: frame.Predict, Format: "a whole number", Gate: h.RunGate("key trial"),
 			Prompt: "The query lab fills a table of follows (a few users, each with followers) and keys it " + scanKey.String() +
 				". The query of who follows one user names the user, not the follower. How many partitions does it read?",
 			Grade: h.gradeScan})

@@ -29,7 +29,10 @@ import (
 
 // Lesson is this package's lesson, for the course's list (package course).
 func Lesson(lh *labs.Handler) frame.Lesson {
-	h := &handler{Handler: lh, gate: runGate()}
+	// The gate bounds the runs a learner starts, the form's and the exercises' gradings together
+	// (each run writes a user four ways and reads it back): the node's own bounds, per learner
+	// and over the cluster, are the lab's.
+	h := &handler{Handler: lh, gate: lh.RunGate("index lookup")}
 	return frame.Lesson{Slug: "indexes", Title: "Finding a user four ways: index tables, secondary indexes, views, SAI",
 		Summary: "The seeds kept a Username column family by hand because 0.6 had no index; find a user by name as they did, then with a secondary index, a materialized view and a storage-attached index on the node, with what each write and read cost and which nodes it asked.",
 		Show:    func(c *gin.Context) (templ.Component, error) { return showIndexes(h, c) },
@@ -39,11 +42,6 @@ func Lesson(lh *labs.Handler) frame.Lesson {
 		},
 		Exercises: exercises(h)}
 }
-
-// runGate bounds the runs a learner starts, the form's and the exercises' gradings together
-// (each run writes a user four ways and reads it back): the node's own bounds, per learner and
-// over the cluster, are the lab's.
-func runGate() *frame.Gate { return frame.NewGate("index lookup", 4, 1, 10) }
 
 // handler is the labs' handler, which the lesson reads the running store through, and each
 // browser's last run.

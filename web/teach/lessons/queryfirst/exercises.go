@@ -20,10 +20,6 @@ import (
 // widerow), the choice of a key is graded by the method's rules, and the exercise says the node
 // grades it; the count of partitions, which only a node can measure, is not asked.
 
-// keyGate bounds the gradings that try keys on the node: as the key picker's form, a learner
-// tries at most ten a minute.
-func keyGate() *frame.Gate { return frame.NewGate("key trial", 4, 1, 10) }
-
 // keyQuestion asks for the primary key of pattern's table among choices.
 type keyQuestion struct {
 	id      string
@@ -47,14 +43,15 @@ var (
 		key: teaching.KeyChoice{Pattern: "public", Partition: []string{"day"}, Clustering: []teaching.ClusteringChoice{{Column: "time", Desc: true}}}}
 )
 
-func exercises(h *labs.Handler) []frame.Exercise {
+// exercises are the lesson's; gate bounds their gradings that try keys on the node, with the
+// key picker's form.
+func exercises(h *labs.Handler, gate *frame.Gate) []frame.Exercise {
 	if h.Deps.QueryLab == nil {
 		return nil
 	}
 	onNode := h.QueryLabOnNode()
-	var gate *frame.Gate
-	if onNode {
-		gate = keyGate()
+	if !onNode {
+		gate = nil
 	}
 	pick := pickKey.exercise(h, onNode)
 	pick.Gate = gate

@@ -32,7 +32,7 @@ func gradeKey(t *testing.T, e frame.Exercise, answer string) (bool, string) {
 func TestKeyExerciseByTheRules(t *testing.T) {
 	for _, st := range []webkit.Stores{webkit.MemoryStores(), webkit.WiderowStores(t)} {
 		h := labsOn(st)
-		ex := exercises(h)
+		ex := exercises(h, h.RunGate("key trial"))
 		if len(ex) != 1 || ex[0].ID != "queryfirst-1" || ex[0].Gate != nil {
 			t.Fatalf("%s: %+v", st.Backend, ex)
 		}
@@ -58,7 +58,7 @@ func TestKeyExerciseByTheRules(t *testing.T) {
 func TestKeyExercisesAreGradedByTheNode(t *testing.T) {
 	st, _ := webkit.CQL3Stores(t)
 	h := labsOn(st)
-	ex := exercises(h)
+	ex := exercises(h, h.RunGate("key trial"))
 	if len(ex) != 2 || ex[0].Gate == nil || ex[1].ID != "queryfirst-2" {
 		t.Fatalf("%+v", ex)
 	}

@@ -26,13 +26,13 @@ import (
 
 // Lesson is this package's lesson, for the course's list (package course).
 func Lesson(lh *labs.Handler) frame.Lesson {
-	h := &handler{Handler: lh}
+	h := &handler{Handler: lh, keys: lh.RunGate("key trial")}
 	return frame.Lesson{Slug: "query-first", Title: "Query-first design",
 		Summary:   "List the queries first, then make a table for each; pick a primary key for an access pattern and the running node says whether its query reads one partition, many, or needs ALLOW FILTERING.",
 		Show:      func(c *gin.Context) (templ.Component, error) { return showQueryFirstLesson(h, c) },
-		Exercises: exercises(lh),
+		Exercises: exercises(lh, h.keys),
 		Routes: func(g *gin.RouterGroup) {
-			g.POST("learn/act/key", h.tryKey)
+			g.POST("learn/act/key", h.Admit(h.keys), h.tryKey)
 		}}
 }
 
@@ -42,6 +42,8 @@ type handler struct {
 	*labs.Handler
 	// keyTrials are the last trial of each browser.
 	keyTrials frame.LastRuns[keyTrialResult]
+	// keys bounds the keys tried, the form's and the exercises' gradings together.
+	keys *frame.Gate
 }
 
 // keyTrialResult is a trial, or why there is none (the store has no CQL).
@@ -163,8 +165,8 @@ func (h *handler) tryKey(c *gin.Context) {
 		D1: c.PostForm("d1") == "desc", D2: c.PostForm("d2") == "desc"}
 	session := labs.LabSession(c, true)
 	ctx := h.QueryLabContext(c.Request.Context())
-	// The lab counts the trials of the learner (their device, else their address), not of the
-	// session: a client that drops its cookies is still one learner.
+	// The lab counts the trials of the learner (frame.LearnerID); the gate has counted the
+	// learner's address too, which bounds a client that drops its cookies.
 	trial, err := h.Deps.QueryLab.TryKey(ctx, h.Learner(c), f.choice(pattern))
 	switch {
 	case err == nil:

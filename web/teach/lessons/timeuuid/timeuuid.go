@@ -18,6 +18,7 @@ import (
 
 	"twissandra/domain"
 	"twissandra/domain/blog"
+	"twissandra/web/site"
 	"twissandra/web/teach/frame"
 	"twissandra/web/teach/labs"
 	"twissandra/web/teach/models"
@@ -57,7 +58,10 @@ type timeuuidData struct {
 	Entries                  []blog.EntryView
 	NextURL                  string
 	Error                    string
-	Empty                    bool // the blog has no entry at all
+	Empty                    bool // no entry of the learner's or the article's
+	// Me is the signed-in learner; Whose the entry whose week the dates default to
+	// (labs.ExampleEntry: theirs or the article's), "" for dates the learner gave.
+	Me, Whose string
 }
 
 // uuidLayout is a version-1 UUID field by field, as RFC 4122 names them.
@@ -92,7 +96,7 @@ func showTimeUUID(h *handler, c *gin.Context) (templ.Component, error) {
 	d := timeuuidData{A: layoutOf(a), B: layoutOf(b), SameTime: domain.TimeUUIDTicks(a) == domain.TimeUUIDTicks(b),
 		Order06: domain.TieUnsigned.Compare(a, b), OrderLater: domain.TieSigned.Compare(a, b),
 		Blog: h.Deps.Blog != nil, Backend: h.Deps.Backend, Compare: h.Deps.CompareBackend == "cql3",
-		Tag: c.Query("tag"), From: c.Query("from"), To: c.Query("to")}
+		Tag: c.Query("tag"), From: c.Query("from"), To: c.Query("to"), Me: site.User(c)}
 	if !d.Blog {
 		return timeuuidView(d), nil
 	}
@@ -101,17 +105,18 @@ func showTimeUUID(h *handler, c *gin.Context) (templ.Component, error) {
 		d.Tag = blog.NoTag
 	}
 	if d.From == "" || d.To == "" {
-		// By default, the week up to the newest entry.
-		newest, err := h.Deps.Blog.Entries(ctx, "", "", 1)
+		// By default, the week up to the learner's newest entry, else the article's: never
+		// the week of another learner's.
+		e, whose, found, err := h.ExampleEntry(ctx, d.Me)
 		if err != nil {
 			return nil, err
 		}
-		if len(newest.Entries) == 0 {
+		if !found {
 			d.Empty = true
 			return timeuuidView(d), nil
 		}
-		to := newest.Entries[0].PublishedAt.UTC()
-		d.From, d.To = to.AddDate(0, 0, -7).Format(dateForm), to.Format(dateForm)
+		to := e.PublishedAt.UTC()
+		d.From, d.To, d.Whose = to.AddDate(0, 0, -7).Format(dateForm), to.Format(dateForm), whose
 	}
 	from, err1 := time.Parse(dateForm, d.From)
 	to, err2 := time.Parse(dateForm, d.To)

@@ -2,6 +2,8 @@ package timeuuid_test
 
 import (
 	"html"
+	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -121,4 +123,29 @@ func TestLessonTimeUUIDInCompareMode(t *testing.T) {
 	bounds, _, _ = strings.Cut(bounds, "</p>")
 	webkit.MustContain(t, bounds, "BloggyAppy.TaggedPosts['guitar']", "-ffff-ffffffffffff</code>", "tagged_posts", "-7f7f-7f7f7f7f7f7f</code>")
 	webkit.MustContain(t, body, "Another cool guitar")
+}
+
+// The paging's dates default to the week of the learner's own newest entry, else of the
+// article's: one learner's entry does not move another's example, and each entry listed says
+// whose it is.
+func TestLessonTimeUUIDPagesEachLearnersOwnWeek(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.MemoryStores())
+	ann, cat := app.Client(t), app.Client(t)
+	ann.SignUp("ann")
+	cat.SignUp("cat")
+	cat.Submit("/learn/blog/load", nil, "/learn/blog#entry")
+	if r := ann.Post("/blog/new", url.Values{"slug": {"anns-entry"}, "title": {"Ann's entry"}, "body": {"b"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("publish: %d", r.Status)
+	}
+	week := time.Now().UTC()
+	body := html.UnescapeString(ann.LessonPage("/learn/timeuuid"))
+	webkit.MustContain(t, body, "The dates are the week up to your newest entry", `id="paging-to" value="`+week.Format("2006-01-02")+`"`, "Ann's entry</a> <span class=\"meta\">by you,")
+	webkit.MustNotContain(t, body, "Scream is the best movie ever")
+	for _, c := range []*webkit.Client{cat, app.Client(t)} {
+		body = html.UnescapeString(c.LessonPage("/learn/timeuuid"))
+		webkit.MustContain(t, body, "the article's newest entry (until you write one of your own)", `id="paging-to" value="2009-08-20"`,
+			"Scream is the best movie ever</a> <span class=\"meta\">by Arin Sarkissian,")
+		webkit.MustNotContain(t, body, "Ann's entry")
+	}
 }

@@ -50,10 +50,14 @@ type twissandraData struct {
 	Locates  bool // the server can say where records live
 	Tweet    *domain.Tweet
 	Mine     bool // the tweet is the one the learner just posted
-	Fanout   *social.Fanout
-	More     bool // the author has more followers than the lesson lists
-	Places   []models.LocateModel
-	User     []models.LocateModel // the author's User row and Username index
+	// Whose says whose tweet the page shows when the learner named none: "yours" (their
+	// newest), "another's" (the newest on the server, by another user, for a learner who has
+	// posted none), or "" for a tweet asked for by its ID.
+	Whose  string
+	Fanout *social.Fanout
+	More   bool // the author has more followers than the lesson lists
+	Places []models.LocateModel
+	User   []models.LocateModel // the author's User row and Username index
 }
 
 // twissandraCFs says what each of Twissandra's column families is for, in seed 001's words.
@@ -85,11 +89,24 @@ func showTwissandra(h *handler, c *gin.Context) (templ.Component, error) {
 		d.Mine = c.Query("posted") == "1"
 	}
 	if id == uuid.Nil {
-		page, err := h.Deps.Social.PublicLine(ctx, "", 1)
-		if err != nil {
-			return nil, err
+		// The learner's own newest tweet; else the server's newest, which the page says is
+		// another user's.
+		var page social.TweetPage
+		var err error
+		if d.Me != "" {
+			if page, err = h.Deps.Social.Userline(ctx, d.Me, "", 1); err != nil && !errors.Is(err, domain.ErrNotFound) {
+				return nil, err
+			}
+			d.Whose = "yours"
 		}
 		if len(page.Tweets) == 0 {
+			if page, err = h.Deps.Social.PublicLine(ctx, "", 1); err != nil {
+				return nil, err
+			}
+			d.Whose = "another's"
+		}
+		if len(page.Tweets) == 0 {
+			d.Whose = ""
 			return twissandraView(d), nil
 		}
 		id = page.Tweets[0].ID

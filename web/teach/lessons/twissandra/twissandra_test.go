@@ -51,11 +51,37 @@ func TestLessonTwissandra(t *testing.T) {
 	if n := strings.Count(body, `class="badge no"`); n != 0 {
 		t.Errorf("%d of the tweet's places are absent", n)
 	}
-	// The anonymous learner now sees the newest tweet, this one.
-	webkit.MustContain(t, anon.LessonPage("/learn/twissandra"), "The tweet <q>where does this live?</q>")
+	// The anonymous learner now sees the newest tweet, this one, said to be another user's.
+	webkit.MustContain(t, anon.LessonPage("/learn/twissandra"), "The newest tweet on this server, another user's (sign in to see yours): <q>where does this live?</q>")
 	webkit.MustContain(t, anon.LessonPage("/learn/twissandra?tweet="+uuid.NewString()), "No tweet has the ID ")
-	webkit.MustContain(t, anon.LessonPage("/learn/twissandra?tweet=nope"), "is not a tweet's ID: here is the newest tweet instead.", "The tweet <q>where does this live?</q>")
+	webkit.MustContain(t, anon.LessonPage("/learn/twissandra?tweet=nope"), "is not a tweet's ID: here is the newest tweet instead.", "another user's (sign in to see yours): <q>where does this live?</q>")
 	// A refused post is said on the lesson.
 	body = html.UnescapeString(c.Submit("/learn/twissandra/post", url.Values{"body": {strings.Repeat("x", 141)}}, "/learn/twissandra#post").Body)
 	webkit.MustContain(t, body, `id="twissandra-error"`)
+}
+
+// Two learners who posted each see their own newest tweet without naming it, never the
+// other's; a learner who posted none is told that the tweet shown is another user's.
+func TestLessonTwissandraShowsEachLearnerTheirOwn(t *testing.T) {
+	t.Parallel()
+	app := teachkit.NewApp(t, webkit.MemoryStores())
+	ann, bob, cat := app.Client(t), app.Client(t), app.Client(t)
+	ann.SignUp("ann")
+	bob.SignUp("bob")
+	cat.SignUp("cat")
+	for _, p := range []struct {
+		c    *webkit.Client
+		body string
+	}{{ann, "ann's first"}, {ann, "ann's second"}, {bob, "bob's only"}} {
+		if r := p.c.Post("/learn/twissandra/post", url.Values{"body": {p.body}}); r.Status != http.StatusSeeOther {
+			t.Fatalf("post %q: %d", p.body, r.Status)
+		}
+	}
+	body := html.UnescapeString(ann.LessonPage("/learn/twissandra"))
+	webkit.MustContain(t, body, "Your newest tweet <q>ann's second</q> by <a href=\"/users/ann\">@ann</a>")
+	webkit.MustNotContain(t, body, "bob's only")
+	body = html.UnescapeString(bob.LessonPage("/learn/twissandra"))
+	webkit.MustContain(t, body, "Your newest tweet <q>bob's only</q>")
+	webkit.MustNotContain(t, body, "ann's second")
+	webkit.MustContain(t, html.UnescapeString(cat.LessonPage("/learn/twissandra")), "You have posted no tweet yet; the newest on this server, another user's: <q>bob's only</q> by <a href=\"/users/bob\">@bob</a>")
 }
