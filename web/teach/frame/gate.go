@@ -1,9 +1,12 @@
 package frame
 
 import (
+	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-contrib/sessions"
@@ -57,9 +60,10 @@ func (g Gates) Or(def Gates) Gates {
 // hundreds of sign-ups, the lab's writes, the consistency trials), which anyone may start
 // without logging in, under its GateLimits. A learner is LearnerID's: a class behind one
 // address is counted learner by learner, and the address's total bounds a client that drops
-// its cookies or makes a new session at every request. A run it cannot admit is refused at
-// once with 429 and Retry-After, never queued: a queue would hold connections for as long as a
-// client likes. The page states the bounds (the gate's own figures, never a copy).
+// its cookies or makes a new session at every request. A run it cannot admit is refused
+// with 429 and Retry-After; one that only finds the server's slots full waits a few seconds for
+// one (EnterWait), never longer and never more than a few per slot: an unbounded queue would hold
+// connections for as long as clients like. The page states the bounds (the gate's own figures, never a copy).
 type Gate struct {
 	What string // "race", as the refusal names it
 	GateLimits
@@ -71,6 +75,7 @@ type Gate struct {
 	running map[string]int
 	begun   map[string][]time.Time // a learner's, oldest first, at most PerMinute
 	addrs   map[string]*addrCount
+	waiting atomic.Int64 // runs waiting for a slot (EnterWait)
 }
 
 // addrCount is what an address began in the last minute, by the second: at most 60 entries,
@@ -104,6 +109,19 @@ func (a *addrCount) add(now time.Time) {
 	a.total++
 }
 
+// remove takes back a run added at now, if its second is still counted.
+func (a *addrCount) remove(now time.Time) {
+	for k := len(a.secs) - 1; k >= 0; k-- {
+		if a.secs[k].at == now.Unix() {
+			a.total--
+			if a.secs[k].n--; a.secs[k].n == 0 {
+				a.secs = slices.Delete(a.secs, k, k+1)
+			}
+			return
+		}
+	}
+}
+
 // gateMaxKeys bounds the learners and the addresses a gate remembers; past it, it forgets
 // their runs begun (a client minting sessions fills the learners' map, and finds its address's
 // count kept).
@@ -116,11 +134,19 @@ func NewGate(what string, l GateLimits) *Gate {
 }
 
 // Enter admits one run of learner from addr, or says why not and how long to wait. leave ends
-// the run.
+// the run. It never waits: see EnterWait.
 func (g *Gate) Enter(learner, addr string) (leave func(), wait time.Duration, why string) {
+	return g.EnterWait(context.Background(), learner, addr, 0)
+}
+
+// EnterWait is Enter, except that a run refused only because the server's Total are running
+// waits up to patience for one of them to end: a class pressing a lesson's button at the same
+// moment is served a moment later rather than refused. The wait is bounded twice: in time
+// (patience, and the request's ctx), and in number (at most gateMaxWaiters times Total runs
+// wait at once; past them a run is refused at once), so waiting holds only so many connections.
+func (g *Gate) EnterWait(ctx context.Context, learner, addr string, patience time.Duration) (leave func(), wait time.Duration, why string) {
 	now := g.Now()
 	g.mu.Lock()
-	defer g.mu.Unlock()
 	begun := g.begun[learner]
 	for len(begun) > 0 && now.Sub(begun[0]) >= time.Minute {
 		begun = begun[1:]
@@ -131,17 +157,17 @@ func (g *Gate) Enter(learner, addr string) (leave func(), wait time.Duration, wh
 	}
 	switch {
 	case len(begun) >= g.PerMinute:
+		g.mu.Unlock()
 		return nil, begun[0].Add(time.Minute).Sub(now), "you have begun " + strconv.Itoa(g.PerMinute) + " a minute"
 	case g.running[learner] >= g.PerLearner:
+		g.mu.Unlock()
 		return nil, time.Second, "yours is still running"
 	case ac != nil && ac.total >= g.PerAddress:
+		g.mu.Unlock()
 		return nil, time.Unix(ac.secs[0].at+60, 0).Sub(now), strconv.Itoa(g.PerAddress) + " were begun in a minute from your address"
 	}
-	select {
-	case g.slots <- struct{}{}:
-	default:
-		return nil, time.Second, strconv.Itoa(g.Total) + " are running on this server"
-	}
+	// The run is counted (the learner's, the address's) before it waits for a slot, so that
+	// runs arriving meanwhile meet the bounds exactly, and uncounted if it gets none.
 	if len(g.begun) >= gateMaxKeys {
 		clear(g.begun)
 	}
@@ -155,6 +181,21 @@ func (g *Gate) Enter(learner, addr string) (leave func(), wait time.Duration, wh
 	}
 	ac.add(now)
 	g.running[learner]++
+	g.mu.Unlock()
+	if !g.takeSlot(ctx, patience) {
+		g.mu.Lock()
+		if g.running[learner]--; g.running[learner] == 0 {
+			delete(g.running, learner)
+		}
+		if b := g.begun[learner]; len(b) > 0 {
+			if k := slices.Index(b, now); k >= 0 {
+				g.begun[learner] = slices.Delete(b, k, k+1)
+			}
+		}
+		ac.remove(now)
+		g.mu.Unlock()
+		return nil, time.Second, strconv.Itoa(g.Total) + " are running on this server"
+	}
 	var once sync.Once
 	return func() {
 		once.Do(func() {
@@ -166,6 +207,39 @@ func (g *Gate) Enter(learner, addr string) (leave func(), wait time.Duration, wh
 			g.mu.Unlock()
 		})
 	}, 0, ""
+}
+
+// Waiting is how many runs wait for a slot now.
+func (g *Gate) Waiting() int { return int(g.waiting.Load()) }
+
+// gateMaxWaiters is how many runs, per run the server may hold at once, may wait for a slot.
+const gateMaxWaiters = 8
+
+// takeSlot takes one of the server's Total slots: at once, or within patience while fewer than
+// gateMaxWaiters*Total wait.
+func (g *Gate) takeSlot(ctx context.Context, patience time.Duration) bool {
+	select {
+	case g.slots <- struct{}{}:
+		return true
+	default:
+	}
+	if patience <= 0 {
+		return false
+	}
+	if g.waiting.Add(1) > int64(gateMaxWaiters*g.Total) {
+		g.waiting.Add(-1)
+		return false
+	}
+	defer g.waiting.Add(-1)
+	t := time.NewTimer(patience)
+	defer t.Stop()
+	select {
+	case g.slots <- struct{}{}:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return false
 }
 
 // Bounds is the sentence a page states the gate's bounds in.
@@ -204,10 +278,14 @@ func Address(c *gin.Context) string {
 	return a
 }
 
+// GatePatience is how long a page's or the API's run waits for one of the server's slots when
+// only they are full (EnterWait).
+const GatePatience = 3 * time.Second
+
 // EnterFor admits one run of the request's learner, or refuses it: Retry-After set, and a
 // *domain.RetryError whose message says why, the gate's bounds and when to try again.
 func (h *Base) EnterFor(c *gin.Context, g *Gate) (leave func(), err error) {
-	leave, wait, why := g.Enter(h.Learner(c), Address(c))
+	leave, wait, why := g.EnterWait(c.Request.Context(), h.Learner(c), Address(c), GatePatience)
 	if leave != nil {
 		return leave, nil
 	}

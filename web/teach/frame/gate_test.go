@@ -237,3 +237,73 @@ func TestTrialsAndRingsAreBounded(t *testing.T) {
 	}
 	webkit.MustContain(t, html.UnescapeString(r.Body), "The drawing of a ring could not start: you have begun", "Try again in ")
 }
+
+// A run that finds only the server's slots full waits for one (EnterWait), up to its patience:
+// admitted as soon as a run ends; refused when none ends in time, and then counted nowhere (the
+// learner's minute and the address's are as before); and past gateMaxWaiters per slot, refused
+// at once.
+func TestGateWaitsBrieflyForTheServersSlot(t *testing.T) {
+	t.Parallel()
+	g := frame.NewGate("trials", frame.GateLimits{Total: 1, PerLearner: 1, PerMinute: 1, PerAddress: 100})
+	leaveA, _, _ := g.Enter("a", "room")
+	if leaveA == nil {
+		t.Fatal("the first run was refused")
+	}
+	type entered struct {
+		leave func()
+		why   string
+	}
+	got := make(chan entered)
+	go func() {
+		leave, _, why := g.EnterWait(context.Background(), "b", "room", time.Minute)
+		got <- entered{leave, why}
+	}()
+	for g.Waiting() == 0 {
+		runtime.Gosched()
+	}
+	leaveA()
+	b := <-got
+	if b.leave == nil {
+		t.Fatalf("b, waiting for the slot a left: %q", b.why)
+	}
+	// None ends: c waits its patience out, and is refused without its run counted.
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		leave, _, why := g.EnterWait(ctx, "c", "room", time.Minute)
+		got <- entered{leave, why}
+	}()
+	for g.Waiting() == 0 {
+		runtime.Gosched()
+	}
+	cancel()
+	if c := <-got; c.leave != nil || !strings.Contains(c.why, "1 are running") {
+		t.Fatalf("c, its request gone while it waited: admitted=%v %q", c.leave != nil, c.why)
+	}
+	b.leave()
+	leaveC, _, why := g.Enter("c", "room")
+	if leaveC == nil {
+		t.Fatalf("c's refused wait was counted in its minute: %q", why)
+	}
+	// Eight wait for the one slot at most: the ninth is refused at once.
+	waiters := make(chan entered, 9)
+	wctx, stop := context.WithCancel(context.Background())
+	for i := range 8 {
+		go func() {
+			leave, _, why := g.EnterWait(wctx, "w"+strconv.Itoa(i), "room", time.Minute)
+			waiters <- entered{leave, why}
+		}()
+	}
+	for g.Waiting() < 8 {
+		runtime.Gosched()
+	}
+	if leave, _, why := g.EnterWait(context.Background(), "ninth", "room", time.Minute); leave != nil || !strings.Contains(why, "1 are running") {
+		t.Fatalf("a ninth waiter: admitted=%v %q", leave != nil, why)
+	}
+	stop()
+	for range 8 {
+		if w := <-waiters; w.leave != nil {
+			w.leave()
+		}
+	}
+	leaveC()
+}
