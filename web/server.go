@@ -131,6 +131,8 @@ type Server struct {
 	pagesRefuse bool
 	// course is the course the teaching room serves (api_course.go).
 	course courseHolder
+	// console is the consoles the teaching room serves (api_console.go).
+	console consoleHolder
 }
 
 // NewEngine builds the server and returns its gin engine (see NewServer).
@@ -222,6 +224,7 @@ func (s *Server) routes() {
 	s.tweetRoutes()
 	s.blogRoutes()
 	s.courseRoutes()
+	s.consoleRoutes()
 	if !s.cfg.MetricsElsewhere {
 		s.metricsRoutes()
 	}

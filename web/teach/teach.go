@@ -63,6 +63,7 @@ func Register(st *site.Site, deps Deps) error {
 	frame.NoneIfNil(&deps.Storage)
 	frame.NoneIfNil(&deps.NodeViews)
 	frame.NoneIfNil(&deps.IndexLab)
+	deps.Consoles = frame.PresentConsoles(deps.Consoles)
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}

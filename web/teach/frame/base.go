@@ -105,6 +105,10 @@ type Deps struct {
 	// IndexLab finds a user by name four ways on a node (the lesson on indexes): the cql3
 	// backend's, or compare mode's second backend's when that is cql3; nil leaves them out.
 	IndexLab teaching.IndexLab
+	// Consoles are the consoles a learner types in, by language ("cli" on widerow, "cql" on
+	// cql3, both in compare mode, the second backend's running on its model); none on a
+	// backend without one, whose pages say so.
+	Consoles map[string]teaching.Console
 }
 
 // Scratch is a store Deps.Sandbox opened: the domain's stores on it, an inspector of its rows,
@@ -133,4 +137,5 @@ type Base struct {
 	// lesson's sandboxes, which anyone may start.
 	RaceGate, LabGate, TrialsGate, RingGate, SandboxGate *Gate
 	queries                                              queryBlocks
+	consoles                                             consoleMemory // each learner's recent console runs
 }
