@@ -5,7 +5,8 @@ import (
 	"io"
 	"os"
 
-	"twissandra/tools/cli"
+	"twissandra/adapters/widerow/cli"
+	cliterm "twissandra/tools/cli"
 )
 
 // cliCmd runs the cassandra-cli-like shell over the widerow engine: interactive, or the
@@ -33,7 +34,7 @@ func cliCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		// Statements from a pipe or a file are a script: an error ends it with a non-zero exit.
 		err = sh.Script(ctx, os.Stdin)
 	default:
-		err = sh.Interactive(ctx, stderr)
+		err = cliterm.Interactive(ctx, sh, stderr)
 	}
 	if cerr := b.close(); err == nil {
 		err = cerr

@@ -1,3 +1,6 @@
+// Package cli is the terminal of the cli subcommand: line editing, history and completion
+// around the cassandra-cli language of package adapters/widerow/cli, which parses and runs the
+// statements (and which the widerow console of the teaching room speaks too).
 package cli
 
 import (
@@ -10,33 +13,16 @@ import (
 	"strings"
 
 	"github.com/peterh/liner"
+
+	"twissandra/adapters/widerow/cli"
 )
 
 // HistoryFile is the shell's history, in the user's home directory.
 const HistoryFile = ".twissandra_history"
 
-// Run executes src as a one-shot script (-e): the first error is returned, so the caller can
-// print it as one line and exit non-zero.
-func (s *Shell) Run(ctx context.Context, src string) error {
-	if err := s.Exec(ctx, src); err != nil && !errors.Is(err, ErrQuit) {
-		return err
-	}
-	return nil
-}
-
-// Script runs the statements read from in (cli fed from a pipe or a file) as Run runs those of
-// -e: the first error is returned, so that the caller exits non-zero.
-func (s *Shell) Script(ctx context.Context, in io.Reader) error {
-	src, err := io.ReadAll(in)
-	if err != nil {
-		return fmt.Errorf("read statements: %w", err)
-	}
-	return s.Run(ctx, string(src))
-}
-
-// Interactive reads statements with line editing and history until quit or end of input. An
-// error is printed to errOut as one line and the shell goes on.
-func (s *Shell) Interactive(ctx context.Context, errOut io.Writer) error {
+// Interactive reads statements with line editing and history until quit or end of input, and
+// runs them on s. An error is printed to errOut as one line and the shell goes on.
+func Interactive(ctx context.Context, s *cli.Shell, errOut io.Writer) error {
 	line := liner.NewLiner()
 	defer line.Close()
 	line.SetCtrlCAborts(true)
@@ -75,11 +61,11 @@ func (s *Shell) Interactive(ctx context.Context, errOut io.Writer) error {
 		}
 		line.AppendHistory(text)
 		err = s.Exec(ctx, text)
-		if errors.Is(err, ErrQuit) {
+		if errors.Is(err, cli.ErrQuit) {
 			return nil
 		}
 		if err != nil {
-			fmt.Fprintln(errOut, OneLine(err))
+			fmt.Fprintln(errOut, cli.OneLine(err))
 		}
 	}
 }
@@ -105,9 +91,4 @@ func complete(line string) []string {
 		}
 	}
 	return out
-}
-
-// OneLine renders an error as one line: "error: ..." with new lines folded.
-func OneLine(err error) string {
-	return "error: " + strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")
 }

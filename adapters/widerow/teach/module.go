@@ -10,9 +10,12 @@ package teach
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"time"
 
 	"go.uber.org/fx"
 
+	"twissandra/adapters/widerow/engine"
 	"twissandra/ports/teaching"
 )
 
@@ -25,8 +28,72 @@ var Module = fx.Module("widerow-teach",
 		fx.Annotate(NewProgress, fx.As(new(teaching.ProgressStore))),
 		// The write and read paths lesson's view of the engine's storage.
 		fx.Annotate(NewStorageEngine, fx.As(new(teaching.StorageEngine))),
+		// The cli console, each learner's statements in a keyspace of their own.
+		fx.Annotate(newConsole, fx.ResultTags(`group:"consoles"`)),
 	),
 )
+
+// consoleIn are newConsole's parameters: the bounds are the defaults unless the application
+// supplies a ConsoleConfig.
+type consoleIn struct {
+	fx.In
+	Lifecycle fx.Lifecycle
+	Node      *engine.Node
+	Config    *ConsoleConfig `optional:"true"`
+	Logger    *slog.Logger   `optional:"true"`
+}
+
+// consoleSweepEvery is how often the server sweeps the console's idle sandboxes.
+const consoleSweepEvery = time.Minute
+
+// newConsole opens the cli console, sweeps its idle sandboxes every consoleSweepEvery while the
+// application runs, and closes it when the application stops.
+func newConsole(in consoleIn) (teaching.Console, error) {
+	var cfg ConsoleConfig
+	if in.Config != nil {
+		cfg = *in.Config
+	}
+	c, err := NewConsole(in.Node, cfg)
+	if err != nil {
+		return nil, err
+	}
+	logger := in.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	in.Lifecycle.Append(fx.Hook{
+		OnStart: func(context.Context) error {
+			go func() {
+				defer close(done)
+				tick := time.NewTicker(consoleSweepEvery)
+				defer tick.Stop()
+				for {
+					select {
+					case <-ctx.Done():
+						return
+					case now := <-tick.C:
+						n, err := c.Sweep(ctx, now)
+						switch {
+						case err != nil:
+							logger.Warn("cli console: sweep", "err", err)
+						case n > 0:
+							logger.Info("cli console: dropped the idle sandboxes", "sandboxes", n)
+						}
+					}
+				}
+			}()
+			return nil
+		},
+		OnStop: func(context.Context) error {
+			cancel()
+			<-done
+			return c.Close()
+		},
+	})
+	return c, nil
+}
 
 // LabModule provides the comparator lab and the consistency lab (one Lab, on scratch engine
 // nodes in memory, apart from the application's data), which run beside any backend, and

@@ -42,9 +42,14 @@ type Count struct{ Path Path }
 // List is "list K.CF [limit N]".
 type List struct {
 	Keyspace, CF string
-	Limit        int
-	Pos          int
+	// Limit is the statement's limit, or DefaultListLimit when HasLimit is false.
+	Limit    int
+	HasLimit bool
+	Pos      int
 }
+
+// DefaultListLimit is the rows a list shows when the statement gives no limit.
+const DefaultListLimit = 100
 
 func (ShowKeyspaces) stmt() {}
 func (Describe) stmt()      {}
@@ -255,7 +260,7 @@ func (p *parser) statement() (Stmt, error) {
 		if err != nil {
 			return nil, err
 		}
-		l := List{Keyspace: ks, CF: cf, Limit: 100, Pos: t.pos}
+		l := List{Keyspace: ks, CF: cf, Limit: DefaultListLimit, Pos: t.pos}
 		bracket := p.isPunct("[")
 		if bracket {
 			p.i++
@@ -265,6 +270,7 @@ func (p *parser) statement() (Stmt, error) {
 			if l.Limit, err = p.limit(); err != nil {
 				return nil, err
 			}
+			l.HasLimit = true
 		}
 		if bracket {
 			if err := p.punct("]"); err != nil {

@@ -203,3 +203,57 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A caller places a statement's keyspace (on another node, under another name), sees and may
+// refuse each write resolved to its cells, and bounds what one read returns.
+func TestPlacesWritesAndMaxCount(t *testing.T) {
+	t.Parallel()
+	sh, out, node := newShell(t)
+	var writes []Write
+	sh.Places = func(ks string) (Place, error) {
+		if ks != "Mine" {
+			return Place{}, &StatementError{Msg: "not here: " + ks}
+		}
+		return Place{Node: node, Keyspace: "Scratch"}, nil
+	}
+	sh.Writes = func(w Write, apply func() error) error {
+		if string(w.Value) == "no" {
+			return errors.New("refused")
+		}
+		writes = append(writes, w)
+		return apply()
+	}
+	sh.MaxCount = 2
+	ctx := context.Background()
+	if err := sh.Run(ctx, "set Mine.Longs['r'][1] = 'a'; set Mine.Longs['r'][2] = 'b'; set Mine.Longs['r'][3] = 'c'; del Mine.Longs['r'][3]"); err != nil {
+		t.Fatal(err)
+	}
+	if len(writes) != 4 || writes[0].Keyspace != "Mine" || writes[0].Place.Keyspace != "Scratch" || writes[0].CF.Name != "Longs" ||
+		len(writes[0].Column) != 8 || writes[3].Delete != true || writes[3].Value != nil {
+		t.Fatalf("writes %+v", writes)
+	}
+	if err := sh.Run(ctx, "set Mine.Longs['r'][4] = 'no'"); err == nil || err.Error() != "refused" {
+		t.Fatalf("a refused write: %v", err)
+	}
+	if n, _ := node.GetCount(ctx, "Scratch", "r", engine.ColumnParent{ColumnFamily: "Longs"}, engine.ONE); n != 2 {
+		t.Errorf("Scratch.Longs['r'] holds %d columns, want 2", n)
+	}
+	out.Reset()
+	if err := sh.Run(ctx, "describe keyspace Mine; get Mine.Longs['r']"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "Keyspace: Mine (") || !strings.Contains(out.String(), "Returned 2 columns.") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	var se *StatementError
+	if err := sh.Run(ctx, "get Mine.Longs['r'] limit 3"); !errors.As(err, &se) || !strings.Contains(err.Error(), "at most 2") {
+		t.Errorf("a limit past MaxCount: %v", err)
+	}
+	if err := sh.Run(ctx, "get Scratch.Longs['r']"); !errors.As(err, &se) || err.Error() != "not here: Scratch" {
+		t.Errorf("a keyspace Places refuses: %v", err)
+	}
+	out.Reset()
+	if err := sh.Run(ctx, "list Mine.Longs"); err != nil || !strings.Contains(out.String(), "1 rows") {
+		t.Errorf("list within MaxCount: %v\n%s", err, out.String())
+	}
+}

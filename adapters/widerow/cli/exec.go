@@ -1,7 +1,8 @@
-// Package cli is a shell over the widerow engine in the spirit of the cassandra-cli of 0.6/0.7:
-// show and describe the keyspaces, set, get, del and count columns and super columns, slice rows
-// and list column families, with names and values typed by the column family's comparator.
-// Output uses the seed articles' notation (package notation).
+// Package cli is the language of the cassandra-cli of 0.6/0.7 over the widerow engine: show and
+// describe the keyspaces, set, get, del and count columns and super columns, slice rows and list
+// column families, with names and values typed by the column family's comparator. Output uses
+// the seed articles' notation (package notation). The cli subcommand (its terminal is package
+// tools/cli) and the widerow console of the teaching room both speak it.
 package cli
 
 import (
@@ -32,6 +33,17 @@ type Shell struct {
 	// ShowSecrets prints password hashes and emails as stored; by default they show as what they
 	// are ("<bcrypt hash, 60 bytes>", "<email, hidden>").
 	ShowSecrets bool
+	// Places, when set, says where each keyspace a statement names is held (a node, and its
+	// name there) and whether its secrets show, or refuses it; nil holds every keyspace on Node
+	// under its own name. It is asked before anything reaches the engine.
+	Places func(keyspace string) (Place, error)
+	// Writes, when set, is given each write a statement makes, resolved to its cells, with
+	// apply, which sends it to the engine: it may refuse it (and not call apply), or keep an
+	// account of what was written once apply returns.
+	Writes func(w Write, apply func() error) error
+	// MaxCount, when positive, is the most columns (or rows, for list) one read returns: a read
+	// without a limit asks for no more, and a larger limit is refused.
+	MaxCount int
 
 	last int64 // the last write timestamp, so two writes never share one
 }
@@ -40,9 +52,64 @@ type Shell struct {
 // (cassandra-cli printed the timestamp too), so that last-write-wins can be seen.
 func (s *Shell) style() notation.Style { return notation.Style{Timestamps: true} }
 
-// redact hides the secrets of cols unless the shell shows them.
-func (s *Shell) redact(cols []engine.ColumnOrSuperColumn) []engine.ColumnOrSuperColumn {
-	if s.ShowSecrets {
+// Place is where a keyspace a statement names is held.
+type Place struct {
+	Node *engine.Node
+	// Keyspace is the keyspace's name on Node.
+	Keyspace string
+	// Secrets shows its password hashes and emails as stored.
+	Secrets bool
+}
+
+// Write is one write of a statement, as the engine receives it: a column (set), or the
+// deletion of a row, a super column or a column (del).
+type Write struct {
+	// Keyspace is the keyspace as the statement names it, Place its place.
+	Keyspace string
+	Place    Place
+	CF       *engine.ColumnFamilyDef
+	Key      string
+	// Super is the super column (super column families), Column the column or subcolumn; nil
+	// where the path stops above them (a del of a row or a super column).
+	Super, Column []byte
+	Value         []byte
+	Delete        bool
+}
+
+func (s *Shell) place(keyspace string) (Place, error) {
+	if s.Places != nil {
+		return s.Places(keyspace)
+	}
+	if _, ok := s.Node.Schema().Keyspace(keyspace); !ok {
+		return Place{}, statementErrorf("unknown keyspace %q (show keyspaces lists them)", keyspace)
+	}
+	return Place{Node: s.Node, Keyspace: keyspace, Secrets: s.ShowSecrets}, nil
+}
+
+func (s *Shell) write(w Write, apply func() error) error {
+	if s.Writes != nil {
+		return s.Writes(w, apply)
+	}
+	return apply()
+}
+
+// count is the count a read asks for: limit when the statement gives one, else the default,
+// within MaxCount.
+func (s *Shell) count(limit int, given bool, def int) (int, error) {
+	switch {
+	case !given && s.MaxCount > 0:
+		return min(def, s.MaxCount), nil
+	case !given:
+		return def, nil
+	case s.MaxCount > 0 && limit > s.MaxCount:
+		return 0, statementErrorf("limit %d: one read shows at most %d", limit, s.MaxCount)
+	}
+	return limit, nil
+}
+
+// redact hides the secrets of cols unless their place shows them.
+func redact(p Place, cols []engine.ColumnOrSuperColumn) []engine.ColumnOrSuperColumn {
+	if p.Secrets {
 		return cols
 	}
 	return notation.Redact(cols)
@@ -65,6 +132,9 @@ func (s *Shell) timestamp() int64 {
 	s.last = t
 	return t
 }
+
+// Do runs one parsed statement.
+func (s *Shell) Do(ctx context.Context, st Stmt) error { return s.run(ctx, st) }
 
 // Exec parses src and runs its statements in order. Nothing runs if any statement does not
 // parse; execution stops at the first failing statement. Quit stops with ErrQuit.
@@ -107,20 +177,24 @@ func (s *Shell) run(ctx context.Context, st Stmt) error {
 	case Del:
 		return s.del(ctx, st)
 	case Count:
-		return s.count(ctx, st)
+		return s.countCols(ctx, st)
 	case List:
 		return s.list(ctx, st)
 	}
-	return fmt.Errorf("statement %T is not supported", st)
+	return statementErrorf("statement %T is not supported", st)
 }
 
 func (s *Shell) describe(ksName string) error {
-	ks, ok := s.Node.Schema().Keyspace(ksName)
+	p, err := s.place(ksName)
+	if err != nil {
+		return err
+	}
+	ks, ok := p.Node.Schema().Keyspace(p.Keyspace)
 	if !ok {
-		return fmt.Errorf("unknown keyspace %q (show keyspaces lists them)", ksName)
+		return statementErrorf("unknown keyspace %q (show keyspaces lists them)", ksName)
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "Keyspace: %s (replication factor %d)\n", ks.Name, ks.ReplicationFactor)
+	fmt.Fprintf(&sb, "Keyspace: %s (replication factor %d)\n", ksName, ks.ReplicationFactor)
 	for _, cf := range ks.ColumnFamilies {
 		fmt.Fprintf(&sb, "  ColumnFamily: %s\n    Type: %s\n    CompareWith: %s\n", cf.Name, cf.ColumnType(), cf.CompareWith)
 		if cf.Super {
@@ -138,17 +212,22 @@ func (s *Shell) describe(ksName string) error {
 
 // target is a path resolved against the schema, with its names turned into bytes.
 type target struct {
-	ks     string
+	ks     string // as the statement names it
+	place  Place
 	cf     *engine.ColumnFamilyDef
 	key    string
 	super  []byte // the super column, super CFs only
 	column []byte // the column (a subcolumn in a super CF)
 }
 
-func (s *Shell) cfDef(ksName, cfName string) (*engine.ColumnFamilyDef, error) {
-	ks, ok := s.Node.Schema().Keyspace(ksName)
+func (s *Shell) cfDef(ksName, cfName string) (Place, *engine.ColumnFamilyDef, error) {
+	p, err := s.place(ksName)
+	if err != nil {
+		return Place{}, nil, err
+	}
+	ks, ok := p.Node.Schema().Keyspace(p.Keyspace)
 	if !ok {
-		return nil, fmt.Errorf("unknown keyspace %q (show keyspaces lists them)", ksName)
+		return Place{}, nil, statementErrorf("unknown keyspace %q (show keyspaces lists them)", ksName)
 	}
 	cf, ok := ks.ColumnFamily(cfName)
 	if !ok {
@@ -156,17 +235,17 @@ func (s *Shell) cfDef(ksName, cfName string) (*engine.ColumnFamilyDef, error) {
 		for _, c := range ks.ColumnFamilies {
 			names = append(names, c.Name)
 		}
-		return nil, fmt.Errorf("unknown column family %q in keyspace %s (have %s)", cfName, ksName, strings.Join(names, ", "))
+		return Place{}, nil, statementErrorf("unknown column family %q in keyspace %s (have %s)", cfName, ksName, strings.Join(names, ", "))
 	}
-	return cf, nil
+	return p, cf, nil
 }
 
 func (s *Shell) resolve(p Path) (target, error) {
-	cf, err := s.cfDef(p.Keyspace, p.CF)
+	place, cf, err := s.cfDef(p.Keyspace, p.CF)
 	if err != nil {
 		return target{}, err
 	}
-	t := target{ks: p.Keyspace, cf: cf}
+	t := target{ks: p.Keyspace, place: place, cf: cf}
 	if p.Key.Kind == TermFunc {
 		return target{}, typeErr(p.Key, "row keys are text: write the key quoted, not %s", p.Key)
 	}
@@ -176,7 +255,7 @@ func (s *Shell) resolve(p Path) (target, error) {
 	t.key = p.Key.Text
 	switch {
 	case len(p.Names) == 2 && !cf.Super:
-		return target{}, fmt.Errorf("%s.%s is a standard column family: a path names a key and one column, like %s.%s['key']['column']", p.Keyspace, p.CF, p.Keyspace, p.CF)
+		return target{}, statementErrorf("%s.%s is a standard column family: a path names a key and one column, like %s.%s['key']['column']", p.Keyspace, p.CF, p.Keyspace, p.CF)
 	case cf.Super && len(p.Names) >= 1:
 		if t.super, err = nameBytes(p.Names[0], cf.CompareWith, s.now); err != nil {
 			return target{}, err
@@ -196,7 +275,7 @@ func (s *Shell) resolve(p Path) (target, error) {
 
 func nonEmpty(what string, b []byte) error {
 	if len(b) == 0 {
-		return fmt.Errorf("a %s name must not be empty", what)
+		return statementErrorf("a %s name must not be empty", what)
 	}
 	return nil
 }
@@ -208,9 +287,9 @@ func (s *Shell) set(ctx context.Context, st Set) error {
 	}
 	if t.column == nil {
 		if t.cf.Super {
-			return fmt.Errorf("set needs a super column and a column: %s.%s['key']['super']['column'] = value", st.Path.Keyspace, st.Path.CF)
+			return statementErrorf("set needs a super column and a column: %s.%s['key']['super']['column'] = value", st.Path.Keyspace, st.Path.CF)
 		}
-		return fmt.Errorf("set needs a column: %s.%s['key']['column'] = value", st.Path.Keyspace, st.Path.CF)
+		return statementErrorf("set needs a column: %s.%s['key']['column'] = value", st.Path.Keyspace, st.Path.CF)
 	}
 	if err := nonEmpty("column", t.column); err != nil {
 		return err
@@ -225,7 +304,10 @@ func (s *Shell) set(ctx context.Context, st Set) error {
 		return err
 	}
 	path := engine.ColumnPath{ColumnFamily: t.cf.Name, SuperColumn: t.super, Column: t.column}
-	if err := s.Node.Insert(ctx, t.ks, t.key, path, v, s.timestamp(), consistency); err != nil {
+	w := Write{Keyspace: t.ks, Place: t.place, CF: t.cf, Key: t.key, Super: t.super, Column: t.column, Value: v}
+	if err := s.write(w, func() error {
+		return t.place.Node.Insert(ctx, t.place.Keyspace, t.key, path, v, s.timestamp(), consistency)
+	}); err != nil {
 		return err
 	}
 	return s.printf("Value inserted.\n")
@@ -238,9 +320,9 @@ func (s *Shell) get(ctx context.Context, st Get) error {
 	}
 	if t.column != nil {
 		if st.Slice != nil {
-			return errors.New("a slice (start, finish, reversed, limit) applies to a row or a super column, not to one column")
+			return statementErrorf("a slice (start, finish, reversed, limit) applies to a row or a super column, not to one column")
 		}
-		c, err := s.Node.Get(ctx, t.ks, t.key, engine.ColumnPath{ColumnFamily: t.cf.Name, SuperColumn: t.super, Column: t.column}, consistency)
+		c, err := t.place.Node.Get(ctx, t.place.Keyspace, t.key, engine.ColumnPath{ColumnFamily: t.cf.Name, SuperColumn: t.super, Column: t.column}, consistency)
 		if errors.Is(err, engine.ErrNotFound) {
 			return s.printf("Column not found.\n")
 		}
@@ -251,18 +333,18 @@ func (s *Shell) get(ctx context.Context, st Get) error {
 		if t.cf.Super {
 			cmp = t.cf.CompareSubcolumnsWith
 		}
-		return s.printf("%s\n", s.style().ColumnText(cmp, *s.redact([]engine.ColumnOrSuperColumn{c})[0].Column))
+		return s.printf("%s\n", s.style().ColumnText(cmp, *redact(t.place, []engine.ColumnOrSuperColumn{c})[0].Column))
 	}
 	pred, err := s.predicate(t, st.Slice)
 	if err != nil {
 		return err
 	}
 	parent := engine.ColumnParent{ColumnFamily: t.cf.Name, SuperColumn: t.super}
-	cols, err := s.Node.GetSlice(ctx, t.ks, t.key, parent, pred, consistency)
+	cols, err := t.place.Node.GetSlice(ctx, t.place.Keyspace, t.key, parent, pred, consistency)
 	if err != nil {
 		return err
 	}
-	cols = s.redact(cols)
+	cols = redact(t.place, cols)
 	var sb strings.Builder
 	if t.super != nil {
 		sub := make([]engine.Column, len(cols))
@@ -291,7 +373,14 @@ func (s *Shell) get(ctx context.Context, st Get) error {
 }
 
 func (s *Shell) predicate(t target, sl *Slice) (engine.SlicePredicate, error) {
-	r := &engine.SliceRange{Count: engine.DefaultCount}
+	n, err := s.count(0, false, engine.DefaultCount)
+	if sl != nil && sl.HasLimit {
+		n, err = s.count(sl.Limit, true, engine.DefaultCount)
+	}
+	if err != nil {
+		return engine.SlicePredicate{}, err
+	}
+	r := &engine.SliceRange{Count: int32(n)}
 	if sl != nil {
 		cmp := t.cf.CompareWith
 		if t.super != nil {
@@ -309,9 +398,6 @@ func (s *Shell) predicate(t target, sl *Slice) (engine.SlicePredicate, error) {
 			}
 		}
 		r.Reversed = sl.Reversed
-		if sl.HasLimit {
-			r.Count = int32(sl.Limit)
-		}
 	}
 	return engine.SlicePredicate{SliceRange: r}, nil
 }
@@ -322,7 +408,10 @@ func (s *Shell) del(ctx context.Context, st Del) error {
 		return err
 	}
 	path := engine.ColumnPath{ColumnFamily: t.cf.Name, SuperColumn: t.super, Column: t.column}
-	if err := s.Node.Remove(ctx, t.ks, t.key, path, s.timestamp(), consistency); err != nil {
+	w := Write{Keyspace: t.ks, Place: t.place, CF: t.cf, Key: t.key, Super: t.super, Column: t.column, Delete: true}
+	if err := s.write(w, func() error {
+		return t.place.Node.Remove(ctx, t.place.Keyspace, t.key, path, s.timestamp(), consistency)
+	}); err != nil {
 		return err
 	}
 	switch {
@@ -334,15 +423,15 @@ func (s *Shell) del(ctx context.Context, st Del) error {
 	return s.printf("Row removed.\n")
 }
 
-func (s *Shell) count(ctx context.Context, st Count) error {
+func (s *Shell) countCols(ctx context.Context, st Count) error {
 	t, err := s.resolve(st.Path)
 	if err != nil {
 		return err
 	}
 	if t.column != nil {
-		return errors.New("count takes a row (K.CF['key']) or, in a super column family, a super column")
+		return statementErrorf("count takes a row (K.CF['key']) or, in a super column family, a super column")
 	}
-	n, err := s.Node.GetCount(ctx, t.ks, t.key, engine.ColumnParent{ColumnFamily: t.cf.Name, SuperColumn: t.super}, consistency)
+	n, err := t.place.Node.GetCount(ctx, t.place.Keyspace, t.key, engine.ColumnParent{ColumnFamily: t.cf.Name, SuperColumn: t.super}, consistency)
 	if err != nil {
 		return err
 	}
@@ -354,27 +443,32 @@ func (s *Shell) count(ctx context.Context, st Count) error {
 }
 
 func (s *Shell) list(ctx context.Context, st List) error {
-	cf, err := s.cfDef(st.Keyspace, st.CF)
+	p, cf, err := s.cfDef(st.Keyspace, st.CF)
 	if err != nil {
 		return err
 	}
+	limit, err := s.count(st.Limit, st.HasLimit, DefaultListLimit)
+	if err != nil {
+		return err
+	}
+	cols, _ := s.count(0, false, engine.DefaultCount)
 	var rows []notation.Row
-	if st.Limit > 0 {
-		ks, err := s.Node.GetRangeSlices(ctx, st.Keyspace, engine.ColumnParent{ColumnFamily: cf.Name},
-			engine.SlicePredicate{SliceRange: &engine.SliceRange{Count: engine.DefaultCount}},
-			engine.KeyRange{Count: int32(st.Limit)}, consistency)
+	if limit > 0 {
+		ks, err := p.Node.GetRangeSlices(ctx, p.Keyspace, engine.ColumnParent{ColumnFamily: cf.Name},
+			engine.SlicePredicate{SliceRange: &engine.SliceRange{Count: int32(cols)}},
+			engine.KeyRange{Count: int32(limit)}, consistency)
 		if err != nil {
 			return err
 		}
 		for _, k := range ks {
-			rows = append(rows, notation.Row{Key: k.Key, Columns: s.redact(k.Columns)})
+			rows = append(rows, notation.Row{Key: k.Key, Columns: redact(p, k.Columns)})
 		}
 	}
 	var sb strings.Builder
 	if err := s.style().WriteCF(&sb, cf, rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(&sb, "%d rows (in %s token order; range ghosts, rows of tombstones only, show as {}).\n", len(rows), s.Node.Partitioner())
+	fmt.Fprintf(&sb, "%d rows (in %s token order; range ghosts, rows of tombstones only, show as {}).\n", len(rows), p.Node.Partitioner())
 	return s.printf("%s", sb.String())
 }
 
@@ -433,3 +527,15 @@ Try the sorting example of "WTF is a SuperColumn":
   get Scratch.Longs['sorting']
 and the same four names in Scratch.UTF8s.
 `
+
+// StatementError is a statement the shell will not run as it is written: a keyspace or column
+// family it does not know, a path that does not fit its column family, a limit past MaxCount.
+// A TypeError or a SyntaxError says the same of a term or of the text; an error of any other type
+// is the engine's, or the request's.
+type StatementError struct{ Msg string }
+
+func (e *StatementError) Error() string { return e.Msg }
+
+func statementErrorf(format string, args ...any) error {
+	return &StatementError{Msg: fmt.Sprintf(format, args...)}
+}
