@@ -73,7 +73,7 @@ func TestMain(m *testing.M) {
 }
 
 // dropKeyspace removes the Store's keyspace (a test's own, never a configured one), and the
-// query lab's scratch keyspace beside it.
+// query lab's and the console's scratch keyspaces beside it.
 func dropKeyspace(s *cql3.Store) error {
 	sess, err := s.Session()
 	if err != nil {
@@ -84,7 +84,7 @@ func dropKeyspace(s *cql3.Store) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	for _, ks := range []string{cql3.LabKeyspace(s.Keyspace()), s.Keyspace()} {
+	for _, ks := range []string{cql3.LabKeyspace(s.Keyspace()), consoleKeyspaceOf(s), s.Keyspace()} {
 		if err := sess.ContextQuery(ctx, "DROP KEYSPACE IF EXISTS "+ks, nil).ExecRelease(); err != nil {
 			return err
 		}

@@ -86,13 +86,33 @@ var Module = fx.Module("cql3-teach",
 			fx.As(new(teaching.IndexLab))),
 		// The write and read paths lesson: the node's virtual tables around a learner's write.
 		func(s *Store) teaching.NodeViews { return s },
+		// The CQL console, one per process on the Store, in the backends' consoles.
+		provideConsole,
+		fx.Annotate(func(c *Console) teaching.Console { return c }, fx.ResultTags(`group:"consoles"`)),
 	),
 	fx.Invoke(runSweeps),
 )
 
-// runSweeps sweeps the query lab's tables every labSweepEvery while the server runs, so that a
-// table nobody tries goes on time, whatever servers come and go (SweepLab).
-func runSweeps(lc fx.Lifecycle, s *Store, logger *slog.Logger) {
+// consoleIn is what the console's provider takes: the Store, and the bounds where the
+// application gives them (DefaultConsoleConfig otherwise).
+type consoleIn struct {
+	fx.In
+	Store  *Store
+	Config *ConsoleConfig `optional:"true"`
+}
+
+func provideConsole(in consoleIn) *Console {
+	var cfg ConsoleConfig
+	if in.Config != nil {
+		cfg = *in.Config
+	}
+	return NewConsole(in.Store, cfg)
+}
+
+// runSweeps sweeps the query lab's tables and the console's idle sandboxes every labSweepEvery
+// while the server runs, so that a table nobody uses goes on time, whatever servers come and go
+// (SweepLab, Console.Sweep).
+func runSweeps(lc fx.Lifecycle, s *Store, console *Console, logger *slog.Logger) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	lc.Append(fx.Hook{
@@ -113,6 +133,13 @@ func runSweeps(lc fx.Lifecycle, s *Store, logger *slog.Logger) {
 						logger.Warn("query lab: sweep", "err", err)
 					case len(dropped) > 0:
 						logger.Info("query lab: dropped the tables nobody tried for an hour", "tables", dropped)
+					}
+					n, err := console.Sweep(ctx, time.Now())
+					switch {
+					case err != nil && ctx.Err() == nil:
+						logger.Warn("cql console: sweep", "err", err)
+					case n > 0:
+						logger.Info("cql console: dropped the idle sandboxes", "sandboxes", n, "idle", console.Config().Idle)
 					}
 				}
 			}()
