@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -69,6 +70,20 @@ func LanguageName(lang string) string {
 		return "CQL"
 	}
 	return lang
+}
+
+// Duration says d in the largest whole unit that measures it: "1 hour", "30 minutes", else
+// as Go writes it.
+func Duration(d time.Duration) string {
+	switch {
+	case d >= time.Hour && d%time.Hour == 0:
+		n := int(d / time.Hour)
+		return strconv.Itoa(n) + Plural(n, " hour", " hours")
+	case d >= time.Minute && d%time.Minute == 0:
+		n := int(d / time.Minute)
+		return strconv.Itoa(n) + Plural(n, " minute", " minutes")
+	}
+	return d.String()
 }
 
 // ConsoleModel is the model a language's console runs on: widerow's for cli, cql3's for cql.
