@@ -28,11 +28,15 @@ type ConsoleConfig struct {
 	StatementsPerMinute       int
 	ServerStatementsPerMinute int
 	// Sandboxes is the most sandboxes held at once (400: a class of 200, each perhaps once
-	// anonymous and once signed in); a learner past it waits for an idle one to be swept.
+	// anonymous and once signed in). When all are in use, a new learner takes the slot of the
+	// one idle longest if it has been idle a tenth of Idle (3 minutes), else waits: so that
+	// visitors who come and go (new browsers, one statement each) cannot hold a class out for
+	// the whole of Idle.
 	Sandboxes int
 	// Rows a sandbox holds across its column families (100), Cells (columns and subcolumns) in
-	// all (1,000), and Bytes of their keys, names and values (64 KiB): 400 sandboxes hold at
-	// most 25 MiB.
+	// all (1,000), and Bytes of their keys, names and values (64 KiB): a sandbox full to it
+	// holds 230 KB of heap, the engine's and the account's (BenchmarkConsoleFullSandboxes), so
+	// 400 full ones about 90 MiB.
 	Rows, Cells, Bytes int
 	// RowsShown is the most columns or rows one read shows (100, the cli's default count).
 	RowsShown int
@@ -98,9 +102,10 @@ var consoleAllowed = []string{"describe", "set", "get", "del", "count", "list", 
 // compactions. Not a node per learner: an engine node in memory costs 270 KiB of heap and four
 // goroutines on opening, then a memtable and a block cache of its own as it is written, times
 // 400; the one node with 400 slots costs one memtable and cache (4 MiB each), opens in 5 ms and
-// holds its 2,800 column families' schema in about 1.5 MiB (measured for 512). A slot swept is
-// emptied at once by one range deletion per column family (engine.Node.TruncateKeyspace), range
-// ghosts and all, before the next learner gets it.
+// holds its 2,800 column families' schema in about 1.5 MiB (measured for 512); 200 learners
+// each at their sandbox's bytes bound hold 45 MiB of heap in all. A slot swept is emptied at
+// once by one range deletion per column family (engine.Node.TruncateKeyspace), range ghosts and
+// all, before the next learner gets it.
 type Console struct {
 	app     *engine.Node // the store's node: the application's keyspaces, read only
 	scratch *engine.Node // the sandboxes' slots
@@ -122,7 +127,6 @@ type box struct {
 	mu    sync.Mutex
 	gone  bool // swept: a statement that waited for mu finds another box
 	shell *cli.Shell
-	out   bytes.Buffer
 	held  map[cellID]int // each cell's bytes
 	rows  map[rowID]int  // each row's cells
 	bytes int
@@ -249,7 +253,7 @@ func (c *Console) Run(ctx context.Context, sandbox, statement string) (teaching.
 	if len(stmts) == 0 {
 		return teaching.ConsoleResult{}, nil
 	}
-	b, err := c.take(sandbox)
+	b, err := c.take(sandbox, len(stmts))
 	if err != nil {
 		return teaching.ConsoleResult{}, err
 	}
@@ -261,29 +265,44 @@ func (c *Console) Run(ctx context.Context, sandbox, statement string) (teaching.
 		c.mu.Unlock()
 		b.mu.Unlock()
 	}()
-	b.out.Reset()
+	// The output is the statement's alone: a box keeps no buffer between statements.
+	var out bytes.Buffer
+	b.shell.Out = &out
 	for i, st := range stmts {
 		switch h := st.(type) {
 		case cli.ShowKeyspaces:
-			b.out.WriteString(strings.Join(append([]string{ConsoleKeyspace}, consoleReadable...), "\n") + "\n")
+			out.WriteString(strings.Join(append([]string{ConsoleKeyspace}, consoleReadable...), "\n") + "\n")
 			continue
 		case cli.Help:
 			if h.Topic == "" {
-				b.out.WriteString(consoleHelp())
+				out.WriteString(consoleHelp())
 				continue
 			}
 		}
 		if err := b.shell.Do(ctx, st); err != nil {
-			return teaching.ConsoleResult{}, c.failed(b, i, len(stmts), err)
+			return teaching.ConsoleResult{}, failed(clip(out.String()), i, len(stmts), err)
 		}
 	}
-	return teaching.ConsoleResult{Output: b.out.String()}, nil
+	return teaching.ConsoleResult{Output: clip(out.String())}, nil
+}
+
+// ConsoleOutputBytes is the most output one line shows: a list of 100 wide rows of 100 columns
+// each could print a megabyte.
+const ConsoleOutputBytes = 64 << 10
+
+// clip cuts out at the last line that ends within ConsoleOutputBytes, and says so.
+func clip(out string) string {
+	if len(out) <= ConsoleOutputBytes {
+		return out
+	}
+	cut := strings.LastIndexByte(out[:ConsoleOutputBytes], '\n') + 1
+	return out[:cut] + fmt.Sprintf("... %d more bytes not shown: the console shows %d bytes a line (a limit shows fewer columns or rows).\n", len(out)-cut, ConsoleOutputBytes)
 }
 
 // failed is the refusal of a statement that failed as it ran, with what the statements before it
 // printed, or err itself when the statement is not at fault (the store failed, the request
 // ended).
-func (c *Console) failed(b *box, i, n int, err error) error {
+func failed(out string, i, n int, err error) error {
 	var refusal *teaching.ConsoleRefusal
 	var invalid *engine.InvalidRequestError
 	var stmt *cli.StatementError
@@ -301,9 +320,7 @@ func (c *Console) failed(b *box, i, n int, err error) error {
 	if n > 1 {
 		msg = fmt.Sprintf("statement %d of %d: %s", i+1, n, msg)
 	}
-	if b.out.Len() > 0 {
-		msg = b.out.String() + msg
-	}
+	msg = out + msg
 	return &teaching.ConsoleRefusal{Message: msg, Store: refusal.Store}
 }
 
@@ -319,7 +336,7 @@ func (c *Console) check(st cli.Stmt) error {
 			}
 		}
 		if ks == widerow.KeyspaceSessions {
-			return refuse("%s holds the server's sessions and log-in attempts: the console never shows it (it reads %s)", ks, c.keyspacesText())
+			return refuse("%s holds the server's sessions, log-in attempts and the learners' progress: the console never shows it (it reads %s)", ks, c.keyspacesText())
 		}
 		return refuse("%s: no keyspace %q here (the console reads %s)", what, ks, c.keyspacesText())
 	}
@@ -372,9 +389,12 @@ func (c *Console) keyspacesText() string {
 	return "your own " + ConsoleKeyspace + ", and " + strings.Join(consoleReadable, " and ") + ", the application's"
 }
 
-// take finds or makes the learner's box, spends a statement of the learner's and of the
+// take finds or makes the learner's box, spends n statements of the learner's and of the
 // server's minute, and returns the box locked.
-func (c *Console) take(sandbox string) (*box, error) {
+func (c *Console) take(sandbox string, n int) (*box, error) {
+	if n > c.cfg.StatementsPerMinute {
+		return nil, refuse("the line holds %d statements: the console runs at most %d a minute for each learner", n, c.cfg.StatementsPerMinute)
+	}
 	key := sha256.Sum256([]byte(sandbox))
 	for {
 		c.mu.Lock()
@@ -382,9 +402,9 @@ func (c *Console) take(sandbox string) (*box, error) {
 		b := c.boxes[key]
 		var learner time.Duration
 		if b != nil {
-			learner = b.rate.wait(now)
+			learner = b.rate.wait(now, n)
 		}
-		if server := c.all.wait(now); server > 0 || learner > 0 {
+		if server := c.all.wait(now, n); server > 0 || learner > 0 {
 			c.mu.Unlock()
 			if learner > 0 {
 				return nil, &domain.RetryError{After: learner, Message: fmt.Sprintf("the console runs at most %d statements a minute for each learner: try again in %s", c.cfg.StatementsPerMinute, seconds(learner))}
@@ -393,13 +413,29 @@ func (c *Console) take(sandbox string) (*box, error) {
 		}
 		if b == nil {
 			if len(c.free) == 0 {
-				after := c.cfg.Idle
-				for _, o := range c.boxes {
-					after = min(after, o.used.Add(c.cfg.Idle).Sub(now))
+				var oldest [sha256.Size]byte
+				var victim *box
+				for k, o := range c.boxes {
+					if victim == nil || o.used.Before(victim.used) {
+						oldest, victim = k, o
+					}
 				}
+				evictable := c.evictAfter()
+				if victim == nil || now.Sub(victim.used) < evictable {
+					after := evictable
+					if victim != nil {
+						after = victim.used.Add(evictable).Sub(now)
+					}
+					c.mu.Unlock()
+					after = max(after, time.Second)
+					return nil, &domain.RetryError{After: after, Message: fmt.Sprintf("all %d sandboxes of this server are in use: the one idle longest is freed once idle for %s; try again in %s", c.cfg.Sandboxes, evictable, seconds(after))}
+				}
+				delete(c.boxes, oldest)
 				c.mu.Unlock()
-				after = max(after, time.Second)
-				return nil, &domain.RetryError{After: after, Message: fmt.Sprintf("all %d sandboxes of this server are in use: one left idle for %s is freed; try again in %s", c.cfg.Sandboxes, c.cfg.Idle, seconds(after))}
+				if err := c.drop(victim); err != nil {
+					return nil, err
+				}
+				continue
 			}
 			b = c.newBox(c.free[len(c.free)-1])
 			c.free = c.free[:len(c.free)-1]
@@ -407,8 +443,8 @@ func (c *Console) take(sandbox string) (*box, error) {
 			b.used = now
 			c.boxes[key] = b
 		}
-		b.rate.take(now)
-		c.all.take(now)
+		b.rate.take(now, n)
+		c.all.take(now, n)
 		c.mu.Unlock()
 		b.mu.Lock()
 		if c.closed.Load() {
@@ -429,7 +465,6 @@ func (c *Console) newBox(slot int) *box {
 	mine := cli.Place{Node: c.scratch, Keyspace: slotName(slot), Secrets: true}
 	b.shell = &cli.Shell{
 		Node:     c.scratch,
-		Out:      &b.out,
 		Now:      c.cfg.Now,
 		MaxCount: c.cfg.RowsShown,
 		Places: func(ks string) (cli.Place, error) {
@@ -510,22 +545,35 @@ func (c *Console) Sweep(_ context.Context, now time.Time) (int, error) {
 	c.mu.Unlock()
 	var errs []error
 	for _, b := range idle {
-		b.mu.Lock() // a statement running in it ends first
-		b.gone = true
-		err := ErrConsoleClosed
-		if !c.closed.Load() {
-			err = c.scratch.TruncateKeyspace(slotName(b.slot))
-		}
-		b.mu.Unlock()
-		if err != nil {
-			errs = append(errs, err) // the slot stays out of use: it may hold another's rows
-			continue
-		}
-		c.mu.Lock()
-		c.free = append(c.free, b.slot)
-		c.mu.Unlock()
+		errs = append(errs, c.drop(b))
 	}
 	return len(idle), errors.Join(errs...)
+}
+
+// drop empties the slot of a box already out of the map, once the statement running in it has
+// ended, and frees it. A slot that could not be emptied stays out of use: it may hold another's
+// rows.
+func (c *Console) drop(b *box) error {
+	b.mu.Lock()
+	b.gone = true
+	err := ErrConsoleClosed
+	if !c.closed.Load() {
+		err = c.scratch.TruncateKeyspace(slotName(b.slot))
+	}
+	b.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	c.free = append(c.free, b.slot)
+	c.mu.Unlock()
+	return nil
+}
+
+// evictAfter is how long the sandbox idle longest must have been idle before a new learner may
+// take its slot when every slot is in use: a tenth of the idle bound, at least a minute.
+func (c *Console) evictAfter() time.Duration {
+	return min(c.cfg.Idle, max(c.cfg.Idle/10, time.Minute))
 }
 
 // bucket spends statements of a minute: it holds perMinute, refilled evenly over the minute.
@@ -546,18 +594,18 @@ func (k *bucket) refill(now time.Time) {
 	}
 }
 
-// wait is how long until a statement may be spent, 0 when one may now.
-func (k *bucket) wait(now time.Time) time.Duration {
+// wait is how long until n statements may be spent, 0 when they may now.
+func (k *bucket) wait(now time.Time, n int) time.Duration {
 	k.refill(now)
-	if k.tokens >= 1 {
+	if k.tokens >= float64(n) {
 		return 0
 	}
-	return time.Duration((1 - k.tokens) / float64(k.perMinute) * float64(time.Minute))
+	return time.Duration((float64(n) - k.tokens) / float64(k.perMinute) * float64(time.Minute))
 }
 
-func (k *bucket) take(now time.Time) {
+func (k *bucket) take(now time.Time, n int) {
 	k.refill(now)
-	k.tokens--
+	k.tokens -= float64(n)
 }
 
 // consoleHelp is the cli's help with the learner's keyspace in the examples, and what the

@@ -2,7 +2,11 @@ package teach_test
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -302,21 +306,24 @@ func TestConsoleRate(t *testing.T) {
 	}
 	clk.Add(time.Minute)
 	run(t, c, "user:ann", "count Sandbox.Longs['r']")
+	// A line counts each of its statements.
+	_, err = c.Run(context.Background(), "user:ann", "count Sandbox.Longs['r']; count Sandbox.Longs['r']; count Sandbox.Longs['r']")
+	if !errors.As(err, &retry) {
+		t.Fatalf("three statements in a line after one, with three a minute: %v, want a RetryError", err)
+	}
+	if r := refused(t, c, "user:dee", strings.Repeat("count Sandbox.Longs['r'];", 4)); !strings.Contains(r.Message, "holds 4 statements") {
+		t.Errorf("a line of more statements than a minute's: %s", r.Message)
+	}
 }
 
-// Sweep drops a sandbox idle past the bound and no other; its keyspace comes back empty, and the
-// slot it held serves the next learner empty too.
+// Sweep drops a sandbox idle past the bound and no other; the slot it held serves the next
+// learner empty, not even a range ghost left.
 func TestConsoleSweep(t *testing.T) {
 	t.Parallel()
 	c, _, clk := newConsole(t, teach.ConsoleConfig{Idle: 10 * time.Minute, Sandboxes: 2})
 	run(t, c, "user:ann", "set Sandbox.UTF8s['r']['c'] = 'ann'; del Sandbox.UTF8s['gone']")
 	clk.Add(6 * time.Minute)
 	run(t, c, "user:bob", "set Sandbox.UTF8s['r']['c'] = 'bob'")
-	_, err := c.Run(context.Background(), "user:cy", "count Sandbox.UTF8s['r']")
-	var retry *domain.RetryError
-	if !errors.As(err, &retry) || !strings.Contains(retry.Message, "all 2 sandboxes") {
-		t.Fatalf("a third learner on two slots: %v, want a RetryError", err)
-	}
 	clk.Add(5 * time.Minute)
 	n, err := c.Sweep(context.Background(), clk.Now())
 	if err != nil || n != 1 {
@@ -325,12 +332,33 @@ func TestConsoleSweep(t *testing.T) {
 	if out := run(t, c, "user:cy", "list Sandbox.UTF8s"); !strings.Contains(out, "0 rows") {
 		t.Errorf("the next learner on ann's slot sees:\n%s", out)
 	}
-	if _, err := c.Run(context.Background(), "user:ann", "list Sandbox.UTF8s"); !errors.As(err, &retry) {
-		t.Errorf("ann after the sweep, her slot taken: %v, want a RetryError", err)
-	}
 	wantIn(t, "bob's, not idle", run(t, c, "user:bob", "get Sandbox.UTF8s['r']"), `"c" : "bob"`)
 	if n, err := c.Sweep(context.Background(), clk.Now()); err != nil || n != 0 {
 		t.Errorf("a second sweep: %d, %v", n, err)
+	}
+}
+
+// With every slot in use, a new learner waits until the sandbox idle longest has been idle a
+// tenth of the idle bound, then takes its slot, emptied; the others stay.
+func TestConsoleFullTakesTheLongestIdle(t *testing.T) {
+	t.Parallel()
+	c, _, clk := newConsole(t, teach.ConsoleConfig{Idle: 30 * time.Minute, Sandboxes: 2})
+	run(t, c, "user:ann", "set Sandbox.UTF8s['r']['c'] = 'ann'")
+	clk.Add(time.Minute)
+	run(t, c, "user:bob", "set Sandbox.UTF8s['r']['c'] = 'bob'")
+	clk.Add(time.Minute)
+	_, err := c.Run(context.Background(), "user:cy", "list Sandbox.UTF8s")
+	var retry *domain.RetryError
+	if !errors.As(err, &retry) || !strings.Contains(retry.Message, "all 2 sandboxes") || retry.After != time.Minute {
+		t.Fatalf("a third learner on two slots, the oldest idle 2 minutes: %v, want a RetryError in a minute", err)
+	}
+	clk.Add(time.Minute)
+	if out := run(t, c, "user:cy", "list Sandbox.UTF8s"); !strings.Contains(out, "0 rows") {
+		t.Errorf("the learner on ann's slot sees:\n%s", out)
+	}
+	wantIn(t, "bob's", run(t, c, "user:bob", "get Sandbox.UTF8s['r']"), `"c" : "bob"`)
+	if _, err := c.Run(context.Background(), "user:ann", "list Sandbox.UTF8s"); !errors.As(err, &retry) {
+		t.Errorf("ann back, no slot idle 3 minutes: %v, want a RetryError", err)
 	}
 }
 
@@ -367,5 +395,157 @@ func TestModuleProvidesTheConsole(t *testing.T) {
 	}
 	if _, err := got.Consoles[0].Run(ctx, "user:ann", "count Sandbox.Longs['r']"); !errors.Is(err, teach.ErrConsoleClosed) {
 		t.Error("a statement after the application stopped: no error, want ErrConsoleClosed")
+	}
+}
+
+// FuzzConsole runs any line in a learner's sandbox: no panic, only a refusal for what is
+// refused, no write but in the learner's own keyspace, no read of the Sessions keyspace or of
+// another learner's, and neither another learner's values, a password hash nor a session in the
+// output.
+func FuzzConsole(f *testing.F) {
+	for _, s := range []string{
+		"set Sandbox.Longs['r'][123] = 'v'; get Sandbox.Longs['r'] [start 1 finish 200 reversed limit 3]",
+		"set Sandbox.AddressBook['a']['b']['c'] = utf8('x'); del Sandbox.AddressBook['a']['b']",
+		"set Sandbox.Bytes['k'][bytes('cafe')] = long(-5); count Sandbox.Bytes['k']",
+		"set Sandbox.TimeUUIDs['k'][timeuuid()] = lexicaluuid(); list Sandbox.TimeUUIDs limit 3",
+		"get Twissandra.User['ann']", "list Twissandra.User", "get Twissandra.User['ann']['password']",
+		"describe keyspace Sandbox", "show keyspaces", "help types", "list Sessions.Progress",
+		"set Twissandra.User['ann']['password'] = 'x'", "del BloggyAppy.Authors['a']", "get Sandbox#000.UTF8s['r']",
+		"del Sandbox.UTF8s['r']", "'unterminated", "get a.b[", "quit",
+	} {
+		f.Add(s)
+	}
+	c, app, _ := newConsole(f, teach.ConsoleConfig{StatementsPerMinute: 1 << 30, ServerStatementsPerMinute: 1 << 30})
+	ctx := context.Background()
+	const secret = "other-learner-secret"
+	if err := app.Insert(ctx, widerow.KeyspaceSessions, "ann", engine.ColumnPath{ColumnFamily: "Progress", Column: []byte("lesson")}, []byte("session-secret"), 1, engine.ONE); err != nil {
+		f.Fatal(err)
+	}
+	slot := func(sandbox, stmt string) string {
+		log := oplog.NewLog(false)
+		if _, err := c.Run(oplog.With(ctx, log), sandbox, stmt); err != nil {
+			f.Fatal(err)
+		}
+		ops, _ := log.Ops()
+		if len(ops) != 1 {
+			f.Fatalf("%s: %+v", stmt, ops)
+		}
+		ks, _, _ := strings.Cut(ops[0].Family, ".")
+		return ks + "."
+	}
+	other := slot("user:other", "set Sandbox.UTF8s['r']['c'] = '"+secret+"'")
+	mine := slot("user:fuzz", "count Sandbox.UTF8s['r']")
+	if mine == other {
+		f.Fatalf("two learners share %s", mine)
+	}
+	f.Fuzz(func(t *testing.T, stmt string) {
+		log := oplog.NewLog(false)
+		res, err := c.Run(oplog.With(ctx, log), "user:fuzz", stmt)
+		var refusal *teaching.ConsoleRefusal
+		if err != nil && !errors.As(err, &refusal) {
+			t.Fatalf("%q: %v, want output or a refusal", stmt, err)
+		}
+		shown := res.Output
+		if refusal != nil {
+			shown = refusal.Message
+		}
+		for _, leak := range []string{secret, "session-secret", "$2a$10$"} {
+			if strings.Contains(shown, leak) {
+				t.Fatalf("%q shows %q:\n%s", stmt, leak, shown)
+			}
+		}
+		ops, _ := log.Ops()
+		for _, op := range ops {
+			mineOp := strings.HasPrefix(op.Family, mine)
+			app := strings.HasPrefix(op.Family, widerow.KeyspaceTwissandra+".") || strings.HasPrefix(op.Family, widerow.KeyspaceBloggyAppy+".")
+			switch {
+			case op.Kind != oplog.Read && !mineOp:
+				t.Fatalf("%q wrote outside its sandbox: %+v", stmt, op)
+			case !mineOp && !app:
+				t.Fatalf("%q read outside its sandbox and the application's keyspaces: %+v", stmt, op)
+			}
+		}
+	})
+}
+
+// BenchmarkConsole is a statement's cost: a set and a slice of a learner's row, and a read of
+// the application's, with the learners of a class each in their own sandbox.
+func BenchmarkConsole(b *testing.B) {
+	c, _, _ := newConsole(b, teach.ConsoleConfig{StatementsPerMinute: 1 << 30, ServerStatementsPerMinute: 1 << 30, Cells: 1 << 20, Bytes: 1 << 30})
+	ctx := context.Background()
+	learners := make([]string, 200)
+	for i := range learners {
+		learners[i] = "browser:" + strconv.Itoa(i)
+	}
+	for _, bc := range []struct{ name, stmt string }{
+		{"set", "set Sandbox.Longs['r'][%d] = 'value'"},
+		{"slice", "get Sandbox.Longs['r'] start 0 finish 1000 limit 20"},
+		{"application", "get Twissandra.User['ann']"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				stmt := bc.stmt
+				if strings.Contains(stmt, "%d") {
+					stmt = fmt.Sprintf(stmt, i%1000)
+				}
+				if _, err := c.Run(ctx, learners[i%len(learners)], stmt); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkConsoleFullSandboxes is the memory of a class: 200 learners each filling their
+// sandbox to its bytes bound (columns of 100-byte values), reported as the heap each holds
+// (run it with -benchtime 1x).
+func BenchmarkConsoleFullSandboxes(b *testing.B) {
+	ctx := context.Background()
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapInuse
+	}
+	val := strings.Repeat("v", 100)
+	for b.Loop() {
+		c, _, _ := newConsole(b, teach.ConsoleConfig{StatementsPerMinute: 1 << 30, ServerStatementsPerMinute: 1 << 30})
+		before := heap()
+		cells := 0
+		for l := range 200 {
+			for i := 0; ; i++ {
+				if _, err := c.Run(ctx, "browser:"+strconv.Itoa(l), fmt.Sprintf("set Sandbox.UTF8s['row%d']['col%d'] = '%s'", i%90, i, val)); err != nil {
+					break
+				}
+				cells++
+			}
+		}
+		b.ReportMetric(float64(heap()-before)/200, "heap-B/sandbox")
+		b.ReportMetric(float64(cells)/200, "cells/sandbox")
+		_ = c.Close()
+	}
+}
+
+// A read whose output would pass ConsoleOutputBytes shows its first lines and says how much it
+// left out.
+func TestConsoleOutputBound(t *testing.T) {
+	t.Parallel()
+	c, app, _ := newConsole(t, teach.ConsoleConfig{})
+	val := []byte(strings.Repeat("x", 1000))
+	for i := range 100 {
+		name := binary.BigEndian.AppendUint64(nil, uint64(i))
+		if err := app.Insert(context.Background(), widerow.KeyspaceTwissandra, "wide", engine.ColumnPath{ColumnFamily: "Timeline", Column: name}, val, 1, engine.ONE); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := run(t, c, "user:ann", "get Twissandra.Timeline['wide']")
+	if len(out) > teach.ConsoleOutputBytes+200 || !strings.Contains(out, "more bytes not shown") || !strings.Contains(out, "\n        0 : \"xxx") {
+		t.Errorf("%d bytes, ending %q", len(out), out[max(0, len(out)-200):])
+	}
+	if out := run(t, c, "user:ann", "get Twissandra.Timeline['wide'] limit 10"); strings.Contains(out, "not shown") || !strings.Contains(out, "Returned 10 columns.") {
+		t.Errorf("a read within the bound:\n%s", out)
 	}
 }
