@@ -12,7 +12,6 @@ import (
 	"github.com/gocql/gocql"
 	"github.com/scylladb/gocqlx/v2"
 
-	"twissandra/adapters/cql3"
 	"twissandra/domain"
 	"twissandra/ports/teaching"
 )
@@ -38,8 +37,9 @@ type ConsoleConfig struct {
 	StatementsPerMinute int
 	// ClusterStatementsPerMinute every learner together may run, over every server.
 	ClusterStatementsPerMinute int
-	// SchemaChangesPerMinute the console may make over the cluster (CREATE TABLE, DROP TABLE,
-	// TRUNCATE, CREATE INDEX, DROP INDEX): each is applied by every node, one after another.
+	// SchemaChangesPerMinute the console may make over the cluster (CREATE TABLE, ALTER TABLE,
+	// DROP TABLE, TRUNCATE, CREATE INDEX, DROP INDEX): each is applied by every node, one after
+	// another.
 	SchemaChangesPerMinute int
 	// TablesPerSandbox a learner may hold (indexes counted with them), and Tables in the
 	// console's keyspace in all.
@@ -406,6 +406,8 @@ func (c *Console) runOne(ctx context.Context, sess gocqlx.Session, sandbox, id s
 			return nil, touch("")
 		}
 		return nil, touch(", tracing = ?", st.Arg == "ON")
+	case "USE": // the sandbox, the console's keyspace already: cqlsh prints nothing
+		return nil, touch("")
 	case "CONSISTENCY":
 		if st.Arg == "" {
 			fmt.Fprintf(out, "Current consistency level is %s.\n", state.consistency)
@@ -451,11 +453,18 @@ func (c *Console) runOne(ctx context.Context, sess gocqlx.Session, sandbox, id s
 		if release != nil {
 			release()
 		}
+		var cr *teaching.ConsoleRefusal
+		if _, app := consoleHidden[pl.table]; app && errors.As(err, &cr) && !slices.Contains(state.tables, pl.table) {
+			cr.Message += fmt.Sprintf("\n(%s is a table of your sandbox, which has none of that name: the application's is %s.%s)", pl.table, c.s.Keyspace(), pl.table)
+		}
 		return sent, err
 	}
 	switch st.Verb {
 	case "CREATE INDEX":
 		err = sess.ContextQuery(ctx, "INSERT INTO "+ks+".console_sandboxes (id, name, on_table, made) VALUES (?, ?, ?, ?)", nil).Bind(id, pl.index, pl.table, now).ExecRelease()
+		if err == nil {
+			err = c.awaitIndex(ctx, sess, pl.realIndex, out)
+		}
 	case "DROP INDEX":
 		err = sess.ContextQuery(ctx, "DELETE FROM "+ks+".console_sandboxes WHERE id = ? AND name = ?", nil).Bind(id, pl.index).ExecRelease()
 	case "DROP TABLE":
@@ -472,6 +481,32 @@ func (c *Console) runOne(ctx context.Context, sess gocqlx.Session, sandbox, id s
 		return sent, touch(", written = ?", state.written+st.Writes)
 	}
 	return sent, touch("")
+}
+
+// awaitIndex waits, within traceTook, for the node to have built a new index (its row in
+// system."IndexInfo"), so that the learner's next read by it finds it: a read while it builds
+// fails on the node. An index still building by then is said so.
+func (c *Console) awaitIndex(ctx context.Context, sess gocqlx.Session, index string, out *strings.Builder) error {
+	deadline := time.Now().Add(traceTook)
+	for {
+		var built []string
+		if err := sess.ContextQuery(ctx, `SELECT index_name FROM system."IndexInfo" WHERE table_name = ? AND index_name = ?`, nil).
+			Bind(c.keyspace(), index).SelectRelease(&built); err != nil {
+			return wrap("console index", err)
+		}
+		if len(built) > 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			out.WriteString("(the index is still being built: a read by it fails until it is)\n")
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(tracePollEvery):
+		}
+	}
 }
 
 func indexesOn(state sandboxState, table string) []string {
@@ -623,7 +658,7 @@ func (c *Console) nodeRefusal(id string, err error) error {
 	if !ok {
 		return wrap("console statement", err)
 	}
-	return &teaching.ConsoleRefusal{Store: true, Message: fmt.Sprintf("%s message=%q", head, c.unmap(id, re.Message()))}
+	return &teaching.ConsoleRefusal{Store: true, Message: head + ` message="` + c.unmap(id, re.Message()) + `"`}
 }
 
 // printTrace prints the trace of session traceID as cqlsh does after a traced statement: the
@@ -685,7 +720,9 @@ func (c *Console) printTrace(ctx context.Context, sess gocqlx.Session, id string
 }
 
 // describeSandbox prints DESCRIBE TABLES (the sandbox's tables' names, as cqlsh lists them) or
-// DESCRIBE KEYSPACE (each table's CREATE TABLE, the node's own, in the learner's names).
+// DESCRIBE KEYSPACE (each table's CREATE TABLE, the node's own, in the learner's names: the
+// sandbox is a set of tables in a keyspace every learner's share, so it has no CREATE KEYSPACE
+// of its own).
 func (c *Console) describeSandbox(ctx context.Context, sess gocqlx.Session, id, what string, state sandboxState, out *strings.Builder, touch func(string, ...any) error) ([]string, error) {
 	tables := slices.Sorted(slices.Values(state.tables))
 	var sent []string
@@ -696,7 +733,9 @@ func (c *Console) describeSandbox(ctx context.Context, sess gocqlx.Session, id, 
 		}
 		return nil, touch("")
 	}
-	out.WriteString("\nCREATE KEYSPACE " + ConsoleSandboxKeyspace + " (your sandbox, in the keyspace " + ConsoleSandboxKeyspace + " stands for);\n")
+	if len(tables) == 0 {
+		out.WriteString("\n(no tables yet: CREATE TABLE makes one)\n")
+	}
 	for _, t := range tables {
 		pl := consolePlan{st: &cqlStmt{Verb: "DESCRIBE"}, cql: "DESCRIBE TABLE " + c.keyspace() + "." + realName(id, t)}
 		sent = append(sent, pl.cql)
@@ -770,6 +809,28 @@ func (c *Console) Sweep(ctx context.Context, now time.Time) (int, error) {
 		}
 		dropped++
 	}
+	// A table of no sandbox's registry (a CREATE TABLE the node made after its server gave up
+	// waiting, and undid its claim): dropped, after a second look at its sandbox's partition.
+	var names []string
+	if err := sess.ContextQuery(ctx, "SELECT table_name FROM system_schema.tables WHERE keyspace_name = ?", nil).Bind(ks).SelectRelease(&names); err != nil {
+		return dropped, wrap("console sweep", err)
+	}
+	for _, n := range names {
+		sid, _, ok := strings.Cut(strings.TrimPrefix(n, "s"), "_")
+		if !strings.HasPrefix(n, "s") || !ok || len(sid) != 10 || sandboxes[sid] != nil && !sandboxes[sid].used.Before(now.Add(-c.cfg.Idle)) {
+			continue
+		}
+		var held []string
+		if err := sess.ContextQuery(ctx, "SELECT name FROM "+ks+".console_sandboxes WHERE id = ? AND name = ?", nil).Bind(sid, strings.TrimPrefix(n, "s"+sid+"_")).SelectRelease(&held); err != nil {
+			return dropped, wrap("console sweep", err)
+		}
+		if len(held) > 0 {
+			continue
+		}
+		if err := sess.ContextQuery(ctx, "DROP TABLE IF EXISTS "+ks+"."+n, nil).ExecRelease(); err != nil {
+			return dropped, wrap("console sweep", err)
+		}
+	}
 	minute := now.Unix()/60 - 10
 	if err := sess.ContextQuery(ctx, "DELETE FROM "+ks+".console_counts WHERE bucket = 'statements' AND minute < ?", nil).Bind(minute).ExecRelease(); err != nil {
 		return dropped, wrap("console sweep", err)
@@ -778,6 +839,3 @@ func (c *Console) Sweep(ctx context.Context, now time.Time) (int, error) {
 }
 
 var _ teaching.Console = (*Console)(nil)
-
-// consoleKeyspaceOf is the console's keyspace beside a cql3.Store's (for the tests' cleanup).
-func consoleKeyspaceOf(s *cql3.Store) string { return ConsoleKeyspace(s.Keyspace()) }

@@ -97,9 +97,13 @@ func lexCQL(s string) ([]cqlTok, error) {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			i++
 		case c == '-' && i+1 < len(s) && s[i+1] == '-', c == '/' && i+1 < len(s) && s[i+1] == '/':
-			for i < len(s) && s[i] != '\n' {
-				i++
+			// Cassandra's Lexer.g ends a line comment with its newline: one at the end of the
+			// text, without it, is a syntax error there too.
+			end := strings.IndexAny(s[i:], "\r\n")
+			if end < 0 {
+				return nil, &cqlSyntaxError{len(s), "mismatched character '<EOF>': a comment with -- or // ends with a new line"}
 			}
+			i += end
 		case c == '/' && i+1 < len(s) && s[i+1] == '*':
 			end := strings.Index(s[i+2:], "*/")
 			if end < 0 {
@@ -247,7 +251,7 @@ const (
 	pWord  pieceKind = iota // a keyword, an operator or punctuation: the parser's own text
 	pTable                  // the statement's table: the sandbox maps it
 	pCol                    // a column of the statement's table
-	pName                   // another name (an alias, a function, a type): quoted as needed
+	pName                   // another name (a selector's alias): quoted as needed
 	pLit                    // a literal, re-quoted by the lexer's reading
 	pIndex                  // an index's name: the sandbox maps it as a table's
 )
@@ -255,6 +259,8 @@ const (
 type piece struct {
 	kind pieceKind
 	text string // pWord, pLit: the text; pCol, pName, pIndex: the name's value
+	// glue: no space before it; stick: none after it.
+	glue, stick bool
 }
 
 // tableRef is a table as a statement names it.
@@ -273,7 +279,7 @@ func (t tableRef) String() string {
 
 // cqlStmt is one parsed statement.
 type cqlStmt struct {
-	Verb   string   // SELECT, INSERT, UPDATE, DELETE, BATCH, CREATE TABLE, DROP TABLE, TRUNCATE, CREATE INDEX, DROP INDEX, TRACING, CONSISTENCY, DESCRIBE
+	Verb   string   // SELECT, INSERT, UPDATE, DELETE, BATCH, CREATE TABLE, ALTER TABLE, DROP TABLE, TRUNCATE, CREATE INDEX, DROP INDEX, USE, TRACING, CONSISTENCY, DESCRIBE
 	Table  tableRef // the table it names (none for BATCH, TRACING, CONSISTENCY, DESCRIBE TABLES)
 	Index  string   // CREATE INDEX's and DROP INDEX's name, as typed ("" when CREATE INDEX names none)
 	Pieces []piece
@@ -284,7 +290,7 @@ type cqlStmt struct {
 	// Batch are a BATCH's statements.
 	Batch []*cqlStmt
 	// Arg is TRACING's ON or OFF, CONSISTENCY's level, DESCRIBE's "TABLES", "TABLE" or "KEYSPACE"
-	// ("" when none is given).
+	// ("" when none is given), USE's keyspace.
 	Arg string
 	// Writes is how many rows a write statement names at most (a BATCH's sum).
 	Writes int
@@ -306,7 +312,6 @@ func quoteName(n string) string {
 // render writes the statement with table as its table's name and index as its index's.
 func (st *cqlStmt) render(table, index string) string {
 	var b strings.Builder
-	prev := ""
 	for i, p := range st.Pieces {
 		var t string
 		switch p.kind {
@@ -319,12 +324,10 @@ func (st *cqlStmt) render(table, index string) string {
 		case pCol, pName:
 			t = quoteName(p.text)
 		}
-		if i > 0 && !(t == "," || t == ")" || t == "]" || t == "}" || t == ":" || t == ";" ||
-			prev == "(" || prev == "[" || prev == "{" || (t == "(" && (st.Pieces[i-1].kind == pName || prev == "TOKEN" || prev == "KEYS" || prev == "VALUES" || prev == "ENTRIES" || prev == "FULL"))) {
+		if i > 0 && !p.glue && !st.Pieces[i-1].stick {
 			b.WriteByte(' ')
 		}
 		b.WriteString(t)
-		prev = t
 	}
 	return b.String()
 }
@@ -363,7 +366,17 @@ func (p *cqlParser) isKwAt(k int, w string) bool {
 
 func (p *cqlParser) isP(s string) bool { t := p.peek(); return t.kind == tokPunct && t.text == s }
 
-func (p *cqlParser) emit(k pieceKind, text string) { p.st.Pieces = append(p.st.Pieces, piece{k, text}) }
+func (p *cqlParser) emit(k pieceKind, text string) {
+	pc := piece{kind: k, text: text}
+	if k == pWord {
+		pc.glue = text == "," || text == ")" || text == "]" || text == "}" || text == ":" || text == ";"
+		pc.stick = text == "(" || text == "[" || text == "{"
+	}
+	p.st.Pieces = append(p.st.Pieces, pc)
+}
+
+// glueLast writes the last piece right after the one before it (a call's "(", a type's "<").
+func (p *cqlParser) glueLast() { p.st.Pieces[len(p.st.Pieces)-1].glue = true }
 
 // kw consumes keyword w and emits it.
 func (p *cqlParser) kw(w string) error {
@@ -567,10 +580,11 @@ func (p *cqlParser) call(selection bool) error {
 		return &notAllowedError{fmt.Sprintf("the console calls CQL's native functions only (now, uuid, minTimeuuid, maxTimeuuid, toTimestamp, toDate, toUnixTimestamp, writetime, ttl, token, count, min, max, sum, avg, ...), not %s", t.text)}
 	}
 	p.i++
-	p.emit(pName, name)
+	p.emit(pWord, name) // one of consoleFunctions
 	if err := p.punct("("); err != nil {
 		return err
 	}
+	p.glueLast()
 	if p.optP(")") {
 		return nil
 	}
@@ -617,6 +631,7 @@ func (p *cqlParser) relation(cond bool) error {
 		if err := p.punct("("); err != nil {
 			return err
 		}
+		p.glueLast()
 		for {
 			if _, err := p.col(); err != nil {
 				return err
@@ -659,6 +674,7 @@ func (p *cqlParser) relation(cond bool) error {
 		return err
 	}
 	if p.optP("[") {
+		p.glueLast()
 		if err := p.term(); err != nil {
 			return err
 		}
@@ -929,6 +945,7 @@ func (p *cqlParser) updateStmt() error {
 		}
 		switch {
 		case p.optP("["):
+			p.glueLast()
 			if err := p.term(); err != nil {
 				return err
 			}
@@ -1000,6 +1017,7 @@ func (p *cqlParser) deleteStmt() error {
 				return err
 			}
 			if p.optP("[") {
+				p.glueLast()
 				if err := p.term(); err != nil {
 					return err
 				}
@@ -1038,14 +1056,16 @@ func (p *cqlParser) cqlType() error {
 	case "ascii", "bigint", "blob", "boolean", "counter", "date", "decimal", "double", "duration", "float",
 		"inet", "int", "smallint", "text", "time", "timestamp", "timeuuid", "tinyint", "uuid", "varchar", "varint":
 		p.i++
-		p.emit(pName, name)
+		p.emit(pWord, name) // a native type
 		return nil
 	case "list", "set", "frozen", "map", "tuple":
 		p.i++
-		p.emit(pName, name)
+		p.emit(pWord, name)
 		if err := p.punct("<"); err != nil {
 			return err
 		}
+		p.glueLast()
+		p.st.Pieces[len(p.st.Pieces)-1].stick = true
 		args := 0
 		for {
 			if err := p.cqlType(); err != nil {
@@ -1059,7 +1079,11 @@ func (p *cqlParser) cqlType() error {
 		if want := map[string]int{"list": 1, "set": 1, "frozen": 1, "map": 2}[name]; want > 0 && args != want {
 			return p.errf("%s takes %d types", name, want)
 		}
-		return p.punct(">")
+		if err := p.punct(">"); err != nil {
+			return err
+		}
+		p.glueLast()
+		return nil
 	}
 	return &notAllowedError{fmt.Sprintf("the console's tables take CQL's native types and their collections (text, int, bigint, uuid, timeuuid, timestamp, date, boolean, double, blob, counter, list<>, set<>, map<,>, tuple<>, frozen<>), not %s", t.text)}
 }
@@ -1187,22 +1211,7 @@ func (p *cqlParser) createTableStmt() error {
 		case p.isKw("COMPACT"):
 			return &notAllowedError{"COMPACT STORAGE is gone from Cassandra 4.0 on; the console's tables take WITH CLUSTERING ORDER BY, comment, default_time_to_live and gc_grace_seconds"}
 		default:
-			n, _, err := p.ident()
-			if err != nil {
-				return err
-			}
-			if !consoleTableOptions[n] {
-				return &notAllowedError{fmt.Sprintf("the console's tables take WITH CLUSTERING ORDER BY, comment, default_time_to_live and gc_grace_seconds, not %s", n)}
-			}
-			p.emit(pName, n)
-			if err := p.punct("="); err != nil {
-				return err
-			}
-			t := p.peek()
-			if t.kind != tokInt && t.kind != tokString {
-				return p.errf("mismatched input, expecting a value")
-			}
-			if err := p.term(); err != nil {
+			if err := p.tableOption(); err != nil {
 				return err
 			}
 		}
@@ -1210,6 +1219,92 @@ func (p *cqlParser) createTableStmt() error {
 			return nil
 		}
 	}
+}
+
+// tableOption reads one option = value of a table's WITH, one of consoleTableOptions.
+func (p *cqlParser) tableOption() error {
+	n, _, err := p.ident()
+	if err != nil {
+		return err
+	}
+	if !consoleTableOptions[n] {
+		return &notAllowedError{fmt.Sprintf("the console's tables take WITH CLUSTERING ORDER BY (CREATE TABLE), comment, default_time_to_live and gc_grace_seconds, not %s", n)}
+	}
+	p.emit(pWord, n) // one of consoleTableOptions
+	if err := p.punct("="); err != nil {
+		return err
+	}
+	t := p.peek()
+	if t.kind != tokInt && t.kind != tokString {
+		return p.errf("mismatched input, expecting a value")
+	}
+	return p.term()
+}
+
+// alterTableStmt reads ALTER TABLE t ADD col type [STATIC] | ADD (col type, ...) | DROP col |
+// DROP (col, ...) | WITH option = value [AND ...].
+func (p *cqlParser) alterTableStmt() error {
+	p.st.Verb = "ALTER TABLE"
+	if err := p.kw("ALTER"); err != nil {
+		return err
+	}
+	if !p.optKw("TABLE") {
+		if err := p.kw("COLUMNFAMILY"); err != nil {
+			return err
+		}
+	}
+	if err := p.table(); err != nil {
+		return err
+	}
+	switch {
+	case p.optKw("ADD"):
+		def := func() error {
+			if _, err := p.col(); err != nil {
+				return err
+			}
+			if err := p.cqlType(); err != nil {
+				return err
+			}
+			p.optKw("STATIC")
+			return nil
+		}
+		if !p.optP("(") {
+			return def()
+		}
+		for {
+			if err := def(); err != nil {
+				return err
+			}
+			if !p.optP(",") {
+				return p.punct(")")
+			}
+		}
+	case p.optKw("DROP"):
+		if !p.optP("(") {
+			_, err := p.col()
+			return err
+		}
+		for {
+			if _, err := p.col(); err != nil {
+				return err
+			}
+			if !p.optP(",") {
+				return p.punct(")")
+			}
+		}
+	case p.optKw("WITH"):
+		for {
+			if err := p.tableOption(); err != nil {
+				return err
+			}
+			if !p.optKw("AND") {
+				return nil
+			}
+		}
+	case p.isKw("RENAME") || p.isKw("ALTER"):
+		return &notAllowedError{"the console's ALTER TABLE takes ADD, DROP and WITH"}
+	}
+	return p.errf("no viable alternative, expecting ADD, DROP or WITH")
 }
 
 func (p *cqlParser) dropTableStmt() error {
@@ -1247,8 +1342,13 @@ func (p *cqlParser) indexName() error {
 	if err != nil {
 		return err
 	}
-	if p.isP(".") {
-		return &notAllowedError{"an index of the console is named without a keyspace: it is in its table's, the sandbox"}
+	if p.isP(".") { // DROP INDEX ks.name
+		p.i++
+		ks := n
+		if n, _, err = p.ident(); err != nil {
+			return err
+		}
+		p.st.Table.Keyspace = ks
 	}
 	p.st.Index = n
 	p.emit(pIndex, "")
@@ -1278,6 +1378,9 @@ func (p *cqlParser) createIndexStmt() error {
 		if err := p.indexName(); err != nil {
 			return err
 		}
+		if p.st.Table.Keyspace != "" {
+			return &notAllowedError{"an index is named without a keyspace: it is its table's"}
+		}
 	}
 	if err := p.kw("ON"); err != nil {
 		return err
@@ -1294,6 +1397,7 @@ func (p *cqlParser) createIndexStmt() error {
 			if err := p.punct("("); err != nil {
 				return err
 			}
+			p.glueLast()
 			if _, err := p.col(); err != nil {
 				return err
 			}
@@ -1392,8 +1496,8 @@ func (p *cqlParser) batchStmt() error {
 var consistencyLevels = []string{"ANY", "ONE", "TWO", "THREE", "QUORUM", "ALL", "LOCAL_QUORUM", "EACH_QUORUM", "SERIAL", "LOCAL_SERIAL", "LOCAL_ONE"}
 
 // consoleAllowed is what the console takes, as the first words of its statements.
-var consoleAllowed = []string{"SELECT", "INSERT", "UPDATE", "DELETE", "BEGIN BATCH", "CREATE TABLE", "DROP TABLE", "TRUNCATE",
-	"CREATE INDEX", "DROP INDEX", "DESCRIBE", "TRACING", "CONSISTENCY"}
+var consoleAllowed = []string{"SELECT", "INSERT", "UPDATE", "DELETE", "BEGIN BATCH", "CREATE TABLE", "ALTER TABLE", "DROP TABLE", "TRUNCATE",
+	"CREATE INDEX", "DROP INDEX", "DESCRIBE", "USE", "TRACING", "CONSISTENCY"}
 
 // notAllowed is the refusal of a statement outside consoleAllowed.
 func notAllowed(what string) error {
@@ -1434,8 +1538,22 @@ func (p *cqlParser) statement() error {
 			return p.createIndexStmt()
 		case w == "DROP" && next == "INDEX":
 			return p.dropIndexStmt()
+		case w == "ALTER" && (next == "TABLE" || next == "COLUMNFAMILY"):
+			return p.alterTableStmt()
+		case next == "KEYSPACE" || next == "SCHEMA":
+			return &notAllowedError{fmt.Sprintf("the console does not run %s %s: your tables are in your own keyspace, %s, already (it takes %s)",
+				w, next, ConsoleSandboxKeyspace, strings.Join(consoleAllowed, ", "))}
 		}
 		return notAllowed(strings.TrimSpace(w + " " + next))
+	case "USE":
+		p.i++
+		p.st.Verb = "USE"
+		n, _, err := p.ident()
+		if err != nil {
+			return err
+		}
+		p.st.Arg = n
+		return nil
 	case "TRACING":
 		p.i++
 		p.st.Verb = "TRACING"
