@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -74,5 +75,22 @@ func dropKeyspace(t *testing.T, ks string) {
 	defer cancel()
 	if err := sess.Query("DROP KEYSPACE IF EXISTS " + ks).WithContext(ctx).Exec(); err != nil {
 		t.Errorf("drop keyspace %s: %v", ks, err)
+	}
+}
+
+// Two servers on one cql3 keyspace, as behind a load balancer: a run on one is shown by the
+// other on the page after the redirect, which the first server kept in the store's ledger.
+func TestConsoleRunShownByAnotherServer(t *testing.T) {
+	hosts, port, ks := cqlKeyspace(t)
+	t.Cleanup(func() { dropKeyspace(t, cqlteach.ConsoleKeyspace(ks)) })
+	args := append([]string{"--backend", "cql3", "--token-secret", "console-two-servers-0123456789abcdef"}, cqlFlags("", hosts, port, ks)...)
+	a := newFormClient(t, "http://"+startServer(t, args...).addr)
+	b := &formClient{t: t, base: "http://" + startServer(t, args...).addr, c: a.c} // the same browser
+	if r := a.post("/learn/console", url.Values{"language": {"cql"}, "statements": {"CONSISTENCY QUORUM;"}}); r.status != http.StatusSeeOther {
+		t.Fatalf("run: %d\n%s", r.status, r.body)
+	}
+	r := b.get("/learn/console?lang=cql")
+	if r.status != http.StatusOK || !strings.Contains(r.body, "Consistency level set to QUORUM.") {
+		t.Fatalf("the other server's page after the run: %d, without the run's output\n%s", r.status, r.body)
 	}
 }

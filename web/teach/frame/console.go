@@ -2,6 +2,9 @@ package frame
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strconv"
@@ -9,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gin-contrib/sessions"
 	"github.com/gin-gonic/gin"
 
 	"twissandra/domain"
@@ -150,7 +154,7 @@ const (
 	consoleLearnersKept  = 2048
 	consoleMemoryTTL     = 2 * time.Hour
 	ConsoleRunStatements = 20
-	consoleOutputKept    = 64 << 10
+	consoleOutputKept    = 16 << 10
 )
 
 // consoleMemory is each learner's recent console runs, in this process: a bounded map, the
@@ -161,9 +165,23 @@ type consoleMemory struct {
 	order []string                  // learners, least recently used first
 }
 
-func (m *consoleMemory) add(learner string, e ConsoleEntry) {
+func (m *consoleMemory) add(learner string, e ConsoleEntry) ConsoleEntry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	return m.addLocked(learner, e)
+}
+
+// addOnce adds e unless learner's runs hold it already (this server ran it).
+func (m *consoleMemory) addOnce(learner string, e ConsoleEntry) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if slices.ContainsFunc(m.m[learner], func(x ConsoleEntry) bool { return x.At.Equal(e.At) && x.Input == e.Input }) {
+		return
+	}
+	m.addLocked(learner, e)
+}
+
+func (m *consoleMemory) addLocked(learner string, e ConsoleEntry) ConsoleEntry {
 	if m.m == nil {
 		m.m = map[string][]ConsoleEntry{}
 	}
@@ -176,7 +194,7 @@ func (m *consoleMemory) add(learner string, e ConsoleEntry) {
 	}
 	for i := range e.Steps {
 		if o := e.Steps[i].Output; len(o) > consoleOutputKept {
-			e.Steps[i].Output = o[:consoleOutputKept] + "\n… (cut: the output kept for this page is " + "64 KiB)"
+			e.Steps[i].Output = strings.ToValidUTF8(o[:consoleOutputKept], "") + "\n… (cut: this page keeps 16 KiB of a statement's output)"
 		}
 	}
 	es := append(m.m[learner], e)
@@ -185,6 +203,7 @@ func (m *consoleMemory) add(learner string, e ConsoleEntry) {
 	}
 	m.m[learner] = es
 	m.order = append(m.order, learner)
+	return e
 }
 
 // entries are learner's runs, newest first.
@@ -207,6 +226,7 @@ func (h *Base) ConsoleHistory(c *gin.Context) []ConsoleEntry {
 	if learner == "" {
 		return nil
 	}
+	h.takeConsoleRun(c, learner)
 	return h.consoles.entries(learner)
 }
 
@@ -282,9 +302,52 @@ func (h *Base) RunConsole(c *gin.Context, lang, text, from string) (ConsoleEntry
 		break
 	}
 	if len(e.Steps) > 0 || e.Bound != "" {
-		h.consoles.add(learner, e)
+		e = h.consoles.add(learner, e)
+		h.keepConsoleRun(c, e)
 	}
 	return e, err
+}
+
+// keyConsoleRun is the session's key of the learner's last run in the action ledger.
+const keyConsoleRun = "console_run"
+
+// keepConsoleRun keeps the run for the page after its redirect in the action ledger as well,
+// which on cql3 is in the store: behind a load balancer that page may be another server's,
+// whose memory has not seen the run. The session carries the key, taken by that page.
+func (h *Base) keepConsoleRun(c *gin.Context, e ConsoleEntry) {
+	record, err := json.Marshal(e)
+	if err != nil {
+		h.Log.Error("encode a console run", "err", err)
+		return
+	}
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	key := "console-" + hex.EncodeToString(b[:])
+	if err := h.Actions.KeepAction(ledgerContext(c), key, record, actionOpsTTL); err != nil {
+		h.Log.Warn("keep a console run", "err", err) // another server's page after it shows none
+		return
+	}
+	sessions.Default(c).Set(keyConsoleRun, key)
+}
+
+// takeConsoleRun adds to this server's memory the run the session's key names, kept by the
+// server that ran it, once.
+func (h *Base) takeConsoleRun(c *gin.Context, learner string) {
+	s := sessions.Default(c)
+	key, _ := s.Get(keyConsoleRun).(string)
+	if key == "" {
+		return
+	}
+	s.Delete(keyConsoleRun)
+	record, found, err := h.Actions.ActionRecord(ledgerContext(c), key)
+	if err != nil {
+		h.Log.Warn("read a console run", "err", err)
+		return
+	}
+	var e ConsoleEntry
+	if found && json.Unmarshal(record, &e) == nil {
+		h.consoles.addOnce(learner, e)
+	}
 }
 
 // ConsoleBoxData is what a lesson's console box shows: the offer, whether the backend has the
