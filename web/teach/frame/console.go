@@ -136,21 +136,11 @@ type ConsoleEntry struct {
 	Bound string
 }
 
-// Refused is the entry's refused step, nil when none was.
-func (e ConsoleEntry) Refused() *ConsoleStep {
-	for i := range e.Steps {
-		if e.Steps[i].Refused != "" {
-			return &e.Steps[i]
-		}
-	}
-	return nil
-}
-
 // The console memory's bounds: the entries kept for one learner, the learners kept (the
 // oldest forgotten first), how long an idle learner's are kept, the statements one run takes,
 // and the output kept of one statement.
 const (
-	ConsoleEntriesKept   = 10
+	consoleEntriesKept   = 10
 	consoleLearnersKept  = 2048
 	consoleMemoryTTL     = 2 * time.Hour
 	ConsoleRunStatements = 20
@@ -198,8 +188,8 @@ func (m *consoleMemory) addLocked(learner string, e ConsoleEntry) ConsoleEntry {
 		}
 	}
 	es := append(m.m[learner], e)
-	if len(es) > ConsoleEntriesKept {
-		es = slices.Clone(es[len(es)-ConsoleEntriesKept:])
+	if len(es) > consoleEntriesKept {
+		es = slices.Clone(es[len(es)-consoleEntriesKept:])
 	}
 	m.m[learner] = es
 	m.order = append(m.order, learner)
@@ -257,8 +247,8 @@ func SplitStatements(lang, text string) []string {
 	return out
 }
 
-// ErrTooManyStatements refuses a run of more than ConsoleRunStatements statements.
-var ErrTooManyStatements = domain.Invalid("", "at most %d statements run at once: send the rest after", ConsoleRunStatements)
+// errTooManyStatements refuses a run of more than ConsoleRunStatements statements.
+var errTooManyStatements = domain.Invalid("", "at most %d statements run at once: send the rest after", ConsoleRunStatements)
 
 // RunConsole runs the statements of text in lang's console for the learner of c, one by one
 // up to the first refused, and keeps the run for the learner's pages, shown on the page at
@@ -276,7 +266,7 @@ func (h *Base) RunConsole(c *gin.Context, lang, text, from string) (ConsoleEntry
 		return e, domain.Invalid("", "type a statement to run")
 	}
 	if len(stmts) > ConsoleRunStatements {
-		return e, ErrTooManyStatements
+		return e, errTooManyStatements
 	}
 	learner := LearnerID(c, true)
 	ctx := h.ConsoleContext(c.Request.Context(), lang)
