@@ -220,6 +220,15 @@ func TestResponsesMatchOpenAPI(t *testing.T) {
 	do("POST", "/api/v1/exercises/ex-2/answers", `{"answer":"42"}`, "")
 	do("GET", "/api/v1/course/progress", "", tok)
 	do("GET", "/api/v1/course/progress", "", "")
+	do("GET", "/api/v1/console", "", "") // no console served yet: 404
+	e.srv.ServeConsole(&fakeConsole{sandboxes: map[string]string{}})
+	do("GET", "/api/v1/console", "", "")
+	do("GET", "/api/v1/console", "", tok)
+	do("POST", "/api/v1/console", `{"language":"cli","statement":"set x"}`, tok)
+	do("POST", "/api/v1/console", `{"language":"cli","statement":"get"}`, "")
+	do("POST", "/api/v1/console", `{"language":"cli","statement":"drop"}`, "")
+	do("POST", "/api/v1/console", `{"language":"cql","statement":"SELECT"}`, "")
+	do("POST", "/api/v1/console", `{"language":"cli","statement":"busy"}`, "")
 	do("DELETE", "/api/v1/sessions/current", "", tok)
 	do("DELETE", "/api/v1/sessions/current", "", tok)
 	do("GET", "/api/v1/class/class1", "", instructorSecret) // no class served: 404

@@ -133,6 +133,8 @@ type Server struct {
 	course courseHolder
 	// class is the instructor's class and token (api_class.go).
 	class classHolder
+	// console is the consoles the teaching room serves (api_console.go).
+	console consoleHolder
 }
 
 // NewEngine builds the server and returns its gin engine (see NewServer).
@@ -225,6 +227,7 @@ func (s *Server) routes() {
 	s.blogRoutes()
 	s.courseRoutes()
 	s.classRoutes()
+	s.consoleRoutes()
 	if !s.cfg.MetricsElsewhere {
 		s.metricsRoutes()
 	}

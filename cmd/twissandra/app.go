@@ -238,6 +238,8 @@ type secondary struct {
 	nodeViews teaching.NodeViews
 	// indexLab finds a user four ways on the second backend's node (cql3), else nil.
 	indexLab teaching.IndexLab
+	// consoles are the second backend's consoles, one a language.
+	consoles []teaching.Console
 }
 
 // openSecondary opens the --compare backend beside the primary, with the same configuration
@@ -258,11 +260,12 @@ func openSecondary(lc fx.Lifecycle, cfg *Config, logger *slog.Logger) (*secondar
 	lc.Append(fx.Hook{OnStop: func(context.Context) error { return b.close() }})
 	logger.Info("compare mode", "primary", cfg.Backend, "secondary", cfg.Compare)
 	sec := &secondary{
-		pair:    &compare.Pair{Primary: cfg.Backend, Secondary: cfg.Compare, Observer: metrics.Default()},
-		stores:  b.stores,
-		locator: t.Locator,
-		sizes:   t.Sizes,
-		ring:    t.Ring,
+		pair:     &compare.Pair{Primary: cfg.Backend, Secondary: cfg.Compare, Observer: metrics.Default()},
+		stores:   b.stores,
+		locator:  t.Locator,
+		sizes:    t.Sizes,
+		ring:     t.Ring,
+		consoles: t.Consoles,
 	}
 	if sc.Backend == "cql3" {
 		sec.queryLab, sec.levels = t.QueryLab, t.Levels
@@ -290,6 +293,7 @@ type teachers struct {
 	Counters    teaching.CounterLab     `optional:"true"`
 	NodeViews   teaching.NodeViews      `optional:"true"`
 	IndexLab    teaching.IndexLab       `optional:"true"`
+	Consoles    []teaching.Console      `group:"consoles"`
 }
 
 // engineDeps are newEngine's parameters. Every teaching collaborator is optional: a backend
@@ -324,6 +328,9 @@ type engineDeps struct {
 	IndexLab    teaching.IndexLab         `optional:"true"` // cql3 only: the lesson on indexes, four ways on the node
 	Classes     teaching.ClassBook        `optional:"true"` // the instructor's classes and the learners' activity
 	Second      *secondary
+	// Consoles are the backend's consoles, one a language (each teach Module provides its
+	// own); none on memory.
+	Consoles []teaching.Console `group:"consoles"`
 }
 
 func newEngine(d engineDeps) (*gin.Engine, error) {
@@ -400,10 +407,30 @@ func newEngine(d engineDeps) (*gin.Engine, error) {
 	if b, ok := td.QueryLab.(interface{ SetLabBudget(int) }); ok && d.Config.QueryLabBudget > 0 {
 		b.SetLabBudget(d.Config.QueryLabBudget) // the node's, compare mode's second backend's included
 	}
+	td.Consoles = consolesByLanguage(d.Consoles, d.Second)
 	if err := teach.Register(st, td); err != nil {
 		return nil, err
 	}
 	return s.Engine, nil
+}
+
+// consolesByLanguage are the consoles of the backend and, in compare mode, of the second
+// backend (its language the backend lacks: cql beside widerow, cli beside cql3).
+func consolesByLanguage(own []teaching.Console, sec *secondary) map[string]teaching.Console {
+	m := map[string]teaching.Console{}
+	if sec != nil {
+		for _, con := range sec.consoles {
+			if con != nil {
+				m[con.Language()] = con
+			}
+		}
+	}
+	for _, con := range own {
+		if con != nil {
+			m[con.Language()] = con
+		}
+	}
+	return m
 }
 
 // sandboxes are the scratch nodes of the sandbox's runs, kept for reuse: the sandbox's gate

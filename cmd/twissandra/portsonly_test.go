@@ -185,6 +185,8 @@ func TestPortsOnlyBackendServesTheProduct(t *testing.T) {
 		{"/learn/consistency", `id="cluster-none"`, "This server runs on the memory backend."},
 		{"/learn/collections", `id="coll-unavailable"`, "This server has neither a CQL node nor the engine's lab."},
 		{"/learn/counters", `id="counters-unavailable"`, "which has no counters to show"},
+		{"/learn/console", `class="console-none"`, "has no console"},
+		{"/learn/slices", `class="console-none"`, "has no cassandra-cli (0.6) console"},
 	} {
 		r := ann.get(v.path)
 		if r.status != http.StatusOK || !strings.Contains(r.body, v.id) || !strings.Contains(html.UnescapeString(r.body), v.says) {

@@ -87,6 +87,16 @@ func (s *Site) saveSession(c *gin.Context) error {
 	return sess.Save()
 }
 
+// Session is the pages' session cookie as middleware of a route outside the pages (the
+// console's API, whose anonymous caller's sandbox is the cookie's browser): it opens the
+// session, then runs the rest of the chain. Nothing of the pages' checks runs: such a route
+// reads the session's browser, never its log-in.
+func (s *Site) Session(c *gin.Context) { s.session(c) }
+
+// SaveSession writes the session's cookie when it changed, before the response's body: what a
+// route outside the pages must call after it set something in the session.
+func (s *Site) SaveSession(c *gin.Context) error { return s.saveSession(c) }
+
 // User is the logged-in username, or "".
 func User(c *gin.Context) string {
 	v, _ := sessions.Default(c).Get(keyUser).(string)

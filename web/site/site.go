@@ -45,6 +45,7 @@ type Site struct {
 	https   func(*http.Request) bool
 	teacher Teacher
 	server  *web.Server
+	session gin.HandlerFunc // the session cookie's middleware
 }
 
 // New adds the frame to the server's engine: the static files, the middleware every page runs
@@ -72,7 +73,8 @@ func New(s *web.Server, cfg Config) (*Site, error) {
 		c.FileFromFS("favicon.svg", http.FS(static))
 	})
 
-	mw := []gin.HandlerFunc{web.OpLog(), sessions.Sessions(SessionCookie, store), web.Recovery(st.log, "panic serving page", st.serverError), st.checkLogin, st.refusedBody, st.csrf}
+	st.session = sessions.Sessions(SessionCookie, store)
+	mw := []gin.HandlerFunc{web.OpLog(), st.session, web.Recovery(st.log, "panic serving page", st.serverError), st.checkLogin, st.refusedBody, st.csrf}
 	st.routes = s.Engine.Group("/", mw...)
 
 	notFound := append([]gin.HandlerFunc{apiPassThrough(s.APINotFound), trimTrailingSlash}, append(mw, st.notFound)...)

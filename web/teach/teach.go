@@ -72,6 +72,7 @@ func Register(st *site.Site, deps Deps) error {
 	frame.NoneIfNil(&deps.NodeViews)
 	frame.NoneIfNil(&deps.IndexLab)
 	frame.NoneIfNil(&deps.Classes)
+	deps.Consoles = frame.PresentConsoles(deps.Consoles)
 	if deps.Backend == "" {
 		deps.Backend = "memory"
 	}

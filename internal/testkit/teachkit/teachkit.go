@@ -60,7 +60,7 @@ func registerTeachGates(t testing.TB, s *site.Site, sv webkit.Services, g teach.
 	if !st.NoLab {
 		lab = webkit.Lab(t)
 	}
-	return teach.Register(s, teach.Deps{Social: sv.Social, Blog: sv.Blog, Backend: st.Backend, Wide: st.Wide, CQL: st.CQL, Locator: st.Locator,
+	return teach.Register(s, teach.Deps{Consoles: st.ConsolesByLanguage(), Social: sv.Social, Blog: sv.Blog, Backend: st.Backend, Wide: st.Wide, CQL: st.CQL, Locator: st.Locator,
 		StorageConf: engine.DefaultSchemaXML, Lab: lab, Consistency: lab, ClusterLevels: st.Levels, Claims: st.Claims, Sizes: st.Sizes,
 		CompareSizes: st.CompareSizes, CompareBackend: st.CompareBackend, QueryFirstDDL: cql3.SchemaText(), QueryLab: st.QueryLab, Ring: st.Ring, CompareRing: st.CompareRing, Sandbox: sandbox, Progress: st.Progress,
 		TTL:             st.TTL,

@@ -78,8 +78,10 @@ type Stores struct {
 	// CompareSizes measures compare mode's second backend, CompareBackend.
 	CompareSizes   teaching.RowSizer
 	CompareBackend string
-	NoLab          bool // serve without the comparator lab
-	Backend        string
+	// Consoles are the backend's consoles (cli on widerow, cql on cql3, both in compare mode).
+	Consoles []teaching.Console
+	NoLab    bool // serve without the comparator lab
+	Backend  string
 	// Clock is the use cases' clock (nil: the wall clock).
 	Clock domain.Clock
 	// Classes keeps the instructor's classes (nil: no instructor's page; see ClassBookOf), and
@@ -130,7 +132,12 @@ func WiderowStores(t testing.TB) Stores {
 	t.Cleanup(func() { _ = node.Close() })
 	s, b := widerow.NewStore(node), widerow.NewBlogStore(node)
 	in := wideteach.NewInspector(node)
-	return Stores{Users: s, Tweets: s, Lines: s, Authors: b, Entries: b, Tags: b, Comments: b, Sessions: widerow.NewSessions(node),
+	con, err := wideteach.NewConsole(node, wideteach.ConsoleConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = con.Close() })
+	return Stores{Consoles: []teaching.Console{con}, Users: s, Tweets: s, Lines: s, Authors: b, Entries: b, Tags: b, Comments: b, Sessions: widerow.NewSessions(node),
 		Node: node, Wide: in, Locator: in, Sizes: in, Claims: wideteach.NewNameClaims(node), Backend: "widerow", QueryLab: in, Ring: in,
 		Storage: wideteach.NewStorageEngine(node)}
 }
@@ -144,7 +151,8 @@ func CQL3Stores(t *testing.T) (Stores, *cql3.Store) {
 	t.Helper()
 	s := cqltest.Store(t, "twissandra_test_pages_")
 	in := cqlteach.New(s)
-	return Stores{Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, TTL: in, AddressBook: in, Counters: in, NodeViews: in, IndexLab: in, Backend: "cql3"}, s
+	t.Cleanup(func() { dropConsoleKeyspace(t, s) }) // before the store closes
+	return Stores{Consoles: []teaching.Console{cqlteach.NewConsole(in, cqlteach.ConsoleConfig{})}, Users: s, Tweets: s, Lines: s, Authors: s, Entries: s, Tags: s, Comments: s, Sessions: s, CQL: in, Locator: in, Claims: in, Sizes: in, QueryLab: in, Ring: in, TTL: in, AddressBook: in, Counters: in, NodeViews: in, IndexLab: in, Backend: "cql3"}, s
 }
 
 // CompareStores runs widerow (answering) with cql3 on the real node, as serve --compare does.
@@ -173,7 +181,22 @@ func CompareStoresOn(t *testing.T) (Stores, *cql3.Store) {
 	st.Counters = c.Counters       // and the counters lesson its table
 	st.NodeViews = c.NodeViews     // and the paths lesson the node's views
 	st.IndexLab = c.IndexLab       // and the lesson on indexes its four ways
+	st.Consoles = append(st.Consoles, c.Consoles...)
 	return st, cs
+}
+
+// dropConsoleKeyspace drops the CQL console's keyspace beside s's, if a test made one.
+func dropConsoleKeyspace(t *testing.T, s *cql3.Store) {
+	sess, err := s.Session()
+	if err != nil {
+		t.Errorf("drop the console's keyspace: %v", err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := sess.ContextQuery(ctx, "DROP KEYSPACE IF EXISTS "+cqlteach.ConsoleKeyspace(s.Keyspace()), nil).ExecRelease(); err != nil {
+		t.Errorf("drop the console's keyspace: %v", err)
+	}
 }
 
 // Lab is a comparator lab of its own (and the consistency lab's ring), closed with the test.
@@ -191,6 +214,15 @@ func Lab(t testing.TB) *wideteach.Lab {
 func (st Stores) Ports() ports.Stores {
 	return ports.Stores{Users: st.Users, Tweets: st.Tweets, Lines: st.Lines,
 		Authors: st.Authors, Entries: st.Entries, Tags: st.Tags, Comments: st.Comments, Sessions: st.Sessions}
+}
+
+// ConsolesByLanguage are st's consoles by their language, as the server wires them.
+func (st Stores) ConsolesByLanguage() map[string]teaching.Console {
+	m := map[string]teaching.Console{}
+	for _, con := range st.Consoles {
+		m[con.Language()] = con
+	}
+	return m
 }
 
 // Services are what the views a test registers are given: the use cases on the stores, and the

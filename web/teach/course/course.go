@@ -86,5 +86,9 @@ func (h *handler) lesson(c *gin.Context) {
 	if i+1 < len(all) {
 		next = all[i+1].Link()
 	}
-	h.Site.Render(c, http.StatusOK, site.Page{Title: l.Title, Nav: "learn", Content: lessonView(l.Link(), all, prev, next, body, exerciseViews(c, l, p.Passed), p)})
+	consoles := make([]frame.ConsoleBoxData, len(l.Consoles))
+	for j, o := range l.Consoles {
+		consoles[j] = h.ConsoleBox(c, o)
+	}
+	h.Site.Render(c, http.StatusOK, site.Page{Title: l.Title, Nav: "learn", Content: lessonView(l.Link(), all, prev, next, body, consoles, exerciseViews(c, l, p.Passed), p)})
 }

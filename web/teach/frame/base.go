@@ -114,6 +114,10 @@ type Deps struct {
 	// Gates are the bounds of the runs anyone may start; a zero figure is its default
 	// (labs.DefaultGates).
 	Gates Gates
+	// Consoles are the consoles a learner types in, by language ("cli" on widerow, "cql" on
+	// cql3, both in compare mode, the second backend's running on its model); none on a
+	// backend without one, whose pages say so.
+	Consoles map[string]teaching.Console
 }
 
 // Scratch is a store Deps.Sandbox opened: the domain's stores on it, an inspector of its rows,
@@ -142,4 +146,5 @@ type Base struct {
 	// lesson's sandboxes, which anyone may start.
 	RaceGate, LabGate, TrialsGate, RingGate, SandboxGate *Gate
 	queries                                              queryBlocks
+	consoles                                             consoleMemory // each learner's recent console runs
 }

@@ -27,6 +27,10 @@ type Lesson struct {
 	// Exercises are the lesson's questions, asked below its body and graded by the store
 	// (exercise.go); a lesson leaves out those whose collaborator the server lacks.
 	Exercises []Exercise
+	// Consoles are the lesson's consoles (ConsoleOffer): the statements it offers to run and
+	// change, in a box after its body (ConsoleBoxView), shown on every backend, which says
+	// where the backend has no console of that language.
+	Consoles []ConsoleOffer
 }
 
 // LessonLink is a link to a lesson from another page.
@@ -34,11 +38,13 @@ type LessonLink struct {
 	N           int
 	Slug, Title string
 	Summary     string // the lesson's one sentence
+	// Consoles are the lesson's consoles (Lesson.Consoles).
+	Consoles []ConsoleOffer
 }
 
 // Link is a link to l.
 func (l Lesson) Link() *LessonLink {
-	return &LessonLink{N: l.N, Slug: l.Slug, Title: l.Title, Summary: l.Summary}
+	return &LessonLink{N: l.N, Slug: l.Slug, Title: l.Title, Summary: l.Summary, Consoles: l.Consoles}
 }
 
 // course is the links to the course's lessons, in order, as package course published them: the

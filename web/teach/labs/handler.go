@@ -36,6 +36,7 @@ func (h *Handler) Register(g *gin.RouterGroup) {
 	g.GET("models/celebrity", h.Celebrity)
 	g.GET("models/race", h.RacePage)
 	g.POST("models/race", h.Admit(h.RaceGate), h.RunRace)
+	h.registerConsole(g)
 }
 
 // QueryLabContext is ctx for a trial on the query lab: in compare mode the node is the second

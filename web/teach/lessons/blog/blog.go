@@ -25,7 +25,8 @@ import (
 // Lesson is this package's lesson, for the course's list (package course).
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
-	return frame.Lesson{Slug: "blog", Title: "Super columns: the blog",
+	return frame.Lesson{Consoles: []frame.ConsoleOffer{console},
+		Slug: "blog", Title: "Super columns: the blog",
 		Summary: "Seed 004's blog: the TaggedPosts index and its __notag__ row, BlogEntries, Authors, and the comments as super columns, read from the store.",
 		Show:    func(c *gin.Context) (templ.Component, error) { return showBlogLesson(h, c) },
 		Routes: func(g *gin.RouterGroup) {
@@ -136,3 +137,13 @@ func (h *handler) blogLoad(c *gin.Context) {
 	}
 	h.Site.Redirect(c, "/learn/blog#entry", "loading the article's blog")
 }
+
+// console is the lesson's cassandra-cli console, ready to run: seed 004's AddressBook: a super column per contact, its subcolumns sorted by name.
+var console = frame.ConsoleOffer{Language: "cli", Statements: []string{
+	"set Sandbox.AddressBook['phatduckk']['John']['street'] = 'Howard street'",
+	"set Sandbox.AddressBook['phatduckk']['John']['zip'] = '94404'",
+	"set Sandbox.AddressBook['phatduckk']['Joey']['street'] = 'Bloomfield'",
+	"get Sandbox.AddressBook['phatduckk']",
+	"get Sandbox.AddressBook['phatduckk']['John']",
+	"count Sandbox.AddressBook['phatduckk']",
+}}

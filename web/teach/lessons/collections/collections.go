@@ -28,7 +28,8 @@ func Lesson(lh *labs.Handler) frame.Lesson {
 	// The gate bounds the runs of the lesson's form and of its exercises' gradings on the node:
 	// each writes a few cells in the lesson's tables.
 	h := &handler{Handler: lh, gate: lh.RunGate("address book run")}
-	return frame.Lesson{Slug: "collections", Title: "What became of the super column",
+	return frame.Lesson{Consoles: []frame.ConsoleOffer{console},
+		Slug: "collections", Title: "What became of the super column",
 		Summary: "Seed 004's AddressBook, a super column family, on the engine and as CQL3 clustering columns, a map, a user type and a frozen one on a node: the cells each stores, what changing one field writes, and what overwriting it deletes.",
 		Show:    func(c *gin.Context) (templ.Component, error) { return showCollections(h, c) },
 		Topics:  []string{"collections", "udt", "super column", "frozen", "tombstone"},
@@ -156,3 +157,11 @@ func (h *handler) nodeContext(ctx context.Context) context.Context {
 		h.Deps.CompareBackend + ", compare mode's second model: " + h.Deps.Backend + " has no CQL"})
 	return oplog.With(ctx, l.Shadow(h.Deps.CompareBackend))
 }
+
+// console is the lesson's CQL console, ready to run: seed 004's AddressBook entry as a row with a map.
+var console = frame.ConsoleOffer{Language: "cql", Statements: []string{
+	"CREATE TABLE IF NOT EXISTS address_book (owner text, name text, address map<text, text>, PRIMARY KEY (owner, name));",
+	"INSERT INTO address_book (owner, name, address) VALUES ('phatduckk', 'John', {'street': 'Howard street', 'zip': '94404'});",
+	"UPDATE address_book SET address['city'] = 'San Francisco' WHERE owner = 'phatduckk' AND name = 'John';",
+	"SELECT * FROM address_book WHERE owner = 'phatduckk';",
+}}

@@ -29,7 +29,8 @@ const slug = "counters"
 // Lesson is this package's lesson, for the course's list (package course).
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{Handler: lh, gate: lh.RunGate("counter run")}
-	return frame.Lesson{Slug: slug, Title: "Counters, and why the follower count is not one",
+	return frame.Lesson{Consoles: []frame.ConsoleOffer{console},
+		Slug: slug, Title: "Counters, and why the follower count is not one",
 		Summary:   "Increment a tweet's likes from many clients at once on the node, lose an increment's answer and watch the driver's retry count it twice, send the statements the node refuses for mixing a counter with other columns, and hold them against the follower count this server keeps exactly.",
 		Show:      func(c *gin.Context) (templ.Component, error) { return showCounters(h, c) },
 		Topics:    []string{"counter", "idempotence", "retries", "follower count"},
@@ -237,3 +238,11 @@ func (h *handler) run(c *gin.Context) {
 	}
 	h.Site.Redirect(c, back, "your counter run")
 }
+
+// console is the lesson's CQL console, ready to run: a counter column, incremented twice.
+var console = frame.ConsoleOffer{Language: "cql", Statements: []string{
+	"CREATE TABLE IF NOT EXISTS follower_counts (username text PRIMARY KEY, followers counter);",
+	"UPDATE follower_counts SET followers = followers + 1 WHERE username = 'ann';",
+	"UPDATE follower_counts SET followers = followers + 1 WHERE username = 'ann';",
+	"SELECT * FROM follower_counts WHERE username = 'ann';",
+}}

@@ -32,7 +32,8 @@ import (
 // Lesson is this package's lesson, for the course's list (package course).
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
-	return frame.Lesson{Slug: "cql3", Title: "From 0.6 to CQL3",
+	return frame.Lesson{Consoles: []frame.ConsoleOffer{console},
+		Slug: "cql3", Title: "From 0.6 to CQL3",
 		Summary:   "Each column family becomes a table: the row key a partition key, the comparator a clustering column; how 1.2 stored the tables as composite cells, and a static column.",
 		Show:      func(c *gin.Context) (templ.Component, error) { return showCQL3Lesson(h, c) },
 		Exercises: exercises(h)}
@@ -270,3 +271,11 @@ func migrationTables(ddl string) []migrationTable {
 func containsCol(cols []frame.CQLColumn, name string) bool {
 	return slices.ContainsFunc(cols, func(c frame.CQLColumn) bool { return c.Name == name })
 }
+
+// console is the lesson's CQL console, ready to run: a wide row as a CQL3 table: the partition key, then the clustering column its rows sort by.
+var console = frame.ConsoleOffer{Language: "cql", Statements: []string{
+	"CREATE TABLE IF NOT EXISTS userline (username text, tweet_id timeuuid, body text, PRIMARY KEY (username, tweet_id)) WITH CLUSTERING ORDER BY (tweet_id DESC);",
+	"INSERT INTO userline (username, tweet_id, body) VALUES ('ann', now(), 'a row of 0.6 is a partition');",
+	"INSERT INTO userline (username, tweet_id, body) VALUES ('ann', now(), 'its columns are rows');",
+	"SELECT * FROM userline WHERE username = 'ann';",
+}}

@@ -33,7 +33,8 @@ func Lesson(lh *labs.Handler) frame.Lesson {
 	// (each run writes a user four ways and reads it back): the node's own bounds, per learner
 	// and over the cluster, are the lab's.
 	h := &handler{Handler: lh, gate: lh.RunGate("index lookup")}
-	return frame.Lesson{Slug: "indexes", Title: "Finding a user four ways: index tables, secondary indexes, views, SAI",
+	return frame.Lesson{Consoles: []frame.ConsoleOffer{console},
+		Slug: "indexes", Title: "Finding a user four ways: index tables, secondary indexes, views, SAI",
 		Summary: "The seeds kept a Username column family by hand because 0.6 had no index; find a user by name as they did, then with a secondary index, a materialized view and a storage-attached index on the node, with what each write and read cost and which nodes it asked.",
 		Show:    func(c *gin.Context) (templ.Component, error) { return showIndexes(h, c) },
 		Topics:  []string{"secondary-index", "materialized-view", "sai", "index-table"},
@@ -201,3 +202,13 @@ func indexWrites(t teaching.TracedStatement) []string {
 	}
 	return out
 }
+
+// console is the lesson's CQL console, ready to run: a secondary index on a column that is not the key, and the trace of a read through it.
+var console = frame.ConsoleOffer{Language: "cql", Statements: []string{
+	"CREATE TABLE IF NOT EXISTS people (username text PRIMARY KEY, name text);",
+	"CREATE INDEX IF NOT EXISTS ON people (name);",
+	"INSERT INTO people (username, name) VALUES ('ann', 'Ann');",
+	"TRACING ON;",
+	"SELECT * FROM people WHERE name = 'Ann';",
+	"TRACING OFF;",
+}}

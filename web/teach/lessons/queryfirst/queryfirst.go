@@ -27,7 +27,8 @@ import (
 // Lesson is this package's lesson, for the course's list (package course).
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{Handler: lh, keys: lh.RunGate("key trial")}
-	return frame.Lesson{Slug: "query-first", Title: "Query-first design",
+	return frame.Lesson{Consoles: []frame.ConsoleOffer{console},
+		Slug: "query-first", Title: "Query-first design",
 		Summary:   "List the queries first, then make a table for each; pick a primary key for an access pattern and the running node says whether its query reads one partition, many, or needs ALLOW FILTERING.",
 		Show:      func(c *gin.Context) (templ.Component, error) { return showQueryFirstLesson(h, c) },
 		Exercises: exercises(lh, h.keys),
@@ -188,3 +189,11 @@ func (h *handler) tryKey(c *gin.Context) {
 	}
 	h.Site.Redirect(c, back, "your table")
 }
+
+// console is the lesson's CQL console, ready to run: a table made for its query: the partition key is what the query names, the clustering column its order.
+var console = frame.ConsoleOffer{Language: "cql", Statements: []string{
+	"CREATE TABLE IF NOT EXISTS tweets_by_user (username text, posted_at timestamp, body text, PRIMARY KEY ((username), posted_at)) WITH CLUSTERING ORDER BY (posted_at DESC);",
+	"INSERT INTO tweets_by_user (username, posted_at, body) VALUES ('ann', '2026-01-01 10:00:00+0000', 'first');",
+	"INSERT INTO tweets_by_user (username, posted_at, body) VALUES ('ann', '2026-01-02 10:00:00+0000', 'second');",
+	"SELECT * FROM tweets_by_user WHERE username = 'ann' LIMIT 10;",
+}}

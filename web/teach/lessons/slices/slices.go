@@ -17,7 +17,8 @@ import (
 // Lesson is this package's lesson, for the course's list (package course).
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
-	return frame.Lesson{Slug: "slices", Title: "Comparators and slices",
+	return frame.Lesson{Consoles: []frame.ConsoleOffer{console},
+		Slug: "slices", Title: "Comparators and slices",
 		Summary:   "Store the seeds' 3, 123, 976 and 832416 under the six comparators side by side, see their bytes, and slice them with start, finish, reversed and count.",
 		Show:      func(c *gin.Context) (templ.Component, error) { return showSlices(h, c) },
 		Topics:    []string{"comparators", "slices", "0.6"},
@@ -39,3 +40,19 @@ func showSlices(h *handler, c *gin.Context) (templ.Component, error) {
 	d.Tagged, _ = h.SchemaCF("BloggyAppy", "TaggedPosts")
 	return slicesView(d), nil
 }
+
+// console is the lesson's cassandra-cli console, ready to run: the seeds' numbers under LongType and under UTF8Type, then slices of them.
+var console = frame.ConsoleOffer{Language: "cli", Statements: []string{
+	"set Sandbox.Longs['seeds'][3] = 'three'",
+	"set Sandbox.Longs['seeds'][123] = 'one two three'",
+	"set Sandbox.Longs['seeds'][976] = 'nine seven six'",
+	"set Sandbox.Longs['seeds'][832416] = 'eight three two four one six'",
+	"set Sandbox.UTF8s['seeds']['3'] = 'three'",
+	"set Sandbox.UTF8s['seeds']['123'] = 'one two three'",
+	"set Sandbox.UTF8s['seeds']['976'] = 'nine seven six'",
+	"set Sandbox.UTF8s['seeds']['832416'] = 'eight three two four one six'",
+	"get Sandbox.Longs['seeds']",
+	"get Sandbox.UTF8s['seeds']",
+	"get Sandbox.Longs['seeds'] start 100 finish 1000",
+	"get Sandbox.Longs['seeds'] reversed limit 2",
+}}

@@ -19,7 +19,8 @@ import (
 // Lesson is this package's lesson, for the course's list (package course).
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
-	return frame.Lesson{Slug: "time", Title: "Timestamps, last write wins, tombstones",
+	return frame.Lesson{Consoles: []frame.ConsoleOffer{console},
+		Slug: "time", Title: "Timestamps, last write wins, tombstones",
 		Summary:   "Write one column twice and delete it with timestamps you choose, in both orders; then watch a replica that missed a delete bring the column back after gc_grace.",
 		Show:      func(c *gin.Context) (templ.Component, error) { return showTime(h, c) },
 		Topics:    []string{"timestamps", "last write wins", "tombstones", "0.6"},
@@ -74,3 +75,13 @@ func showTime(h *handler, c *gin.Context) (templ.Component, error) {
 	}
 	return timeView(d), nil
 }
+
+// console is the lesson's cassandra-cli console, ready to run: a column written twice, then deleted: the last write wins, and the tombstone hides it.
+var console = frame.ConsoleOffer{Language: "cli", Statements: []string{
+	"set Sandbox.UTF8s['clock']['status'] = 'first'",
+	"set Sandbox.UTF8s['clock']['status'] = 'second'",
+	"get Sandbox.UTF8s['clock']['status']",
+	"del Sandbox.UTF8s['clock']['status']",
+	"get Sandbox.UTF8s['clock']",
+	"count Sandbox.UTF8s['clock']",
+}}

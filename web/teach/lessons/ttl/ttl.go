@@ -32,7 +32,8 @@ import (
 // Lesson is this package's lesson, for the course's list (package course).
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{Handler: lh}
-	return frame.Lesson{Slug: "ttl", Title: "TTL and time series",
+	return frame.Lesson{Consoles: []frame.ConsoleOffer{console},
+		Slug: "ttl", Title: "TTL and time series",
 		Summary:   "Write a row USING TTL on the node, read TTL() and WRITETIME() back and watch it expire into a tombstone; bucket a time series by day, as the public line does, and compact it in time windows.",
 		Show:      func(c *gin.Context) (templ.Component, error) { return showTTL(h, c) },
 		Topics:    []string{"ttl", "time-series"},
@@ -269,3 +270,10 @@ func verdict(r teaching.TTLRun) string {
 	}
 	return s
 }
+
+// console is the lesson's CQL console, ready to run: a row written with a TTL, and the seconds it has left.
+var console = frame.ConsoleOffer{Language: "cql", Statements: []string{
+	"CREATE TABLE IF NOT EXISTS logins (id text PRIMARY KEY, username text);",
+	"INSERT INTO logins (id, username) VALUES ('s1', 'ann') USING TTL 600;",
+	"SELECT id, username, TTL(username) FROM logins WHERE id = 's1';",
+}}

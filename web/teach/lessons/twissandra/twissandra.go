@@ -26,7 +26,8 @@ import (
 // Lesson is this package's lesson, for the course's list (package course).
 func Lesson(lh *labs.Handler) frame.Lesson {
 	h := &handler{lh}
-	return frame.Lesson{Slug: "twissandra", Title: "Twissandra's column families: where a tweet lives",
+	return frame.Lesson{Consoles: []frame.ConsoleOffer{console},
+		Slug: "twissandra", Title: "Twissandra's column families: where a tweet lives",
 		Summary: "Post a tweet and see every row it was written to: its Tweet row, the userline, the public line and each follower's timeline, and the Username index kept by hand.",
 		Show:    func(c *gin.Context) (templ.Component, error) { return showTwissandra(h, c) },
 		Routes: func(g *gin.RouterGroup) {
@@ -173,3 +174,10 @@ func (h *handler) twissandraPost(c *gin.Context) {
 	site.Measure(c, site.Post)
 	h.Site.Redirect(c, "/learn/twissandra?tweet="+t.ID.String()+"&posted=1#where", "your tweet")
 }
+
+// console is the lesson's cassandra-cli console, ready to run: Twissandra's own column families, read as they are (written never).
+var console = frame.ConsoleOffer{Language: "cli", Statements: []string{
+	"describe keyspace Twissandra",
+	"list Twissandra.Tweet limit 2",
+	"list Twissandra.Userline limit 2",
+}}
