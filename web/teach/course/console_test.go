@@ -129,7 +129,8 @@ func consoleInfo(t *testing.T, c *webkit.Client) (langs []string, consoles []map
 // jars) do not see each other's sandbox; a bearer token's sandbox is the user's, on the page too.
 func TestConsoleAPIOnWiderow(t *testing.T) {
 	t.Parallel()
-	app := teachkit.NewApp(t, webkit.WiderowStores(t))
+	st := webkit.WithClasses(webkit.WiderowStores(t), "")
+	app := teachkit.NewApp(t, st)
 	ann, bob := app.Client(t), app.Client(t)
 	langs, infos := consoleInfo(t, ann)
 	if len(langs) != 1 || langs[0] != "cli" || infos[0]["keyspace"] != "Sandbox" {
@@ -175,6 +176,11 @@ func TestConsoleAPIOnWiderow(t *testing.T) {
 	// And an anonymous caller's is not the user's.
 	if out := mustRun(t, carol, "", "cli", "get Sandbox.UTF8s['note']"); strings.Contains(out, "the api") {
 		t.Errorf("the cookie's sandbox shows the token's: %q", out)
+	}
+	// The instructor's roster counts carol's statements, the API's and the page's: the
+	// anonymous caller's is no one's.
+	if a, err := st.Classes.Activity(webkit.BG(), "user:carol"); err != nil || a.Statements != 2 || a.Last != "console cli" {
+		t.Errorf("carol's activity: %+v, %v; want 2 statements, the last a console's", a, err)
 	}
 }
 

@@ -295,6 +295,9 @@ func (h *Base) RunConsole(c *gin.Context, lang, text, from string) (ConsoleEntry
 		e = h.consoles.add(learner, e)
 		h.keepConsoleRun(c, e)
 	}
+	for range e.Steps {
+		h.TouchConsole(c.Request.Context(), learner, lang)
+	}
 	return e, err
 }
 
@@ -368,3 +371,15 @@ func (h *Base) ConsoleBox(c *gin.Context, offer ConsoleOffer) ConsoleBoxData {
 
 // BoxID is the id of the box on its page, which a run comes back to.
 func (d ConsoleBoxData) BoxID() string { return "console-" + d.Offer.Language }
+
+// TouchConsole records a statement of learner's in lang as their last action, for the
+// instructor's roster (a signed-in learner's only: teaching.ClassBook). The statement has run:
+// a roster that cannot be written is logged, and the learner's run stands.
+func (h *Base) TouchConsole(ctx context.Context, learner, lang string) {
+	if h.Deps.Classes == nil {
+		return
+	}
+	if err := h.Deps.Classes.Touch(ctx, learner, teaching.ActionConsole+" "+lang); err != nil {
+		h.Log.Warn("the roster: a console statement not recorded", "learner", learner, "err", err)
+	}
+}

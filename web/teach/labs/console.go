@@ -183,5 +183,6 @@ func (a consoleAPI) Run(c *gin.Context, learner, lang, statement string) (web.Co
 	case err != nil:
 		return web.ConsoleRun{}, err
 	}
+	a.h.TouchConsole(c.Request.Context(), learner, lang)
 	return web.ConsoleRun{Output: r.Output, Sent: r.Sent}, nil
 }
