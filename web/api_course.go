@@ -28,6 +28,10 @@ type Course interface {
 	Answer(c *gin.Context, user, id, answer string) (g CourseGrade, found bool, err error)
 	// Progress is what user has visited and passed.
 	Progress(ctx context.Context, user string) (CourseProgress, error)
+	// Session is middleware that opens the request's session cookie (the pages'), so that an
+	// anonymous caller's answers are counted as its browser's, learner by learner, as the pages
+	// count them (a class behind one address is not one learner), then calls c.Next().
+	Session(c *gin.Context)
 }
 
 // CourseLesson is a lesson as GET /api/v1/course lists it.
@@ -93,7 +97,17 @@ func (s *Server) courseOf(c *gin.Context) (Course, bool) {
 func (s *Server) courseRoutes() {
 	s.API.GET("/course", s.getCourse)
 	s.API.GET("/course/progress", s.RequireAuth, s.getCourseProgress)
-	s.API.POST("/exercises/:id/answers", s.postAnswer)
+	s.API.POST("/exercises/:id/answers", s.courseSession, s.postAnswer)
+}
+
+// courseSession opens the pages' session cookie for an answer (Course.Session).
+func (s *Server) courseSession(c *gin.Context) {
+	course, ok := s.courseOf(c)
+	if !ok {
+		c.Abort()
+		return
+	}
+	course.Session(c)
 }
 
 func (s *Server) getCourse(c *gin.Context) {

@@ -44,8 +44,15 @@ type consoleIn struct {
 	Logger    *slog.Logger   `optional:"true"`
 }
 
-// consoleSweepEvery is how often the server sweeps the console's idle sandboxes.
+// consoleSweepEvery is how often the server sweeps the console's idle sandboxes, or a quarter
+// of the idle bound when that is shorter (a class's short bound, --console-idle): a sandbox is
+// gone within a quarter of the bound after it.
 const consoleSweepEvery = time.Minute
+
+// SweepEvery is how often a console of idle bound idle is swept.
+func SweepEvery(idle time.Duration) time.Duration {
+	return max(time.Second, min(consoleSweepEvery, idle/4))
+}
 
 // newConsole opens the cli console, sweeps its idle sandboxes every consoleSweepEvery while the
 // application runs, and closes it when the application stops.
@@ -68,7 +75,7 @@ func newConsole(in consoleIn) (teaching.Console, error) {
 		OnStart: func(context.Context) error {
 			go func() {
 				defer close(done)
-				tick := time.NewTicker(consoleSweepEvery)
+				tick := time.NewTicker(SweepEvery(c.cfg.Idle))
 				defer tick.Stop()
 				for {
 					select {

@@ -32,6 +32,9 @@ func (a api) Lessons() []web.CourseLesson {
 	return out
 }
 
+// Session implements web.Course.
+func (a api) Session(c *gin.Context) { a.h.Site.Session(c) }
+
 // Answer implements web.Course.
 func (a api) Answer(c *gin.Context, user, id, answer string) (web.CourseGrade, bool, error) {
 	_, ex, ok := frame.LessonExercise(a.h.lessons, id)
@@ -50,6 +53,13 @@ func (a api) Answer(c *gin.Context, user, id, answer string) (web.CourseGrade, b
 		}
 		return a.h.Deps.Classes.Touch(c.Request.Context(), "user:"+user, "exercise "+ex.ID)
 	})
+	if user == "" {
+		// An anonymous caller's gates counted its browser (frame.BrowserID, made at its first
+		// answer): the cookie goes back with the answer.
+		if serr := a.h.Site.SaveSession(c); serr != nil && err == nil {
+			err = serr
+		}
+	}
 	if err != nil {
 		return web.CourseGrade{}, true, err
 	}
