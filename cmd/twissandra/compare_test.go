@@ -26,7 +26,7 @@ func compareServer(t *testing.T) (base, keyspace string) {
 	done := make(chan int, 1)
 	var stderr syncBuffer
 	args := append([]string{"serve", "--backend", "widerow", "--data-dir", t.TempDir(), "--compare", "cql3",
-		"--addr", addr, "--bcrypt-cost", "4", "--log-level", "warn"}, cqlFlags("", hosts, port, ks)...)
+		"--addr", addr, "--bcrypt-cost", "4", "--log-level", "warn", "--warm-lessons=false"}, cqlFlags("", hosts, port, ks)...)
 	go func() { done <- run(ctx, args, io.Discard, &stderr) }()
 	t.Cleanup(func() {
 		cancel()

@@ -43,7 +43,8 @@ func realName(id, name string) string { return "s" + id + "_" + name }
 // not listed here are never read: the log-in attempts (login_attempts: usernames and client
 // addresses), the sessions ended before their time (ended_sessions: session ids), the action
 // ledger (action_records: keyed by a browser's session), the learners' progress
-// (course_progress), the migrations' bookkeeping (gocqlx_migrate, schema_lease), and any table a
+// (course_progress), the instructor's classes and each learner's last action (class_members,
+// class_activity), the migrations' bookkeeping (gocqlx_migrate, schema_lease), and any table a
 // later migration adds until it is listed here (TestConsoleReadsNoSecret asks for each).
 var consoleHidden = map[string][]string{
 	"users":          {"password"},
@@ -68,6 +69,8 @@ var consoleUnreadable = map[string]string{
 	"ended_sessions":  "it holds session ids",
 	"action_records":  "it holds what each browser's session did",
 	"course_progress": "it holds each learner's progress",
+	"class_members":   "it holds the instructor's classes and their accounts",
+	"class_activity":  "it holds each learner's last action, for the instructor's roster",
 	"gocqlx_migrate":  "it is the migrations' own record, not the application's data",
 	"schema_lease":    "it is the migrations' own lock, not the application's data",
 }

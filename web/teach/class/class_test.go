@@ -120,8 +120,9 @@ func TestWrongTokenRefusedAndBounded(t *testing.T) {
 	if p.Status != http.StatusUnauthorized || !strings.Contains(p.Body, "Wrong instructor token") {
 		t.Fatalf("the page's wrong token: %d\n%s", p.Status, p.Body)
 	}
-	// The page's try counted: the API's count on, from the same address.
-	for i := 2; i <= web.InstructorLimits.PerAddress; i++ {
+	// The page's try counted: the API's count on, from the same browser (its device, which its
+	// log-in form gave it, counts its tries as a log-in's are: PerDevice).
+	for i := 2; i <= web.InstructorLimits.PerDevice; i++ {
 		r, body := api(t, c, http.MethodGet, "/api/v1/class/class1", fmt.Sprintf("wrong-token-%02d-of-many", i), nil)
 		if r.Status != http.StatusUnauthorized || body["message"] != "wrong instructor token" {
 			t.Fatalf("wrong try %d: %d %s", i, r.Status, r.Body)
