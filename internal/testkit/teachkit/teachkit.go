@@ -43,7 +43,13 @@ func registerPages(_ testing.TB, s *site.Site, sv webkit.Services) error {
 // --gate-* flags set them.
 func NewAppGates(t testing.TB, st webkit.Stores, g teach.Gates) *webkit.App {
 	t.Helper()
-	return webkit.NewApp(t, st, web.Config{}, registerPages, func(t testing.TB, s *site.Site, sv webkit.Services) error {
+	return NewAppWithGates(t, st, web.Config{}, g)
+}
+
+// NewAppWithGates is NewAppWith under the gates' bounds g.
+func NewAppWithGates(t testing.TB, st webkit.Stores, cfg web.Config, g teach.Gates) *webkit.App {
+	t.Helper()
+	return webkit.NewApp(t, st, cfg, registerPages, func(t testing.TB, s *site.Site, sv webkit.Services) error {
 		return registerTeachGates(t, s, sv, g)
 	})
 }
