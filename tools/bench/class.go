@@ -124,6 +124,9 @@ type ClassConsole struct {
 	Offered []string `json:"offered"`
 	// Skipped counts the console statements not run because no language was offered.
 	Skipped int `json:"skipped"`
+	// IdleDropped counts the times a learner came back to a console after its idle bound and
+	// wrote their row again (the sandbox dropped by design).
+	IdleDropped int `json:"idle_dropped"`
 	// Sandboxes are the learners who used a console; Gone those whose sandbox was gone after the
 	// idle bound; Checked false (with Why) when the check did not run.
 	Sandboxes int     `json:"sandboxes"`
@@ -155,8 +158,11 @@ type classRun struct {
 	actions  []time.Duration
 	accounts []time.Duration
 	skipped  int
-	used     map[int]*learner // learners who used a console
-	console  []consoleInfo
+	// idleDropped counts the sandboxes a learner found dropped after leaving them idle past
+	// the bound, and wrote again.
+	idleDropped int
+	used        map[int]*learner // learners who used a console
+	console     []consoleInfo
 }
 
 type kindStats struct {
@@ -417,6 +423,8 @@ type learner struct {
 	lesson string // where the learner is, for the refusals by lesson
 	next   time.Time
 	used   bool // ran a console statement
+	// consoleAt is when the learner last ran a statement in each console language.
+	consoleAt map[string]time.Time
 	// retryAfter is the last answer's Retry-After (1 s without one).
 	retryAfter time.Duration
 }
@@ -643,10 +651,24 @@ func (l *learner) consoleStep(ctx context.Context) {
 		l.r.mu.Lock()
 		l.r.used[l.i] = l
 		l.r.mu.Unlock()
+	}
+	// The learner writes their row at their first statement in a language, and again when
+	// they have let the sandbox sit past its idle bound, which drops it by design (not a leak).
+	last, wrote := l.consoleAt[c.Language]
+	if !wrote || time.Since(last) >= time.Duration(c.Bounds.Idle) {
+		if wrote {
+			l.r.mu.Lock()
+			l.r.idleDropped++
+			l.r.mu.Unlock()
+		}
 		for _, s := range stmts[:len(stmts)-1] {
 			l.consoleRun(ctx, c.Language, s)
 		}
 	}
+	if l.consoleAt == nil {
+		l.consoleAt = map[string]time.Time{}
+	}
+	l.consoleAt[c.Language] = time.Now()
 	out, st := l.consoleRun(ctx, c.Language, stmts[len(stmts)-1])
 	if st == http.StatusOK && !strings.Contains(out, l.tag) {
 		l.r.leak(ClassLeak{Where: "console " + c.Language + ": own row missing", Learner: l.i, Owner: l.i})
@@ -1063,7 +1085,7 @@ func (r *classRun) result(elapsed time.Duration) ClassResult {
 	res.ActionP50, res.ActionP99 = ms(percentile(r.actions, 0.5)), ms(percentile(r.actions, 0.99))
 	slices.Sort(r.accounts)
 	res.AccountP50, res.AccountP99 = ms(percentile(r.accounts, 0.5)), ms(percentile(r.accounts, 0.99))
-	res.Console = ClassConsole{Offered: r.languages(), Skipped: r.skipped, Sandboxes: len(r.used)}
+	res.Console = ClassConsole{Offered: r.languages(), Skipped: r.skipped, Sandboxes: len(r.used), IdleDropped: r.idleDropped}
 	return res
 }
 
@@ -1073,7 +1095,7 @@ func (r *classRun) result(elapsed time.Duration) ClassResult {
 // row the learner wrote must find it gone.
 func (r *classRun) checkSandboxes(ctx context.Context) ClassConsole {
 	r.mu.Lock()
-	c := ClassConsole{Offered: r.languages(), Skipped: r.skipped, Sandboxes: len(r.used)}
+	c := ClassConsole{Offered: r.languages(), Skipped: r.skipped, Sandboxes: len(r.used), IdleDropped: r.idleDropped}
 	used := make([]*learner, 0, len(r.used))
 	for _, l := range r.used {
 		used = append(used, l)
@@ -1217,7 +1239,7 @@ func (r ClassResult) Summary() string {
 	case len(c.Offered) == 0:
 		fmt.Fprintf(&b, "consoles: none offered; %d console statements skipped\n", c.Skipped)
 	case c.Checked:
-		fmt.Fprintf(&b, "consoles %v: %d sandboxes, %d gone after the idle bound (%.0f s)\n", c.Offered, c.Sandboxes, c.Gone, c.IdleSec)
+		fmt.Fprintf(&b, "consoles %v: %d sandboxes, %d gone after the idle bound (%.0f s); %d times a learner came back past the bound and wrote again\n", c.Offered, c.Sandboxes, c.Gone, c.IdleSec, c.IdleDropped)
 	default:
 		fmt.Fprintf(&b, "consoles %v: %d sandboxes, not checked: %s\n", c.Offered, c.Sandboxes, c.Why)
 	}
