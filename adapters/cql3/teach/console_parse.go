@@ -398,6 +398,20 @@ func (p *cqlParser) optKw(w string) bool {
 	return false
 }
 
+// optIfExists reads an optional IF EXISTS, or IF NOT EXISTS when not: a DDL statement's
+// condition.
+func (p *cqlParser) optIfExists(not bool) error {
+	if !p.optKw("IF") {
+		return nil
+	}
+	if not {
+		if err := p.kw("NOT"); err != nil {
+			return err
+		}
+	}
+	return p.kw("EXISTS")
+}
+
 func (p *cqlParser) punct(s string) error {
 	if !p.isP(s) {
 		return p.errf("mismatched input, expecting '%s'", s)
@@ -1101,13 +1115,8 @@ func (p *cqlParser) createTableStmt() error {
 			return err
 		}
 	}
-	if p.optKw("IF") {
-		if err := p.kw("NOT"); err != nil {
-			return err
-		}
-		if err := p.kw("EXISTS"); err != nil {
-			return err
-		}
+	if err := p.optIfExists(true); err != nil {
+		return err
 	}
 	if err := p.table(); err != nil {
 		return err
@@ -1317,10 +1326,8 @@ func (p *cqlParser) dropTableStmt() error {
 			return err
 		}
 	}
-	if p.optKw("IF") {
-		if err := p.kw("EXISTS"); err != nil {
-			return err
-		}
+	if err := p.optIfExists(false); err != nil {
+		return err
 	}
 	return p.table()
 }
@@ -1366,13 +1373,8 @@ func (p *cqlParser) createIndexStmt() error {
 	if err := p.kw("INDEX"); err != nil {
 		return err
 	}
-	if p.optKw("IF") {
-		if err := p.kw("NOT"); err != nil {
-			return err
-		}
-		if err := p.kw("EXISTS"); err != nil {
-			return err
-		}
+	if err := p.optIfExists(true); err != nil {
+		return err
 	}
 	if !p.isKw("ON") {
 		if err := p.indexName(); err != nil {
@@ -1437,10 +1439,8 @@ func (p *cqlParser) dropIndexStmt() error {
 	if err := p.kw("INDEX"); err != nil {
 		return err
 	}
-	if p.optKw("IF") {
-		if err := p.kw("EXISTS"); err != nil {
-			return err
-		}
+	if err := p.optIfExists(false); err != nil {
+		return err
 	}
 	return p.indexName()
 }

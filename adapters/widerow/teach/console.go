@@ -84,6 +84,14 @@ var consoleReadable = []string{widerow.KeyspaceTwissandra, widerow.KeyspaceBlogg
 // "<email, hidden>", notation.Redact).
 var consoleHidden = []string{domain.PasswordColumn, domain.EmailColumn}
 
+// consoleHiddenIn are the column families where the application writes the hidden columns, as
+// Info names them: a user's password hash, a commenter's e-mail address (a subcolumn). The
+// console hides those names in every column family; Info says where they are.
+var consoleHiddenIn = map[string][]string{
+	widerow.KeyspaceTwissandra + "." + widerow.CFUser:     {domain.PasswordColumn},
+	widerow.KeyspaceBloggyAppy + "." + widerow.CFComments: {domain.EmailColumn},
+}
+
 // consoleAllowed are the statements the console takes, as their first words.
 var consoleAllowed = []string{"describe", "set", "get", "del", "count", "list", "show keyspaces", "help"}
 
@@ -207,7 +215,7 @@ func (c *Console) Info(_ context.Context, _ string) (teaching.ConsoleInfo, error
 			continue
 		}
 		for _, cf := range ks.ColumnFamilies {
-			info.Readable = append(info.Readable, teaching.ConsoleReadable{Name: name + "." + cf.Name, Hidden: consoleHidden})
+			info.Readable = append(info.Readable, teaching.ConsoleReadable{Name: name + "." + cf.Name, Hidden: consoleHiddenIn[name+"."+cf.Name]})
 		}
 	}
 	return info, nil

@@ -175,6 +175,10 @@ func TestConsoleInfo(t *testing.T) {
 		if r.Name == "Twissandra.User" {
 			user = &info.Readable[i]
 		}
+		// Info names the hidden columns where the application writes them, and nowhere else.
+		if want := map[string]string{"Twissandra.User": "password", "BloggyAppy.Comments": "email"}[r.Name]; strings.Join(r.Hidden, ",") != want {
+			t.Errorf("%s hides %v, want %q", r.Name, r.Hidden, want)
+		}
 	}
 	if user == nil || !strings.Contains(strings.Join(user.Hidden, ","), "password") {
 		t.Errorf("Twissandra.User: %+v, want it readable with password hidden", user)

@@ -256,13 +256,7 @@ func (h *handler) page(c *gin.Context) {
 	if v.Signed && v.Class != "" {
 		r, err := h.Roster(c.Request.Context(), v.Class)
 		if err != nil {
-			status, msg := site.Problem(c, err)
-			if status >= http.StatusInternalServerError {
-				h.Site.Fail(c, err)
-				return
-			}
-			v.Refused = msg
-			h.render(c, status, v)
+			h.RefuseBack(c, err, v)
 			return
 		}
 		v.Roster = &r
@@ -274,13 +268,7 @@ func (h *handler) page(c *gin.Context) {
 func (h *handler) login(c *gin.Context) {
 	v := h.base(c)
 	if err := h.Site.Server().CheckInstructor(c, strings.TrimSpace(c.PostForm("token"))); err != nil {
-		status, msg := site.Problem(c, err)
-		if status >= http.StatusInternalServerError {
-			h.Site.Fail(c, err)
-			return
-		}
-		v.Refused = msg
-		h.render(c, status, v)
+		h.RefuseBack(c, err, v)
 		return
 	}
 	sessions.Default(c).Set(sessionKey, h.Site.Server().InstructorMark())

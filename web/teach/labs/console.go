@@ -18,16 +18,6 @@ import (
 	"twissandra/web/teach/models"
 )
 
-// sortedKeys are m's keys in order.
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // The console page (/learn/console): the languages the backend offers, a picker where there
 // are two, the learner's keyspace and what it holds and the console's bounds (its Info, read
 // each time), a form, and the learner's recent runs. Its form, and every lesson's console box
